@@ -1,0 +1,357 @@
+"""The rules of a game: every option of RULES.md in one frozen value, the three presets, and the
+round schedule.
+
+``Rules`` is the only place an option is named. Build one from a preset and overrides with
+``Rules.from_spec("online")`` or ``Rules.from_spec({"preset": "classic", "aces": "high_or_low"})``;
+``Rules.to_spec()`` gives back the same mapping with every field.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal, get_args
+
+from engine.cards import ACE, JOKER, KING, Card, Rank, card, rank_of
+from engine.errors import RulesError
+
+AceMode = Literal["low", "high_or_low"]
+Schedule = Literal["up", "down", "up_down", "extended"]
+FailedGoOut = Literal["reject", "penalty"]
+DiscardPiles = Literal["shared", "per_player"]
+StockExhausted = Literal["reshuffle", "end_round"]
+TieRule = Literal["shared", "tiebreak"]
+GoingOutBonus = Literal[0, -5, -10, "minus_wild"]
+PresetName = Literal["classic", "online", "five-crowns"]
+
+PRESET_NAMES: Final[tuple[str, ...]] = get_args(PresetName)
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every option of RULES.md. Field names are the wire names of the rules object."""
+
+    preset: str = "classic"
+    # The pack.
+    suits: int = 4
+    """4, or 5 with the five-crowns stars suit."""
+    low_rank: Rank = ACE
+    """The lowest rank in the pack: 1 (aces), or 3 for five-crowns (no aces, no twos)."""
+    decks: int | None = None
+    """Decks in the pack, or None for one deck per two players (at least one)."""
+    jokers: int = 0
+    """Jokers in the whole pack; they are always wild."""
+    min_players: int = 2
+    max_players: int = 8
+    # Melds.
+    aces: AceMode = "low"
+    all_wild_melds: bool = True
+    max_wilds_per_meld: int | None = None
+    # Penalty points.
+    ace_points: int = 1
+    face_points: tuple[int, int, int] = (10, 10, 10)
+    joker_points: int = 20
+    wild_points: int | None = None
+    """Penalty of an unmatched card of the wild rank, or None for its ordinary value."""
+    # Game options.
+    going_out_bonus: GoingOutBonus = 0
+    failed_go_out: FailedGoOut = "reject"
+    failed_go_out_penalty: int = 20
+    first_lap_go_out: bool = True
+    """False: nobody may go out before every seat has had one full turn this round."""
+    doubled_late_rounds: bool = False
+    schedule: Schedule = "up"
+    double_naughts: bool = False
+    discard_piles: DiscardPiles = "shared"
+    redemption: bool = False
+    stock_exhausted: StockExhausted = "reshuffle"
+    tie: TieRule = "shared"
+    discard_drawn_upcard: bool = True
+    # Derived; not part of the wire form.
+    rank_points: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _validate(self)
+        j, q, k = self.face_points
+        points = (0, self.ace_points, *range(2, 11), j, q, k)
+        object.__setattr__(self, "rank_points", points)
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def preset_named(cls, name: str) -> Rules:
+        try:
+            return PRESETS[name]
+        except KeyError:
+            raise RulesError(
+                f"unknown preset {name!r}: expected one of {', '.join(PRESET_NAMES)}",
+                field="preset",
+            ) from None
+
+    @classmethod
+    def from_spec(cls, spec: str | Mapping[str, Any] | Rules | None) -> Rules:
+        """A preset name, ``{"preset": name, **overrides}``, a ``Rules`` value, or None (classic)."""
+        if spec is None:
+            return PRESETS["classic"]
+        if isinstance(spec, Rules):
+            return spec
+        if isinstance(spec, str):
+            return cls.preset_named(spec)
+        overrides = dict(spec)
+        base = cls.preset_named(overrides.pop("preset", "classic"))
+        unknown = sorted(set(overrides) - set(WIRE_FIELDS))
+        if unknown:
+            raise RulesError(f"unknown rules field {unknown[0]!r}", field=unknown[0])
+        if "face_points" in overrides and isinstance(overrides["face_points"], list):
+            overrides["face_points"] = tuple(overrides["face_points"])
+        # A limit below three wilds rules out all-wild melds; say so only if asked for both.
+        limit = overrides.get("max_wilds_per_meld", base.max_wilds_per_meld)
+        if limit is not None and limit < 3 and "all_wild_melds" not in overrides:
+            overrides["all_wild_melds"] = False
+        for name, value in overrides.items():
+            _check_type(name, value)
+        return dataclasses.replace(base, **overrides)
+
+    def to_spec(self) -> dict[str, Any]:
+        """Every wire field, JSON-ready."""
+        out = {name: getattr(self, name) for name in WIRE_FIELDS}
+        out["preset"] = self.preset
+        out["face_points"] = list(self.face_points)
+        return out
+
+    # -- the pack -----------------------------------------------------------------------------
+
+    @property
+    def ranks(self) -> range:
+        return range(self.low_rank, KING + 1)
+
+    def decks_for(self, players: int) -> int:
+        return self.decks if self.decks is not None else max(1, (players + 1) // 2)
+
+    def pack(self, players: int) -> list[Card]:
+        """The whole pack for ``players`` seats, in a fixed order (shuffle it to deal)."""
+        self.check_players(players)
+        one_deck = [card(r, s) for s in range(self.suits) for r in self.ranks]
+        return one_deck * self.decks_for(players) + [JOKER] * self.jokers
+
+    def in_pack(self, c: Card) -> bool:
+        if c == JOKER:
+            return self.jokers > 0
+        return 0 <= c < JOKER and c // 13 < self.suits and rank_of(c) >= self.low_rank
+
+    def check_players(self, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise RulesError(
+                f"{players} players: the {self.preset} rules take "
+                f"{self.min_players} to {self.max_players}",
+                field="players",
+            )
+        size = self.decks_for(players) * self.suits * len(self.ranks) + self.jokers
+        needed = players * max(self.hand_sizes) + 2
+        if size < needed:
+            raise RulesError(
+                f"a pack of {size} cards cannot deal {max(self.hand_sizes)} cards to "
+                f"{players} players with a stock and a discard: add decks",
+                field="decks",
+            )
+
+    # -- points -------------------------------------------------------------------------------
+
+    def points(self, c: Card, wild: Rank | None) -> int:
+        """Penalty of ``c`` left unmatched in a round whose wild rank is ``wild``."""
+        if c == JOKER:
+            return self.joker_points
+        rank = rank_of(c)
+        if rank == wild and self.wild_points is not None:
+            return self.wild_points
+        return self.rank_points[rank]
+
+    def rank_value(self, rank: Rank) -> int:
+        """The ordinary penalty of a rank (used by the minus-the-wild-rank going-out bonus)."""
+        return self.rank_points[rank]
+
+    # -- the schedule -------------------------------------------------------------------------
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Cards dealt in each round, round 1 first."""
+        up = tuple(range(3, 14))
+        match self.schedule:
+            case "up":
+                return up
+            case "down":
+                return up[::-1]
+            case "up_down":
+                return up + up[::-1]
+            case "extended":
+                return (*up, 14, 15)
+        raise AssertionError(self.schedule)  # pragma: no cover
+
+    @property
+    def rounds(self) -> int:
+        return len(self.hand_sizes)
+
+    def hand_size(self, round_number: int) -> int:
+        self._check_round(round_number)
+        return self.hand_sizes[round_number - 1]
+
+    def wild_rank(self, round_number: int) -> Rank:
+        """The wild rank of a round: the rank equal to the cards dealt (14 → aces, 15 → twos)."""
+        size = self.hand_size(round_number)
+        return {14: ACE, 15: 2}.get(size, size)
+
+    def _check_round(self, round_number: int) -> None:
+        if not 1 <= round_number <= self.rounds:
+            raise RulesError(
+                f"round {round_number} does not exist: the {self.schedule!r} schedule has "
+                f"rounds 1 to {self.rounds}",
+                field="round",
+            )
+
+    @property
+    def max_run_length(self) -> int:
+        """Positions a run can span: 13 (an ace plays low or high, never both), 11 in five-crowns."""
+        return KING - self.low_rank + 1
+
+
+_LITERAL_FIELDS: Final[dict[str, tuple[object, ...]]] = {
+    "aces": get_args(AceMode),
+    "schedule": get_args(Schedule),
+    "failed_go_out": get_args(FailedGoOut),
+    "discard_piles": get_args(DiscardPiles),
+    "stock_exhausted": get_args(StockExhausted),
+    "tie": get_args(TieRule),
+    "going_out_bonus": get_args(GoingOutBonus),
+}
+_BOOL_FIELDS: Final = (
+    "all_wild_melds",
+    "first_lap_go_out",
+    "doubled_late_rounds",
+    "double_naughts",
+    "redemption",
+    "discard_drawn_upcard",
+)
+_INT_FIELDS: Final = (
+    "suits",
+    "low_rank",
+    "jokers",
+    "min_players",
+    "max_players",
+    "ace_points",
+    "joker_points",
+    "failed_go_out_penalty",
+)
+_OPTIONAL_INT_FIELDS: Final = ("decks", "max_wilds_per_meld", "wild_points")
+
+WIRE_FIELDS: Final[tuple[str, ...]] = tuple(
+    f.name for f in dataclasses.fields(Rules) if f.init and f.name != "preset"
+)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_type(name: str, value: object) -> None:
+    ok: bool
+    if name in _LITERAL_FIELDS:
+        choices = _LITERAL_FIELDS[name]
+        ok = any(value == c and type(value) is type(c) for c in choices)
+        if not ok:
+            shown = ", ".join(repr(c) for c in choices)
+            raise RulesError(f"{name} must be one of {shown}, not {value!r}", field=name)
+        return
+    if name in _BOOL_FIELDS:
+        ok = isinstance(value, bool)
+        expected = "true or false"
+    elif name in _INT_FIELDS:
+        ok = _is_int(value)
+        expected = "an integer"
+    elif name in _OPTIONAL_INT_FIELDS:
+        ok = value is None or _is_int(value)
+        expected = "an integer or null"
+    elif name == "face_points":
+        ok = isinstance(value, tuple) and len(value) == 3 and all(_is_int(v) for v in value)
+        expected = "three integers [J, Q, K]"
+    else:  # pragma: no cover - every wire field is listed above
+        raise AssertionError(name)
+    if not ok:
+        raise RulesError(f"{name} must be {expected}, not {value!r}", field=name)
+
+
+def _validate(rules: Rules) -> None:
+    def refuse(message: str, name: str) -> None:
+        raise RulesError(message, field=name)
+
+    if rules.suits not in (4, 5):
+        refuse(f"suits must be 4 or 5 (with stars), not {rules.suits}", "suits")
+    if rules.low_rank not in (ACE, 3):
+        refuse(f"low_rank must be 1 (aces) or 3 (no aces or twos), not {rules.low_rank}", "low_rank")
+    if rules.decks is not None and not 1 <= rules.decks <= 16:
+        refuse(f"decks must be 1 to 16 or null, not {rules.decks}", "decks")
+    if not 0 <= rules.jokers <= 64:
+        refuse(f"jokers must be 0 to 64, not {rules.jokers}", "jokers")
+    if not 2 <= rules.min_players <= rules.max_players <= 16:
+        refuse(
+            f"players must satisfy 2 <= min_players ({rules.min_players}) <= "
+            f"max_players ({rules.max_players}) <= 16",
+            "max_players",
+        )
+    for name in ("ace_points", "joker_points", "failed_go_out_penalty"):
+        if not 0 <= getattr(rules, name) <= 1000:
+            refuse(f"{name} must be 0 to 1000, not {getattr(rules, name)}", name)
+    if any(not 0 <= p <= 1000 for p in rules.face_points):
+        refuse(f"face_points must be 0 to 1000 each, not {list(rules.face_points)}", "face_points")
+    if rules.wild_points is not None and not 0 <= rules.wild_points <= 1000:
+        refuse(f"wild_points must be 0 to 1000 or null, not {rules.wild_points}", "wild_points")
+    if rules.max_wilds_per_meld is not None and rules.max_wilds_per_meld < 1:
+        refuse(
+            f"max_wilds_per_meld must be at least 1 or null, not {rules.max_wilds_per_meld}",
+            "max_wilds_per_meld",
+        )
+    if rules.all_wild_melds and rules.max_wilds_per_meld is not None and rules.max_wilds_per_meld < 3:
+        refuse(
+            "all_wild_melds cannot go together with max_wilds_per_meld "
+            f"{rules.max_wilds_per_meld}: an all-wild meld needs three wilds",
+            "all_wild_melds",
+        )
+    if rules.low_rank != ACE and rules.aces != "low":
+        refuse("aces 'high_or_low' needs a pack with aces (low_rank 1)", "aces")
+    if rules.low_rank != ACE and rules.schedule == "extended":
+        refuse(
+            "the 'extended' schedule makes aces and twos wild: it needs a pack with them",
+            "schedule",
+        )
+    if rules.going_out_bonus not in (0, -5, -10, "minus_wild"):
+        refuse(
+            f"going_out_bonus must be 0, -5, -10 or 'minus_wild', not {rules.going_out_bonus!r}",
+            "going_out_bonus",
+        )
+
+
+PRESETS: Final[dict[str, Rules]] = {
+    "classic": Rules(),
+    "online": Rules(
+        preset="online",
+        decks=2,
+        jokers=4,
+        max_players=5,
+        aces="high_or_low",
+        ace_points=15,
+        face_points=(11, 12, 13),
+        joker_points=50,
+        wild_points=50,
+    ),
+    "five-crowns": Rules(
+        preset="five-crowns",
+        suits=5,
+        low_rank=3,
+        decks=2,
+        jokers=6,
+        max_players=7,
+        face_points=(11, 12, 13),
+        joker_points=50,
+        wild_points=20,
+    ),
+}

@@ -1,0 +1,1 @@
+"""The HTTP layer: a Litestar app over the pure engine."""
