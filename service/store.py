@@ -1,0 +1,122 @@
+"""Where games live: one small protocol, an in-memory implementation (the default, one process)
+and a Redis one (`service.redis_store`, many instances).
+
+A game is stored as an opaque record (bytes the service encodes: engine state, seat-token hashes,
+the action log) under a version that increases by one per applied action. Every write after the
+first is a compare-and-set on that version, and an action's idempotency record is written in the
+same atomic step as the action itself, so a retried request can never apply twice.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class StoreError(Exception):
+    """Base of the store's errors."""
+
+
+class StoreUnavailable(StoreError):
+    """The backing store cannot be reached (the service answers 503)."""
+
+
+class GameExists(StoreError):
+    """A game id was created twice."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    version: int
+    record: bytes
+
+
+class Store(Protocol):
+    async def create(self, game_id: str, record: bytes) -> None:
+        """Store a new game at version 0; GameExists if the id is taken."""
+
+    async def load(self, game_id: str) -> StoredGame | None:
+        """The game's current version and record, or None if there is no such game (or it expired)."""
+
+    async def commit(
+        self,
+        game_id: str,
+        expected_version: int,
+        record: bytes,
+        *,
+        idempotency: tuple[str, bytes] | None = None,
+    ) -> bool:
+        """Atomically: if the game is at ``expected_version``, store ``record`` at
+        ``expected_version + 1`` and, with it, ``idempotency`` = (key, saved response). Returns
+        False, changing nothing, if the version moved on or the game is gone. Refreshes the TTLs."""
+
+    async def recall(self, game_id: str, key: str) -> bytes | None:
+        """The response saved with an idempotency key, or None."""
+
+    async def ping(self) -> None:
+        """Raise StoreUnavailable unless the store answers."""
+
+    async def close(self) -> None:
+        """Release connections."""
+
+
+class MemoryStore:
+    """Games in this process's memory, with expiry. Safe under asyncio: no method awaits
+    between reading and writing a game."""
+
+    def __init__(self, *, game_ttl: float = 7 * 86400, idempotency_ttl: float = 86400) -> None:
+        self._game_ttl = game_ttl
+        self._idempotency_ttl = idempotency_ttl
+        self._games: dict[str, tuple[StoredGame, float]] = {}
+        self._saved: dict[tuple[str, str], tuple[bytes, float]] = {}
+
+    async def create(self, game_id: str, record: bytes) -> None:
+        self._expire()
+        if game_id in self._games:
+            raise GameExists(game_id)
+        self._games[game_id] = (StoredGame(0, record), time.monotonic() + self._game_ttl)
+
+    async def load(self, game_id: str) -> StoredGame | None:
+        entry = self._games.get(game_id)
+        if entry is None or entry[1] < time.monotonic():
+            return None
+        return entry[0]
+
+    async def commit(
+        self,
+        game_id: str,
+        expected_version: int,
+        record: bytes,
+        *,
+        idempotency: tuple[str, bytes] | None = None,
+    ) -> bool:
+        current = await self.load(game_id)
+        if current is None or current.version != expected_version:
+            return False
+        now = time.monotonic()
+        self._games[game_id] = (StoredGame(expected_version + 1, record), now + self._game_ttl)
+        if idempotency is not None:
+            key, response = idempotency
+            self._saved[game_id, key] = (response, now + self._idempotency_ttl)
+        return True
+
+    async def recall(self, game_id: str, key: str) -> bytes | None:
+        entry = self._saved.get((game_id, key))
+        if entry is None or entry[1] < time.monotonic():
+            return None
+        return entry[0]
+
+    async def ping(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        self._games.clear()
+        self._saved.clear()
+
+    def _expire(self) -> None:
+        now = time.monotonic()
+        for game_id in [g for g, (_, until) in self._games.items() if until < now]:
+            del self._games[game_id]
+        for key in [k for k, (_, until) in self._saved.items() if until < now]:
+            del self._saved[key]
