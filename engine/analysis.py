@@ -21,9 +21,19 @@ from dataclasses import dataclass
 from itertools import accumulate, product
 from typing import Final, Literal
 
-from engine.cards import ACE, JOKER, Card, Rank, card, format_card, format_rank, parse_cards
+from engine.cards import (
+    ACE,
+    JOKER,
+    Card,
+    Rank,
+    card,
+    format_card,
+    format_rank,
+    parse_cards,
+    parse_rank,
+)
 from engine.errors import HandError
-from engine.rules import Rules
+from engine.rules import Rules, RulesSpec
 
 MAX_HAND: Final = 30
 _UNLIMITED: Final = 1 << 30
@@ -81,7 +91,7 @@ class Analysis:
 
 
 def min_deadwood(
-    cards: Iterable[Card | str], wild: Rank | str | None, rules: Rules | str = "classic"
+    cards: Iterable[Card | str], wild: Rank | str | None, rules: RulesSpec = "classic"
 ) -> int:
     """The least deadwood penalty of ``cards`` over every arrangement into melds."""
     hand, wild_rank, rules_value = _inputs(cards, wild, rules)
@@ -90,7 +100,7 @@ def min_deadwood(
 
 
 def analyse(
-    cards: Iterable[Card | str], wild: Rank | str | None, rules: Rules | str = "classic"
+    cards: Iterable[Card | str], wild: Rank | str | None, rules: RulesSpec = "classic"
 ) -> Analysis:
     """The best arrangement of ``cards``, its deadwood, and every discard ranked by what it leaves.
 
@@ -112,7 +122,9 @@ def analyse(
             if key not in searches:
                 searches[key] = _Search(rules_value, wild_rank, rest_wilds)
             discards.append(Discard(c, searches[key].best(rest_naturals)))
-        discards.sort(key=lambda d: (d.deadwood_points, -rules_value.points(d.card, wild_rank), d.card))
+        discards.sort(
+            key=lambda d: (d.deadwood_points, -rules_value.points(d.card, wild_rank), d.card)
+        )
     return Analysis(wild_rank, tuple(melds), tuple(deadwood), points, tuple(discards))
 
 
@@ -135,10 +147,8 @@ def describe(analysis: Analysis) -> str:
 
 
 def _inputs(
-    cards: Iterable[Card | str], wild: Rank | str | None, rules: Rules | str
+    cards: Iterable[Card | str], wild: Rank | str | None, rules: RulesSpec
 ) -> tuple[list[Card], Rank | None, Rules]:
-    from engine.cards import parse_rank
-
     rules_value = Rules.from_spec(rules)
     hand = parse_cards(cards)
     if not 1 <= len(hand) <= MAX_HAND:
@@ -148,9 +158,7 @@ def _inputs(
             raise HandError(f"{format_card(c)} is not in the {rules_value.preset} pack")
     wild_rank = parse_rank(wild) if isinstance(wild, str) else wild
     if wild_rank is not None and wild_rank not in rules_value.ranks:
-        raise HandError(
-            f"wild rank {wild_rank} is not a rank of the {rules_value.preset} pack"
-        )
+        raise HandError(f"wild rank {wild_rank} is not a rank of the {rules_value.preset} pack")
     return hand, wild_rank, rules_value
 
 
@@ -204,12 +212,14 @@ class _Search:
         state, wilds, spare = tuple(live), self.wild_count, 0
         while state:
             target = self._solve(state, wilds, spare)
-            for now, rest, used, room, meld in self._moves(state, wilds, spare):
-                left = wilds - used
-                if now + self._solve(rest, left, min(spare + room, left)) == target:
-                    break
-            else:  # pragma: no cover - the memo holds the minimum of exactly these moves
-                raise AssertionError("no move reaches the searched minimum")
+            _, rest, used, room, meld = next(
+                move
+                for move in self._moves(state, wilds, spare)
+                if move[0]
+                + self._solve(move[1], wilds - move[2], min(spare + move[3], wilds - move[2]))
+                == target
+            )
+            left = wilds - used
             if meld is None:
                 deadwood.append(state[0])
             else:
@@ -306,7 +316,7 @@ class _Search:
                 yield 0, _minus_sorted(rest, tuple(sorted(cards))), need, room, ("run", run, need)
 
     def _absorbable(self, wilds: int, spare: int) -> int:
-        """How many of ``wilds`` leftover wilds the melds' spare room and all-wild melds can hold."""
+        """How many leftover wilds the melds' spare room and all-wild melds can hold."""
         if wilds == 0:
             return 0
         best = min(wilds, spare)

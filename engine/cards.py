@@ -93,12 +93,12 @@ def parse_cards(codes: Iterable[str | Card]) -> list[Card]:
     """Card codes or card ints (validated) → card ints."""
     out: list[Card] = []
     for code in codes:
-        if isinstance(code, int) and not isinstance(code, bool):
-            if not 0 <= code <= JOKER:
-                raise CardCodeError(code, "a card int from 0 to 65")
+        if isinstance(code, str):
+            out.append(parse_card(code))
+        elif isinstance(code, int) and not isinstance(code, bool) and 0 <= code <= JOKER:
             out.append(code)
         else:
-            out.append(parse_card(code))
+            raise CardCodeError(code, "a card code, or a card int from 0 to 65")
     return out
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, get_args
+from typing import Any, Final, Literal, TypeAlias, get_args
 
 from engine.cards import ACE, JOKER, KING, Card, Rank, card, rank_of
 from engine.errors import RulesError
@@ -26,6 +26,9 @@ GoingOutBonus = Literal[0, -5, -10, "minus_wild"]
 PresetName = Literal["classic", "online", "five-crowns"]
 
 PRESET_NAMES: Final[tuple[str, ...]] = get_args(PresetName)
+
+RulesSpec: TypeAlias = "Rules | str | Mapping[str, Any] | None"
+"""What callers pass as rules: a ``Rules``, a preset name, or ``{"preset": ..., **overrides}``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +93,8 @@ class Rules:
             ) from None
 
     @classmethod
-    def from_spec(cls, spec: str | Mapping[str, Any] | Rules | None) -> Rules:
-        """A preset name, ``{"preset": name, **overrides}``, a ``Rules`` value, or None (classic)."""
+    def from_spec(cls, spec: RulesSpec) -> Rules:
+        """A preset name, ``{"preset": name, **overrides}``, a ``Rules``, or None (classic)."""
         if spec is None:
             return PRESETS["classic"]
         if isinstance(spec, Rules):
@@ -211,7 +214,7 @@ class Rules:
 
     @property
     def max_run_length(self) -> int:
-        """Positions a run can span: 13 (an ace plays low or high, never both), 11 in five-crowns."""
+        """The longest a run can be: 13 (an ace plays low or high, not both), 11 in five-crowns."""
         return KING - self.low_rank + 1
 
 
@@ -287,7 +290,9 @@ def _validate(rules: Rules) -> None:
     if rules.suits not in (4, 5):
         refuse(f"suits must be 4 or 5 (with stars), not {rules.suits}", "suits")
     if rules.low_rank not in (ACE, 3):
-        refuse(f"low_rank must be 1 (aces) or 3 (no aces or twos), not {rules.low_rank}", "low_rank")
+        refuse(
+            f"low_rank must be 1 (aces) or 3 (no aces or twos), not {rules.low_rank}", "low_rank"
+        )
     if rules.decks is not None and not 1 <= rules.decks <= 16:
         refuse(f"decks must be 1 to 16 or null, not {rules.decks}", "decks")
     if not 0 <= rules.jokers <= 64:
@@ -310,7 +315,11 @@ def _validate(rules: Rules) -> None:
             f"max_wilds_per_meld must be at least 1 or null, not {rules.max_wilds_per_meld}",
             "max_wilds_per_meld",
         )
-    if rules.all_wild_melds and rules.max_wilds_per_meld is not None and rules.max_wilds_per_meld < 3:
+    if (
+        rules.all_wild_melds
+        and rules.max_wilds_per_meld is not None
+        and rules.max_wilds_per_meld < 3
+    ):
         refuse(
             "all_wild_melds cannot go together with max_wilds_per_meld "
             f"{rules.max_wilds_per_meld}: an all-wild meld needs three wilds",

@@ -1,0 +1,106 @@
+"""The analyser against the brute-force reference, across presets, options and hand shapes."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import Rules, analyse, min_deadwood
+from engine.analysis import Analysis
+from engine.cards import JOKER, Card
+from tests.engine.reference import is_valid_meld, is_wild, reference_min_deadwood
+
+
+@st.composite
+def rules_values(draw: st.DrawFn) -> Rules:
+    preset = draw(st.sampled_from(["classic", "online", "five-crowns"]))
+    base = Rules.from_spec(preset)
+    overrides: dict[str, object] = {"preset": preset}
+    if base.low_rank == 1:
+        overrides["aces"] = draw(st.sampled_from(["low", "high_or_low"]))
+        overrides["ace_points"] = draw(st.sampled_from([1, 13, 15, 20]))
+    overrides["face_points"] = draw(st.sampled_from([[10, 10, 10], [11, 12, 13]]))
+    overrides["jokers"] = draw(st.sampled_from([2, 4, 6]))
+    overrides["joker_points"] = draw(st.sampled_from([20, 50]))
+    overrides["wild_points"] = draw(st.sampled_from([None, 20, 50]))
+    limit = draw(st.sampled_from([None, None, 1, 2, 3]))
+    overrides["max_wilds_per_meld"] = limit
+    overrides["all_wild_melds"] = (limit is None or limit >= 3) and draw(st.booleans())
+    return Rules.from_spec(overrides)
+
+
+@st.composite
+def hands(
+    draw: st.DrawFn, sizes: tuple[int, int], wild_bias: bool = False
+) -> tuple[list[Card], int | None, Rules]:
+    rules = draw(rules_values())
+    wild = draw(st.one_of(st.none(), st.sampled_from(list(rules.ranks))))
+    distinct = sorted(set(rules.pack(2)) | {JOKER})
+    if wild_bias:
+        wilds = [c for c in distinct if is_wild(c, wild)]
+        pool = st.one_of(st.sampled_from(distinct), st.sampled_from(wilds))
+    else:
+        pool = st.sampled_from(distinct)
+    hand = draw(st.lists(pool, min_size=sizes[0], max_size=sizes[1]))
+    return hand, wild, rules
+
+
+def check_arrangement(hand: list[Card], wild: int | None, rules: Rules, result: Analysis) -> None:
+    laid = [c for meld in result.melds for c in meld.cards] + list(result.deadwood)
+    assert Counter(laid) == Counter(hand), "the arrangement must use exactly the hand's cards"
+    for meld in result.melds:
+        assert is_valid_meld(meld.cards, wild, rules), f"invalid meld {meld}"
+        for c, stands in zip(meld.cards, meld.stands_for, strict=True):
+            assert (stands is not None) == is_wild(c, wild)
+    assert result.deadwood_points == sum(rules.points(c, wild) for c in result.deadwood)
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands((1, 9)))
+def test_small_hands_match_the_reference(case: tuple[list[Card], int | None, Rules]) -> None:
+    hand, wild, rules = case
+    expected = reference_min_deadwood(hand, wild, rules)
+    assert min_deadwood(hand, wild, rules) == expected
+    result = analyse(hand, wild, rules)
+    assert result.deadwood_points == expected
+    check_arrangement(hand, wild, rules, result)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands((3, 10), wild_bias=True))
+def test_wild_heavy_hands_match_the_reference(case: tuple[list[Card], int | None, Rules]) -> None:
+    hand, wild, rules = case
+    result = analyse(hand, wild, rules)
+    assert result.deadwood_points == reference_min_deadwood(hand, wild, rules)
+    check_arrangement(hand, wild, rules, result)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands((13, 15)))
+def test_large_two_deck_hands_match_the_reference(
+    case: tuple[list[Card], int | None, Rules],
+) -> None:
+    hand, wild, rules = case
+    result = analyse(hand, wild, rules)
+    assert result.deadwood_points == reference_min_deadwood(hand, wild, rules)
+    check_arrangement(hand, wild, rules, result)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands((2, 8)))
+def test_every_discard_is_ranked_by_the_reference(
+    case: tuple[list[Card], int | None, Rules],
+) -> None:
+    hand, wild, rules = case
+    result = analyse(hand, wild, rules)
+    assert sorted(d.card for d in result.discards) == sorted(set(hand))
+    for discard in result.discards:
+        rest = list(hand)
+        rest.remove(discard.card)
+        assert discard.deadwood_points == reference_min_deadwood(rest, wild, rules)
+    left = [d.deadwood_points for d in result.discards]
+    assert left == sorted(left)
+    assert result.suggested_discard == result.discards[0].card
+    assert result.can_go_out == (left[0] == 0)
