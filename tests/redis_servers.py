@@ -1,0 +1,227 @@
+"""Real redis-server processes for the tests: a single server (optionally append-only, to be
+stopped, killed, paused and restarted) and a three-master Redis Cluster.
+
+Everything binds to 127.0.0.1 on a free port and keeps its files in a directory the caller owns
+(a pytest tmp_path), so tests never touch the machine's own Redis or each other's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+STARTUP_SECONDS = 10.0
+
+
+class RedisServerError(RuntimeError):
+    """A redis-server the tests started did not come up (or a cluster did not form)."""
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now (the OS picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def free_cluster_port() -> int:
+    """A free port for a cluster node: Redis Cluster also listens on port + 10000 (its bus), so
+    both must be free and the port at most 55535."""
+    while True:
+        port = free_port()
+        if port > 55535:
+            continue
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            try:
+                probe.bind(("127.0.0.1", port + 10000))
+            except OSError:
+                continue
+        return port
+
+
+def redis_answers(port: int, host: str = "127.0.0.1", timeout: float = 0.5) -> bool:
+    """True if something on host:port answers PING with PONG (a raw RESP exchange, no client)."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as conn:
+            conn.sendall(b"PING\r\n")
+            return conn.recv(64).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def redis_server_installed() -> bool:
+    return shutil.which("redis-server") is not None and shutil.which("redis-cli") is not None
+
+
+def redis_cli(port: int, *args: str, timeout: float = 10.0) -> str:
+    done = subprocess.run(
+        ["redis-cli", "-h", "127.0.0.1", "-p", str(port), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=True,
+    )
+    return done.stdout
+
+
+@dataclass
+class RedisServer:
+    """One redis-server on 127.0.0.1:``port``, its files (log, AOF, cluster conf) in ``directory``.
+
+    ``appendonly`` turns on the append-only file with an fsync on every write, so even a SIGKILL
+    loses no acknowledged write.
+    """
+
+    directory: Path
+    port: int = field(default_factory=free_port)
+    appendonly: bool = False
+    extra_args: tuple[str, ...] = ()
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    @property
+    def log_file(self) -> Path:
+        return self.directory / "redis.log"
+
+    def command_line(self) -> list[str]:
+        persistence = ["--appendonly", "yes", "--appendfsync", "always"] if self.appendonly else []
+        return [
+            "redis-server",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--dir",
+            str(self.directory),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            *persistence,
+            "--logfile",
+            str(self.log_file),
+            *self.extra_args,
+        ]
+
+    def start(self) -> RedisServer:
+        if self.process is not None and self.process.poll() is None:
+            return self
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.process = subprocess.Popen(
+            self.command_line(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while not self._loaded():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                log = self.log_file.read_text() if self.log_file.exists() else "(no log)"
+                self.kill()
+                raise RedisServerError(f"redis-server on port {self.port} did not start:\n{log}")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        """A clean shutdown: SIGTERM, which makes Redis flush its AOF before exiting."""
+        self._end(signal.SIGTERM)
+
+    def kill(self) -> None:
+        """A crash: SIGKILL, nothing flushed that was not already on disk."""
+        self._end(signal.SIGKILL)
+
+    def pause(self) -> None:
+        """Freeze the server (SIGSTOP): connections stay open but nothing is answered."""
+        if self.process is not None:
+            self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        if self.process is not None:
+            self.process.send_signal(signal.SIGCONT)
+
+    def _end(self, how: signal.Signals) -> None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)  # a paused server cannot act on SIGTERM
+            self.process.send_signal(how)
+            try:
+                self.process.wait(timeout=STARTUP_SECONDS)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+    def _loaded(self) -> bool:
+        """Answers commands and has finished loading its AOF (PING answers LOADING before)."""
+        if not redis_answers(self.port):
+            return False
+        with contextlib.suppress(subprocess.SubprocessError):
+            return "loading:0" in redis_cli(self.port, "INFO", "persistence", timeout=2)
+        return False
+
+
+@dataclass
+class RedisClusterServers:
+    """Three cluster-enabled masters (no replicas) joined by ``redis-cli --cluster create``."""
+
+    directory: Path
+    nodes: list[RedisServer] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return self.nodes[0].url
+
+    def start(self, masters: int = 3) -> RedisClusterServers:
+        try:
+            for index in range(masters):
+                node_dir = self.directory / f"node{index}"
+                node_dir.mkdir(parents=True, exist_ok=True)
+                node = RedisServer(
+                    node_dir,
+                    port=free_cluster_port(),
+                    extra_args=(
+                        "--cluster-enabled",
+                        "yes",
+                        "--cluster-config-file",
+                        str(node_dir / "nodes.conf"),
+                        "--cluster-node-timeout",
+                        "5000",
+                    ),
+                )
+                self.nodes.append(node.start())
+            addresses = [f"127.0.0.1:{node.port}" for node in self.nodes]
+            create = ["--cluster", "create", *addresses, "--cluster-replicas", "0", "--cluster-yes"]
+            subprocess.run(
+                ["redis-cli", *create],
+                capture_output=True,
+                check=True,
+                timeout=30,
+            )
+            self._wait_until_ok()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.kill()
+        self.nodes.clear()
+
+    def _wait_until_ok(self) -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if all(
+                "cluster_state:ok" in redis_cli(node.port, "CLUSTER", "INFO") for node in self.nodes
+            ):
+                return
+            time.sleep(0.1)
+        raise RedisServerError("the test cluster did not reach cluster_state:ok within 30 s")
