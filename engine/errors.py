@@ -29,3 +29,81 @@ class RulesError(EngineError, ValueError):
 
 class HandError(EngineError, ValueError):
     """A hand is empty, too large, or holds a card the rules' pack cannot contain."""
+
+
+# -- the game (engine/game) -----------------------------------------------------------------------
+
+
+class NotYourTurn(EngineError):
+    """A seat acted while another seat has the turn."""
+
+    def __init__(self, seat: int, turn: int | None) -> None:
+        self.seat = seat
+        self.turn = turn
+        super().__init__(f"seat {seat} cannot act: it is seat {turn}'s turn")
+
+
+class WrongPhase(EngineError):
+    """An action that the current phase of the turn does not take (a discard before drawing)."""
+
+    def __init__(self, phase: str, action: object) -> None:
+        self.phase = phase
+        self.action = action
+        super().__init__(f"{action!r} is not allowed in the {phase!r} phase")
+
+
+class CardNotInHand(EngineError, ValueError):
+    """A discard or lay-off named a card the seat does not hold."""
+
+    def __init__(self, card: int) -> None:
+        # engine.cards imports this module, so the import waits until an error is raised.
+        from engine.cards import format_card  # noqa: PLC0415
+
+        self.card = card
+        try:
+            shown = format_card(card)
+        except CardCodeError:
+            shown = repr(card)
+        super().__init__(f"card {shown} is not in the hand")
+
+
+class CannotGoOut(EngineError, ValueError):
+    """A declared go-out whose hand, after the discard, is not fully melded."""
+
+    def __init__(self, deadwood_points: int) -> None:
+        self.deadwood_points = deadwood_points
+        super().__init__(
+            f"cannot go out: the hand left after the discard has {deadwood_points} "
+            "points of deadwood"
+        )
+
+
+class OptionNotEnabled(EngineError, ValueError):
+    """An action that only a house rule allows, in a game that does not play that rule."""
+
+    def __init__(self, option: str) -> None:
+        self.option = option
+        super().__init__(f"the rules option {option!r} is not enabled in this game")
+
+
+class GameFinished(EngineError):
+    """An action on a game that is over."""
+
+    def __init__(self) -> None:
+        super().__init__("the game is finished: no more actions")
+
+
+class IllegalAction(EngineError, ValueError):
+    """Any other illegal action; the reason says which rule it breaks."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+class GameSetupError(EngineError, ValueError):
+    """A new game or a replay was given bad players, a bad seed or a bad record of shuffles."""
+
+
+class StateFormatError(EngineError, ValueError):
+    """Serialised game state that cannot be read: wrong format version, or damaged data."""

@@ -1,0 +1,44 @@
+"""The game of Three Thirteen as a pure state machine.
+
+``new_game`` deals the first round; ``legal_actions`` and ``apply`` play it (``apply`` returns a
+new state, or raises the ``EngineError`` of the rule the action breaks); ``view`` and
+``public_view`` show what a seat or anybody may see; ``replay`` rebuilds a game from its log;
+``dumps`` and ``loads`` store it.
+"""
+
+from engine.game.actions import Action, Discard, Draw, DrawSource, EndLayOff, LayOff, Phase
+from engine.game.play import apply, hand_size, legal_actions, new_game, replay, wild_rank
+from engine.game.serialised import FORMAT, dumps, loads
+from engine.game.state import GameState, Record, RoundResult, SeatResult, Shuffles, Status
+from engine.game.views import GameView, LogEntry, PlayerView, public_log, public_view, view
+
+__all__ = [
+    "FORMAT",
+    "Action",
+    "Discard",
+    "Draw",
+    "DrawSource",
+    "EndLayOff",
+    "GameState",
+    "GameView",
+    "LayOff",
+    "LogEntry",
+    "Phase",
+    "PlayerView",
+    "Record",
+    "RoundResult",
+    "SeatResult",
+    "Shuffles",
+    "Status",
+    "apply",
+    "dumps",
+    "hand_size",
+    "legal_actions",
+    "loads",
+    "new_game",
+    "public_log",
+    "public_view",
+    "replay",
+    "view",
+    "wild_rank",
+]

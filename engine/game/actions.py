@@ -1,0 +1,56 @@
+"""The phases of a turn and the actions a seat can take: small frozen values."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.cards import Card
+
+DrawSource = Literal["stock", "discard"]
+
+
+class Phase(enum.StrEnum):
+    DRAW = "draw"
+    DISCARD = "discard"
+    """After drawing: discard (perhaps going out); under redemption, on a last turn after a
+    go-out, lay deadwood off on the table's melds first."""
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Take the top card of the stock, or of a discard pile.
+
+    ``pile`` names whose pile to take from when every seat has its own (``discard_piles:
+    per_player``); None means the shared pile, or the drawer's own one.
+    """
+
+    source: DrawSource
+    pile: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard ``card``; with ``go_out`` the seat declares the rest of its hand fully melded."""
+
+    card: Card
+    go_out: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LayOff:
+    """Redemption: lay ``card`` off on meld number ``meld`` that ``seat`` has on the table."""
+
+    card: Card
+    seat: int
+    meld: int
+
+
+@dataclass(frozen=True, slots=True)
+class EndLayOff:
+    """Kept for API symmetry; never legal. Lay-offs happen in the discard phase of a last turn,
+    before the discard, so the discard itself ends the turn and no separate step is needed."""
+
+
+Action = Draw | Discard | LayOff | EndLayOff

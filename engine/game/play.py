@@ -1,0 +1,573 @@
+"""The game as a pure state machine: ``new_game``, ``legal_actions``, ``apply``, ``replay``.
+
+``apply`` checks the action against the state, then hands it to one small function per phase.
+The end of a turn moves play on: the next seat, a reshuffle or the end of the round when the
+stock is empty, the round's scoring after the last of the last turns, the next deal, and the end
+of the game with its winners.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import random
+import secrets
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from engine.analysis import Meld
+from engine.cards import JACK, KING, Card, Rank
+from engine.errors import (
+    CannotGoOut,
+    CardNotInHand,
+    GameFinished,
+    GameSetupError,
+    IllegalAction,
+    NotYourTurn,
+    OptionNotEnabled,
+    WrongPhase,
+)
+from engine.game.actions import Action, Discard, Draw, EndLayOff, LayOff, Phase
+from engine.game.scoring import (
+    arrange,
+    deadwood_points,
+    going_out_discards,
+    lay_out_meld,
+    without,
+)
+from engine.game.state import GameState, Record, RoundResult, SeatResult, Shuffles
+from engine.rules import Rules
+
+MAX_NAME = 64
+_T = TypeVar("_T")
+
+# -- the shape of a round -------------------------------------------------------------------------
+
+
+def hand_size(rules: Rules, round_number: int) -> int:
+    """Cards dealt in a round; the tie-break round (one past the last) deals as the last did."""
+    return rules.hand_size(min(round_number, rules.rounds))
+
+
+def wild_rank(rules: Rules, round_number: int) -> Rank:
+    """The wild rank of a round; the tie-break round keeps the last round's."""
+    return rules.wild_rank(min(round_number, rules.rounds))
+
+
+def dealer_of(state_first_dealer: int, players: int, round_number: int) -> int:
+    """The deal passes to the left every round (a double-naught round is dealt by the same seat)."""
+    return (state_first_dealer + round_number - 1) % players
+
+
+# -- a new game -----------------------------------------------------------------------------------
+
+
+def new_game(
+    players: Sequence[str], rules: Rules | str | Mapping[str, Any] | None, seed: int | None = None
+) -> GameState:
+    """A new game, its first round dealt. With ``seed`` the same game every time; without one
+    every shuffle comes from the operating system's cryptographic source."""
+    rules_value = Rules.from_spec(rules)
+    names = _check_players(players, rules_value)
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise GameSetupError(f"seed must be an integer or null, not {seed!r}")
+    if seed is None:
+        first_dealer = secrets.randbelow(len(names))
+    else:
+        first_dealer = random.Random(f"three-thirteen/{seed}/dealer").randrange(len(names))
+    return _start(rules_value, names, seed, first_dealer, ())
+
+
+def _start(
+    rules: Rules,
+    names: tuple[str, ...],
+    seed: int | None,
+    first_dealer: int,
+    pending: tuple[tuple[Card, ...], ...],
+) -> GameState:
+    n = len(names)
+    empty = ((),) * n
+    state = GameState(
+        rules=rules,
+        players=names,
+        seed=seed,
+        first_dealer=first_dealer,
+        version=0,
+        status="playing",
+        round=1,
+        deal=0,
+        dealer=first_dealer,
+        active=tuple(range(n)),
+        turn=first_dealer,
+        phase=Phase.DRAW,
+        hands=empty,
+        stock=(),
+        piles=(),
+        upcard=None,
+        turns_done=0,
+        out_seat=None,
+        last_turns=0,
+        table=empty,
+        penalties=(0,) * n,
+        round_scores=empty,
+        last_round=None,
+        winners=None,
+        history=(),
+        shuffles=(),
+        pending=pending,
+    )
+    return _deal(state, 1, tuple(range(n)))
+
+
+def _check_players(players: Sequence[str], rules: Rules) -> tuple[str, ...]:
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise GameSetupError(f"players must be a list of names, not {players!r}")
+    for name in players:
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+            raise GameSetupError(
+                f"a player's name must be 1 to {MAX_NAME} characters of text, not {name!r}"
+            )
+    rules.check_players(len(players))
+    return tuple(players)
+
+
+# -- shuffling ------------------------------------------------------------------------------------
+
+
+def _shuffle(state: GameState, cards: Sequence[Card]) -> tuple[GameState, tuple[Card, ...]]:
+    """``cards`` in a new random order, recorded in the state so the game can be replayed."""
+    if state.pending:
+        order, pending = state.pending[0], state.pending[1:]
+        if Counter(order) != Counter(cards):
+            raise GameSetupError(
+                f"recorded shuffle {len(state.shuffles) + 1} does not hold the cards to shuffle"
+            )
+    else:
+        pending = ()
+        deck = list(cards)
+        if state.seed is None:
+            secrets.SystemRandom().shuffle(deck)
+        else:
+            # One generator per shuffle, seeded from the game's seed and the shuffle's number:
+            # the state stays a plain value with no generator inside.
+            random.Random(f"three-thirteen/{state.seed}/{len(state.shuffles)}").shuffle(deck)
+        order = tuple(deck)
+    changed = dataclasses.replace(state, shuffles=(*state.shuffles, order), pending=pending)
+    return changed, order
+
+
+def _deal(state: GameState, round_number: int, active: tuple[int, ...]) -> GameState:
+    rules = state.rules
+    n = len(state.players)
+    state, pack = _shuffle(state, rules.pack(n))
+    dealer = dealer_of(state.first_dealer, n, round_number)
+    order = _seats_after(dealer, active, n)
+    size = hand_size(rules, round_number)
+    stock = list(pack)
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    for _ in range(size):
+        for seat in order:
+            hands[seat].append(stock.pop())
+    upcard = stock.pop()
+    piles_count = n if rules.discard_piles == "per_player" else 1
+    piles: list[tuple[Card, ...]] = [() for _ in range(piles_count)]
+    piles[dealer if piles_count > 1 else 0] = (upcard,)
+    return dataclasses.replace(
+        state,
+        round=round_number,
+        deal=state.deal + 1,
+        dealer=dealer,
+        active=active,
+        turn=order[0],
+        phase=Phase.DRAW,
+        hands=tuple(tuple(sorted(h)) for h in hands),
+        stock=tuple(stock),
+        piles=tuple(piles),
+        upcard=None,
+        turns_done=0,
+        out_seat=None,
+        last_turns=0,
+        table=((),) * n,
+        penalties=(0,) * n,
+    )
+
+
+def _seats_after(seat: int, active: tuple[int, ...], n: int) -> list[int]:
+    """The active seats in play order, starting with the one after ``seat``."""
+    return [s for s in ((seat + k) % n for k in range(1, n + 1)) if s in active]
+
+
+# -- legal actions --------------------------------------------------------------------------------
+
+
+def legal_actions(state: GameState, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now (none when it is not its turn). Discards are listed
+    once per distinct card, with ``go_out=True`` too for each card whose discard goes out."""
+    if state.status != "playing" or seat != state.turn:
+        return []
+    if state.phase is Phase.DRAW:
+        return _legal_draws(state)
+    return _legal_discards(state, seat) + _legal_lay_offs(state, seat)
+
+
+def _legal_draws(state: GameState) -> list[Action]:
+    actions: list[Action] = [Draw("stock")]
+    if state.rules.discard_piles == "per_player":
+        actions += [Draw("discard", k) for k, pile in enumerate(state.piles) if pile]
+    elif state.piles[0]:
+        actions.append(Draw("discard"))
+    return actions
+
+
+def _legal_discards(state: GameState, seat: int) -> list[Action]:
+    hand = state.hands[seat]
+    distinct = sorted(set(hand))
+    if not state.rules.discard_drawn_upcard and state.upcard is not None:
+        distinct = [c for c in distinct if c != state.upcard or hand.count(c) > 1]
+    actions: list[Action] = [Discard(c) for c in distinct]
+    if _go_out_refusal(state) is None:
+        rules = state.rules
+        if rules.failed_go_out == "penalty":
+            out = set(distinct)
+        else:
+            out = set(going_out_discards(hand, wild_rank(rules, state.round), rules))
+        actions += [Discard(c, go_out=True) for c in distinct if c in out]
+    return actions
+
+
+def _legal_lay_offs(state: GameState, seat: int) -> list[Action]:
+    if not _lay_off_open(state, seat) or len(state.hands[seat]) < 2:
+        return []
+    wild = wild_rank(state.rules, state.round)
+    actions: list[Action] = []
+    for c in sorted(set(state.hands[seat])):
+        for owner, melds in enumerate(state.table):
+            if owner == seat:
+                continue
+            for index, meld in enumerate(melds):
+                if lay_out_meld((*meld.cards, c), wild, state.rules) is not None:
+                    actions.append(LayOff(c, owner, index))
+    return actions
+
+
+# -- apply ----------------------------------------------------------------------------------------
+
+
+def apply(state: GameState, seat: int, action: Action) -> GameState:
+    """The state after ``seat`` takes ``action``: a new value (``state`` is unchanged), or an
+    ``EngineError`` naming what is wrong, with nothing applied."""
+    if state.status != "playing":
+        raise GameFinished()
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state.players):
+        raise IllegalAction(f"no seat {seat!r}: seats are 0 to {len(state.players) - 1}")
+    if seat != state.turn:
+        raise NotYourTurn(seat, state.turn)
+    match action:
+        case Draw():
+            return _apply_draw(state, seat, action)
+        case Discard():
+            return _apply_discard(state, seat, action)
+        case LayOff():
+            return _apply_lay_off(state, seat, action)
+        case EndLayOff():
+            raise IllegalAction(
+                "EndLayOff is never needed: lay cards off before the discard that ends the turn"
+            )
+        case _:
+            raise IllegalAction(f"not an action: {action!r}")
+
+
+def _apply_draw(state: GameState, seat: int, action: Draw) -> GameState:
+    if state.phase is not Phase.DRAW:
+        raise WrongPhase(state.phase.value, action)
+    if action.source == "stock":
+        if action.pile is not None:
+            raise IllegalAction(f"a draw from the stock takes no pile, not pile {action.pile!r}")
+        card = state.stock[-1]
+        stock, piles, upcard = state.stock[:-1], state.piles, None
+    elif action.source == "discard":
+        index = _pile_index(state, seat, action.pile)
+        pile = state.piles[index]
+        if not pile:
+            raise IllegalAction(f"discard pile {index} is empty")
+        card = pile[-1]
+        stock, upcard = state.stock, card
+        piles = _replace_at(state.piles, index, pile[:-1])
+    else:
+        raise IllegalAction(f"draw source must be 'stock' or 'discard', not {action.source!r}")
+    hand = list(state.hands[seat])
+    bisect.insort(hand, card)
+    return _record(
+        dataclasses.replace(
+            state,
+            hands=_replace_at(state.hands, seat, tuple(hand)),
+            stock=stock,
+            piles=piles,
+            upcard=upcard,
+            phase=Phase.DISCARD,
+        ),
+        seat,
+        action,
+        card,
+    )
+
+
+def _pile_index(state: GameState, seat: int, pile: int | None) -> int:
+    if state.rules.discard_piles != "per_player":
+        if pile is not None:
+            raise OptionNotEnabled("discard_piles")
+        return 0
+    if pile is None:
+        return seat
+    if not isinstance(pile, int) or isinstance(pile, bool) or not 0 <= pile < len(state.piles):
+        raise IllegalAction(f"no discard pile {pile!r}: piles are 0 to {len(state.piles) - 1}")
+    return pile
+
+
+def _apply_discard(state: GameState, seat: int, action: Discard) -> GameState:
+    if state.phase is not Phase.DISCARD:
+        raise WrongPhase(state.phase.value, action)
+    hand = state.hands[seat]
+    card = action.card
+    if card not in hand:
+        raise CardNotInHand(card)
+    rules = state.rules
+    if not rules.discard_drawn_upcard and card == state.upcard and hand.count(card) == 1:
+        raise IllegalAction(
+            f"card {card} was just drawn from a discard pile: the rules do not allow "
+            "discarding it again this turn"
+        )
+    rest = without(hand, card)
+    penalties = state.penalties
+    out_seat, last_turns = state.out_seat, state.last_turns
+    table = state.table
+    if action.go_out:
+        refusal = _go_out_refusal(state)
+        if refusal is not None:
+            raise IllegalAction(refusal)
+        wild = wild_rank(rules, state.round)
+        left = deadwood_points(rest, wild, rules)
+        if left > 0:
+            if rules.failed_go_out == "reject":
+                raise CannotGoOut(left)
+            penalties = _replace_at(penalties, seat, penalties[seat] + rules.failed_go_out_penalty)
+        else:
+            out_seat, last_turns = seat, len(state.active) - 1
+            if rules.redemption:
+                table = _replace_at(table, seat, arrange(rest, wild, rules)[0])
+    piles = state.piles
+    index = seat if rules.discard_piles == "per_player" else 0
+    piles = _replace_at(piles, index, (*piles[index], card))
+    state = dataclasses.replace(
+        state,
+        hands=_replace_at(state.hands, seat, rest),
+        piles=piles,
+        penalties=penalties,
+        out_seat=out_seat,
+        last_turns=last_turns,
+        table=table,
+    )
+    return _end_turn(_record(state, seat, action, card), seat, went_out=out_seat == seat)
+
+
+def _go_out_refusal(state: GameState) -> str | None:
+    """Why nobody may declare a go-out now, or None if they may."""
+    if state.out_seat is not None:
+        return f"seat {state.out_seat} has already gone out this round"
+    if not state.rules.first_lap_go_out and state.turns_done < len(state.active):
+        return (
+            "nobody may go out before every seat has had one full turn this round "
+            "(first_lap_go_out is off)"
+        )
+    return None
+
+
+def _lay_off_open(state: GameState, seat: int) -> bool:
+    return (
+        state.rules.redemption
+        and state.out_seat is not None
+        and state.out_seat != seat
+        and state.phase is Phase.DISCARD
+    )
+
+
+def _apply_lay_off(state: GameState, seat: int, action: LayOff) -> GameState:
+    rules = state.rules
+    if not rules.redemption:
+        raise OptionNotEnabled("redemption")
+    if state.phase is not Phase.DISCARD:
+        raise WrongPhase(state.phase.value, action)
+    if not _lay_off_open(state, seat):
+        raise IllegalAction("cards are laid off only on a last turn, after someone has gone out")
+    hand = state.hands[seat]
+    if action.card not in hand:
+        raise CardNotInHand(action.card)
+    if len(hand) < 2:
+        raise IllegalAction("keep one card to discard: the turn ends with a discard")
+    owner = action.seat
+    if owner == seat:
+        raise IllegalAction("cards are laid off on other seats' melds, not on your own")
+    if not isinstance(owner, int) or not 0 <= owner < len(state.players):
+        raise IllegalAction(f"no seat {owner!r} to lay off on")
+    melds = state.table[owner]
+    if not isinstance(action.meld, int) or not 0 <= action.meld < len(melds):
+        raise IllegalAction(f"seat {owner} has no meld {action.meld!r} on the table")
+    wild = wild_rank(rules, state.round)
+    extended = lay_out_meld((*melds[action.meld].cards, action.card), wild, rules)
+    if extended is None:
+        raise IllegalAction(
+            f"card {action.card} does not extend seat {owner}'s meld {action.meld} into a meld"
+        )
+    table = _replace_at(state.table, owner, _replace_at(melds, action.meld, extended))
+    state = dataclasses.replace(
+        state, hands=_replace_at(state.hands, seat, without(hand, action.card)), table=table
+    )
+    return _record(state, seat, action, action.card)
+
+
+# -- the end of a turn, of a round, of the game ---------------------------------------------------
+
+
+def _end_turn(state: GameState, seat: int, *, went_out: bool) -> GameState:
+    rules = state.rules
+    last_turns = state.last_turns
+    table = state.table
+    hands = state.hands
+    if state.out_seat is not None and not went_out:
+        last_turns -= 1
+        if rules.redemption:
+            # The seat lays its own melds on the table after its last turn; its deadwood stays
+            # in its hand, and later seats may lay off on the melds.
+            melds, deadwood, _ = arrange(hands[seat], wild_rank(rules, state.round), rules)
+            table = _replace_at(table, seat, melds)
+            hands = _replace_at(hands, seat, deadwood)
+    state = dataclasses.replace(
+        state,
+        turns_done=state.turns_done + 1,
+        last_turns=last_turns,
+        table=table,
+        hands=hands,
+        upcard=None,
+        phase=Phase.DRAW,
+        turn=_seats_after(seat, state.active, len(state.players))[0],
+    )
+    if state.out_seat is not None and last_turns == 0:
+        return _end_round(state)
+    if not state.stock:
+        return _restock(state)
+    return state
+
+
+def _restock(state: GameState) -> GameState:
+    """The stock is empty at the start of a turn: reshuffle all discards but each pile's top card
+    into a new stock, or (``stock_exhausted: end_round``, or nothing to reshuffle) end the round."""
+    under = [c for pile in state.piles for c in pile[:-1]]
+    if state.rules.stock_exhausted == "end_round" or not under:
+        return _end_round(state)
+    state, order = _shuffle(state, under)
+    return dataclasses.replace(state, stock=order, piles=tuple(pile[-1:] for pile in state.piles))
+
+
+def _end_round(state: GameState) -> GameState:
+    rules = state.rules
+    wild = wild_rank(rules, state.round)
+    n = len(state.players)
+    tiebreak = state.round > rules.rounds
+    doubled = rules.doubled_late_rounds and JACK <= wild <= KING
+    results = []
+    all_melded = True
+    for seat in state.active:
+        melds, deadwood, points = _lay_out_hand(state, seat, wild)
+        all_melded = all_melded and points == 0
+        if seat == state.out_seat:
+            points = _going_out_bonus(rules, wild)
+        if doubled:
+            points *= 2
+        results.append(SeatResult(seat, melds, deadwood, points + state.penalties[seat]))
+    replayed = rules.double_naughts and all_melded
+    result = RoundResult(
+        state.round, state.out_seat, tuple(results), replayed=replayed, tiebreak=tiebreak
+    )
+    state = dataclasses.replace(state, last_round=result)
+    if replayed:
+        return _deal(state, state.round, state.active)
+    if not tiebreak:
+        by_seat = {r.seat: r.points for r in results}
+        state = dataclasses.replace(
+            state,
+            round_scores=tuple(
+                (*scores, by_seat.get(seat, 0)) for seat, scores in enumerate(state.round_scores)
+            ),
+        )
+    if state.round < rules.rounds:
+        return _deal(state, state.round + 1, tuple(range(n)))
+    if tiebreak:
+        lowest = min(r.points for r in results)
+        return _finish(state, tuple(r.seat for r in results if r.points == lowest))
+    totals = state.totals
+    tied = tuple(seat for seat in range(n) if totals[seat] == min(totals))
+    if len(tied) > 1 and rules.tie == "tiebreak":
+        return _deal(state, rules.rounds + 1, tied)
+    return _finish(state, tied)
+
+
+def _lay_out_hand(
+    state: GameState, seat: int, wild: Rank
+) -> tuple[tuple[Meld, ...], tuple[Card, ...], int]:
+    """A seat's best arrangement at the end of a round. Under redemption a seat that has laid
+    its melds on the table keeps only deadwood in its hand; its melds are the table's."""
+    melds, deadwood, points = arrange(state.hands[seat], wild, state.rules)
+    laid = state.table[seat]
+    return (*laid, *melds), deadwood, points
+
+
+def _going_out_bonus(rules: Rules, wild: Rank) -> int:
+    bonus = rules.going_out_bonus
+    return -rules.rank_value(wild) if bonus == "minus_wild" else bonus
+
+
+def _finish(state: GameState, winners: tuple[int, ...]) -> GameState:
+    # The last round's cards stay where they lie, so the pack can still be accounted for.
+    return dataclasses.replace(state, status="finished", winners=winners)
+
+
+# -- bookkeeping ----------------------------------------------------------------------------------
+
+
+def _record(state: GameState, seat: int, action: Action, card: Card | None) -> GameState:
+    return dataclasses.replace(
+        state,
+        version=state.version + 1,
+        history=(*state.history, Record(seat, action, card, state.deal)),
+    )
+
+
+def _replace_at(items: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
+    return (*items[:index], value, *items[index + 1 :])
+
+
+# -- replay ---------------------------------------------------------------------------------------
+
+
+def replay(
+    players: Sequence[str],
+    rules: Rules | str | Mapping[str, Any] | None,
+    seed_or_deck: int | Shuffles,
+    actions: Iterable[tuple[int, Action]],
+) -> GameState:
+    """Rebuild a game from its seed (or, for a game made without one, its ``Shuffles``: the
+    state's ``shuffle_record``) and its log of actions."""
+    rules_value = Rules.from_spec(rules)
+    if isinstance(seed_or_deck, Shuffles):
+        names = _check_players(players, rules_value)
+        if not 0 <= seed_or_deck.first_dealer < len(names):
+            raise GameSetupError(f"no seat {seed_or_deck.first_dealer} to deal first")
+        state = _start(rules_value, names, None, seed_or_deck.first_dealer, seed_or_deck.packs)
+    else:
+        if seed_or_deck is None:
+            raise GameSetupError("replay needs the game's seed or its recorded shuffles")
+        state = new_game(players, rules_value, seed_or_deck)
+    for seat, action in actions:
+        state = apply(state, seat, action)
+    return dataclasses.replace(state, pending=())

@@ -1,0 +1,131 @@
+"""The state of a game: one frozen value of tuples, so every action makes a cheap new one.
+
+It holds everything, including what no view may show (every hand, the stock's order, the seed,
+each shuffled pack): ``engine.game.views`` decides what a seat sees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from engine.analysis import Meld
+from engine.cards import Card
+from engine.game.actions import Action, Phase
+from engine.rules import Rules
+
+Status = Literal["playing", "finished"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One seat's hand at the end of a round, in its best arrangement, and its score."""
+
+    seat: int
+    melds: tuple[Meld, ...]
+    deadwood: tuple[Card, ...]
+    points: int
+    """The round's score: deadwood points (doubled in doubled late rounds), the going-out bonus
+    for whoever went out, plus any failed go-out penalty."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    round: int
+    out_seat: int | None
+    results: tuple[SeatResult, ...]
+    replayed: bool = False
+    """Double naughts: every seat melded, so the round is dealt again and counts for nothing."""
+    tiebreak: bool = False
+    """The extra round among the seats tied for the lowest total; it decides the winners but
+    adds nothing to the totals."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffles:
+    """Every random choice of a game: the first dealer and each shuffled pack, in order (deals
+    and reshuffles of the stock). With these, ``replay`` rebuilds a game made without a seed."""
+
+    first_dealer: int
+    packs: tuple[tuple[Card, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """An applied action, with the card a draw took and the deal it happened in (so a view can
+    tell when a card drawn from the stock stops being secret)."""
+
+    seat: int
+    action: Action
+    card: Card | None
+    deal: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    rules: Rules
+    players: tuple[str, ...]
+    seed: int | None
+    first_dealer: int
+    version: int
+    """Actions applied so far."""
+    status: Status
+    round: int
+    """1 to ``rules.rounds``; ``rules.rounds + 1`` is the tie-break round."""
+    deal: int
+    """Deals so far, counting rounds dealt again under double naughts."""
+    dealer: int
+    active: tuple[int, ...]
+    """The seats dealt in this round: every seat, or the tied seats in a tie-break round."""
+    turn: int
+    phase: Phase
+    hands: tuple[tuple[Card, ...], ...]
+    """Each seat's hand, sorted."""
+    stock: tuple[Card, ...]
+    """Face down; its top card is the last one."""
+    piles: tuple[tuple[Card, ...], ...]
+    """The discard pile (one shared) or one per seat; the top card of each is the last one."""
+    upcard: Card | None
+    """The card this turn's draw took from a discard pile (for ``discard_drawn_upcard``)."""
+    turns_done: int
+    """Turns finished this round (for ``first_lap_go_out``)."""
+    out_seat: int | None
+    last_turns: int
+    """Last turns still to be played after a go-out."""
+    table: tuple[tuple[Meld, ...], ...]
+    """Redemption: each seat's melds laid on the table (the seat that went out, then each seat
+    after its last turn), with any cards laid off on them."""
+    penalties: tuple[int, ...]
+    """Failed go-out penalties earned this round, per seat."""
+    round_scores: tuple[tuple[int, ...], ...]
+    """Per seat, one score per finished round (double-naught and tie-break rounds excluded)."""
+    last_round: RoundResult | None
+    winners: tuple[int, ...] | None
+    history: tuple[Record, ...]
+    shuffles: tuple[tuple[Card, ...], ...]
+    pending: tuple[tuple[Card, ...], ...] = ()
+    """Packs recorded by an earlier run of the game, used before any new shuffle (replay)."""
+
+    @property
+    def log(self) -> tuple[tuple[int, Action], ...]:
+        """Every applied action with its seat, in order: what ``replay`` takes."""
+        return tuple((r.seat, r.action) for r in self.history)
+
+    @property
+    def shuffle_record(self) -> Shuffles:
+        return Shuffles(self.first_dealer, self.shuffles)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return tuple(sum(scores) for scores in self.round_scores)
+
+    @property
+    def rounds(self) -> int:
+        return self.rules.rounds
+
+    def __repr__(self) -> str:
+        # Never print the hands, the stock or the seed by accident (logs, tracebacks).
+        return (
+            f"<GameState {self.status} v{self.version} round {self.round}/{self.rules.rounds} "
+            f"turn {self.turn} {self.phase.value} players {list(self.players)}>"
+        )

@@ -1,0 +1,140 @@
+"""What a seat, or anybody, may see of a game.
+
+A view never holds another seat's hand before the round is over, the stock's order, the shuffled
+packs or the seed: it is built field by field from the state, never by copying it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.analysis import Meld
+from engine.cards import Card, Rank
+from engine.errors import IllegalAction
+from engine.game.actions import Action, Draw, Phase
+from engine.game.play import wild_rank
+from engine.game.state import GameState, RoundResult, Status
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    seat: int
+    name: str
+    hand_count: int
+    score: int
+    """Total so far."""
+    round_scores: tuple[int, ...]
+    """One per finished round."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    version: int
+    status: Status
+    round: int
+    rounds: int
+    """Rounds in the schedule (a tie-break round is one more)."""
+    wild: Rank | None
+    dealer: int
+    turn: int | None
+    """None once the game is finished."""
+    phase: Phase | None
+    """None once the game is finished."""
+    out_seat: int | None
+    stock_count: int
+    discard_top: Card | None
+    """The top of the shared discard pile; None under per-player piles (see ``discard_tops``)."""
+    discard_tops: tuple[Card | None, ...] | None
+    """Per-player piles: the top of each seat's pile. None with one shared pile."""
+    players: tuple[PlayerView, ...]
+    last_round: RoundResult | None
+    winners: tuple[int, ...] | None
+    hand: tuple[Card, ...] | None
+    """The viewer's hand, sorted; None in the public view."""
+    active: tuple[int, ...]
+    """The seats playing this round: all of them, or the tied seats in a tie-break round."""
+    tiebreak: bool
+    last_turns: int
+    """After a go-out: the last turns still to be played."""
+    upcard: Card | None
+    """The card the seat on turn just took from a discard pile (public: everyone saw it)."""
+    table: tuple[tuple[Meld, ...], ...] | None
+    """Redemption: the melds each seat has laid on the table. None when redemption is off."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    version: int
+    """The game's version once this action was applied (the first action makes version 1)."""
+    seat: int
+    action: Action
+    card: Card | None
+    """The card drawn, discarded or laid off. A card drawn from the stock is None unless the
+    viewer drew it or its round is over."""
+
+
+def view(state: GameState, seat: int) -> GameView:
+    """The game as ``seat`` sees it: the public view plus its own hand."""
+    if not 0 <= seat < len(state.players):
+        raise IllegalAction(f"no seat {seat!r}: seats are 0 to {len(state.players) - 1}")
+    return _view(state, state.hands[seat])
+
+
+def public_view(state: GameState) -> GameView:
+    """The game as anybody sees it: no hand."""
+    return _view(state, None)
+
+
+def _view(state: GameState, hand: tuple[Card, ...] | None) -> GameView:
+    playing = state.status == "playing"
+    per_player = state.rules.discard_piles == "per_player"
+    players = tuple(
+        PlayerView(
+            seat=seat,
+            name=name,
+            hand_count=len(state.hands[seat]),
+            score=sum(state.round_scores[seat]),
+            round_scores=state.round_scores[seat],
+        )
+        for seat, name in enumerate(state.players)
+    )
+    tops = tuple(pile[-1] if pile else None for pile in state.piles)
+    return GameView(
+        version=state.version,
+        status=state.status,
+        round=state.round,
+        rounds=state.rules.rounds,
+        wild=wild_rank(state.rules, state.round),
+        dealer=state.dealer,
+        turn=state.turn if playing else None,
+        phase=state.phase if playing else None,
+        out_seat=state.out_seat if playing else None,
+        stock_count=len(state.stock),
+        discard_top=None if per_player else tops[0],
+        discard_tops=tops if per_player else None,
+        players=players,
+        last_round=state.last_round,
+        winners=state.winners,
+        hand=hand,
+        active=state.active,
+        tiebreak=state.round > state.rules.rounds,
+        last_turns=state.last_turns if playing else 0,
+        upcard=state.upcard if playing else None,
+        table=state.table if state.rules.redemption else None,
+    )
+
+
+def public_log(state: GameState, seat: int | None) -> tuple[LogEntry, ...]:
+    """The actions applied so far, as ``seat`` (None: anybody) may see them."""
+    entries = []
+    for version, record in enumerate(state.history, start=1):
+        card = record.card
+        secret = (
+            isinstance(record.action, Draw)
+            and record.action.source == "stock"
+            and record.seat != seat
+            and record.deal == state.deal
+            and state.status == "playing"
+        )
+        entries.append(LogEntry(version, record.seat, record.action, None if secret else card))
+    return tuple(entries)
