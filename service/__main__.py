@@ -1,21 +1,31 @@
-"""``python -m service``: serve the app with uvicorn on $HOST:$PORT."""
+"""``python -m service`` (``make run``): the production server on $HOST:$PORT.
+
+uvicorn with uvloop and httptools, one process: chosen by measurement (see the README's "Server"
+section and ``tests/benchmarks/bench_http.py``). The access log is off because every request is
+already counted and timed in ``/metrics``; LOG_LEVEL still governs the rest.
+"""
 
 from __future__ import annotations
 
-import os
-
 import uvicorn
-from litestar import Litestar, get
 
-
-@get("/healthz", operation_id="healthz", summary="The process is up")
-async def healthz() -> dict[str, str]:
-    return {"status": "ok"}
+from service.app import create_app
+from service.settings import Settings
 
 
 def main() -> None:
-    app = Litestar(route_handlers=[healthz])
-    uvicorn.run(app, host=os.environ.get("HOST", "127.0.0.1"), port=int(os.environ.get("PORT", "8000")))
+    settings = Settings.from_env()
+    uvicorn.run(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        loop="uvloop",
+        http="httptools",
+        log_level=settings.log_level.lower(),
+        access_log=False,
+        proxy_headers=True,
+        server_header=False,
+    )
 
 
 if __name__ == "__main__":

@@ -1,0 +1,58 @@
+"""``POST /v1/analyse`` and ``GET /v1/rules``: the stateless part of the API."""
+
+from __future__ import annotations
+
+from litestar import Controller, get, post
+
+import engine
+from engine.rules import PRESET_NAMES
+from service import metrics, translate, wire
+from service.documented import problems
+from service.problems import InvalidField, MissingWild
+
+
+class AnalysisController(Controller):
+    path = "/v1"
+    tags = ("analysis",)
+
+    @post(
+        "/analyse",
+        operation_id="analyseHand",
+        summary="Best melds, deadwood and ranked discards of a hand",
+        description=(
+            "Arranges the hand into melds with the least possible deadwood under the rules, and "
+            "ranks every distinct discard by the deadwood it leaves. The wild rank is `wild`, or "
+            "else the wild rank of `round`; a request with neither is a 422."
+        ),
+        status_code=200,
+        responses=problems(400, 413, 422),
+        sync_to_thread=False,
+    )
+    def analyse(self, data: wire.AnalyseRequest) -> wire.AnalyseResponse:
+        rules = translate.rules_from_wire(data.rules)
+        hand = translate.cards_from_codes(data.hand, "hand")
+        if data.wild is not None:
+            wild = translate.rank_from_code(data.wild, "wild")
+            if wild not in rules.ranks:
+                raise InvalidField(
+                    f"wild rank {data.wild!r} is not a rank of the {rules.preset} pack",
+                    field="wild",
+                )
+        elif data.round is not None:
+            wild = rules.wild_rank(data.round)
+        else:
+            raise MissingWild("give the wild rank as `wild`, or the round as `round`", field="wild")
+        analysis = engine.analyse(hand, wild, rules)
+        metrics.ANALYSES_RUN.inc()
+        return translate.analysis_to_wire(analysis)
+
+    @get(
+        "/rules",
+        operation_id="listRules",
+        summary="The rule presets, with every option",
+        sync_to_thread=False,
+    )
+    def rules(self) -> wire.PresetsOut:
+        return wire.PresetsOut(
+            presets=[translate.rules_to_wire(engine.Rules.preset_named(n)) for n in PRESET_NAMES]
+        )

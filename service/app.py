@@ -1,0 +1,162 @@
+"""The app factory: ``create_app(settings)`` builds the service; tests build theirs with it."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from litestar import Litestar
+from litestar.channels import ChannelsPlugin
+from litestar.channels.backends.base import ChannelsBackend
+from litestar.channels.backends.memory import MemoryChannelsBackend
+from litestar.channels.backends.redis import RedisChannelsStreamBackend
+from litestar.config.cors import CORSConfig
+from litestar.datastructures import State
+from litestar.logging import LoggingConfig
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
+from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
+from litestar.plugins.prometheus import PrometheusConfig
+from litestar.static_files import create_static_files_router
+from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]  # no py.typed
+
+from service.analysis_api import AnalysisController
+from service.games_api import GamesController
+from service.openapi_document import finish_document
+from service.operations import OperationsController
+from service.problems import EXCEPTION_MAP
+from service.services import Services
+from service.settings import Settings
+from service.store import MemoryStore, Store
+from service.strict_body import decode_body_strictly
+
+API_VERSION = "1.0.0"
+DOCS_ASSETS = "/schema/assets"
+
+_DESCRIPTION = """\
+Three Thirteen rummy as a service: create games, take turns, stream events, and analyse any hand
+(best melds, least deadwood, every discard ranked). Errors are RFC 9457 problem details.
+Seat tokens go in `Authorization: Bearer <token>`; they are shown once, when the game is created.
+"""
+
+
+def build_store(settings: Settings) -> tuple[Store, Literal["memory", "redis"]]:
+    if not settings.redis_url:
+        return (
+            MemoryStore(game_ttl=settings.game_ttl, idempotency_ttl=settings.idempotency_ttl),
+            "memory",
+        )
+    # Only a Redis deployment loads the Redis client code.
+    from service.redis_store import RedisStore  # noqa: PLC0415
+
+    store = RedisStore.from_url(
+        settings.redis_url,
+        game_ttl=settings.game_ttl,
+        idempotency_ttl=settings.idempotency_ttl,
+        cluster=settings.redis_cluster,
+    )
+    return store, "redis"
+
+
+def build_channels_backend(settings: Settings, store: Store) -> ChannelsBackend:
+    """In memory for one process; a Redis stream per game when games live in Redis, so a stream
+    on one instance hears actions applied on another. Only versions travel on a channel."""
+    redis_client: Any = getattr(store, "redis", None)
+    if redis_client is None:
+        return MemoryChannelsBackend(history=settings.event_history)
+    return RedisChannelsStreamBackend(
+        redis=redis_client,
+        key_prefix="ttt_events",
+        history=settings.event_history,
+        stream_ttl=int(settings.game_ttl * 1000),
+        cap_streams_approximate=True,
+    )
+
+
+def openapi_config() -> OpenAPIConfig:
+    asset = f"{DOCS_ASSETS}/{{}}"
+    return OpenAPIConfig(
+        title="Three Thirteen",
+        version=API_VERSION,
+        description=_DESCRIPTION,
+        servers=[Server(url="/", description="This server")],
+        tags=[
+            Tag(name="analysis", description="Stateless hand analysis and the rule presets"),
+            Tag(name="games", description="Games, turns, events and logs"),
+            Tag(name="operations", description="Health, readiness and metrics"),
+        ],
+        components=Components(
+            security_schemes={
+                "seatToken": SecurityScheme(
+                    type="http",
+                    scheme="bearer",
+                    description="A seat's token, from the game's creation.",
+                )
+            }
+        ),
+        path="/schema",
+        render_plugins=[
+            JsonRenderPlugin(path="/openapi.json"),
+            SwaggerRenderPlugin(
+                path=["/", "/swagger"],
+                js_url=asset.format("swagger-ui-bundle.js"),
+                css_url=asset.format("swagger-ui.css"),
+                standalone_preset_js_url=asset.format("swagger-ui-standalone-preset.js"),
+                favicon=f"<link rel='icon' href='{asset.format('favicon-32x32.png')}'>",
+            ),
+        ],
+        create_examples=False,
+    )
+
+
+def create_app(settings: Settings | None = None) -> Litestar:
+    settings = settings or Settings.from_env()
+    store, store_kind = build_store(settings)
+    channels = ChannelsPlugin(
+        backend=build_channels_backend(settings, store),
+        arbitrary_channels_allowed=True,
+        # A slow stream loses old notices, never the events: it catches up from the game's log.
+        subscriber_max_backlog=64,
+        subscriber_backlog_strategy="dropleft",
+    )
+    services = Services(settings=settings, store=store, store_kind=store_kind, channels=channels)
+    prometheus = PrometheusConfig(
+        app_name="three_thirteen", prefix="three_thirteen", group_path=True
+    )
+    docs_assets = create_static_files_router(
+        path=DOCS_ASSETS,
+        directories=[str(swagger_ui_path)],
+        include_in_schema=False,
+        name="docs-assets",
+    )
+    app = Litestar(
+        route_handlers=[AnalysisController, GamesController, OperationsController, docs_assets],
+        state=State({"services": services}),
+        plugins=[
+            ProblemDetailsPlugin(
+                ProblemDetailsConfig(
+                    enable_for_all_http_exceptions=True,
+                    exception_to_problem_detail_map=EXCEPTION_MAP,
+                )
+            ),
+            channels,
+        ],
+        middleware=[prometheus.middleware],
+        before_request=decode_body_strictly,
+        cors_config=CORSConfig(
+            allow_origins=list(settings.cors_origins),
+            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
+        )
+        if settings.cors_origins
+        else None,
+        openapi_config=openapi_config(),
+        logging_config=LoggingConfig(
+            root={"level": settings.log_level, "handlers": ["queue_listener"]},
+            log_exceptions="debug",
+        ),
+        request_max_body_size=settings.max_body_bytes,
+        on_shutdown=[store.close],
+        debug=False,
+    )
+    finish_document(app)
+    return app

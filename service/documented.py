@@ -1,0 +1,32 @@
+"""How a handler documents its error answers: problem+json responses for the given statuses."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from litestar.openapi.datastructures import ResponseSpec
+
+from service.problems import PROBLEM_MEDIA_TYPE
+from service.wire import Problem
+
+_DESCRIPTIONS: Final = {
+    400: "The body is not JSON",
+    401: "No seat token, or a token that is not one of this game's seats",
+    404: "No such game",
+    409: "Not this seat's turn, the wrong phase, a finished game, or a stale expected_version",
+    413: "The request body is too large",
+    422: "A field is invalid or breaks a rule; `field` names it",
+    503: "The game store cannot be reached",
+}
+
+
+def problems(*statuses: int) -> dict[int, ResponseSpec]:
+    return {
+        status: ResponseSpec(
+            data_container=Problem,
+            description=_DESCRIPTIONS[status],
+            media_type=PROBLEM_MEDIA_TYPE,
+            generate_examples=False,
+        )
+        for status in statuses
+    }

@@ -1,0 +1,101 @@
+"""``GET /v1/games/{game_id}/events``: an event per applied action, as the stream's viewer sees it.
+
+Only version numbers travel on a game's channel (nothing secret, and nothing that could go stale):
+a notice just wakes the stream, which loads the game and renders every version it has not sent
+yet, for its own viewer. The stream keeps its own copy of the game at the last version it sent and
+steps it forward with the engine, so each event carries the view exactly as it was right after
+that action, even when several actions land between two wake-ups or the client resumes from an
+old ``Last-Event-ID``.
+
+Events: ``snapshot`` (first, unless resuming: the current view), then ``action`` per version
+(``GameEvent``). The event id is the version. The stream ends when the game is over, or after
+``idle_timeout`` seconds without an action (an EventSource reconnects with ``Last-Event-ID``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import AsyncIterator
+from typing import Final
+
+import msgspec
+from litestar.response import ServerSentEventMessage
+
+from engine import game
+from engine.game.state import GameState
+from service import translate, wire
+from service.game_flow import LoadedGame, channel_of, load_game, view_of
+from service.services import Services
+
+_encoder: Final = msgspec.json.Encoder()
+
+
+def _snapshot(loaded: LoadedGame, seat: int | None) -> ServerSentEventMessage:
+    return ServerSentEventMessage(
+        data=_encoder.encode(loaded.view(seat)).decode(),
+        event="snapshot",
+        id=loaded.state.version,
+    )
+
+
+def _state_at(newest: GameState, version: int) -> GameState:
+    """The game as it was at ``version``, rebuilt from the newest state's shuffles and log."""
+    return game.replay(newest.players, newest.rules, newest.shuffle_record, newest.log[:version])
+
+
+def _catch_up(
+    game_id: str, follower: GameState, newest: GameState, seat: int | None
+) -> tuple[list[ServerSentEventMessage], GameState]:
+    """The events from ``follower``'s version to ``newest``'s, and the state reached."""
+    if newest.version <= follower.version:
+        return [], follower
+    # The packs dealt after ``follower``'s version are already recorded in ``newest``: hand them
+    # to the follower so its deals are the game's deals, not fresh shuffles.
+    state = dataclasses.replace(follower, pending=newest.shuffles[len(follower.shuffles) :])
+    entries = game.public_log(newest, seat)
+    events = []
+    for index in range(follower.version, newest.version):
+        acting_seat, action = newest.log[index]
+        state = game.apply(state, acting_seat, action)
+        event = wire.GameEvent(
+            version=state.version,
+            entry=translate.log_entry_to_wire(entries[index]),
+            view=view_of(game_id, state, seat),
+        )
+        events.append(
+            ServerSentEventMessage(
+                data=_encoder.encode(event).decode(), event="action", id=state.version
+            )
+        )
+    return events, newest
+
+
+async def game_events(
+    services: Services,
+    game_id: str,
+    seat: int | None,
+    last_event_id: int | None,
+    idle_timeout: float,
+) -> AsyncIterator[ServerSentEventMessage]:
+    async with services.channels.start_subscription([channel_of(game_id)]) as subscriber:
+        notices = subscriber.iter_events()
+        # Loaded again after subscribing, so an action applied in between is not missed.
+        loaded = await load_game(services, game_id)
+        newest = loaded.state
+        if last_event_id is None or not 0 <= last_event_id <= newest.version:
+            yield _snapshot(loaded, seat)
+            follower = newest
+        else:
+            follower = _state_at(newest, last_event_id)
+        while True:
+            events, follower = _catch_up(game_id, follower, newest, seat)
+            for event in events:
+                yield event
+            if newest.status != "playing":
+                return
+            try:
+                await asyncio.wait_for(anext(notices), timeout=idle_timeout)
+            except TimeoutError:
+                return
+            newest = (await load_game(services, game_id)).state

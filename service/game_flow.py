@@ -1,0 +1,186 @@
+"""A game's life through the store: create, load with a seat's token, take a turn.
+
+Taking a turn is load → check the token → (a retried Idempotency-Key answers from its saved
+response) → ``engine.game.apply`` → one compare-and-set commit that also saves the response for
+the key → publish the new version. Two actions racing for the same version cannot both commit;
+the loser answers 409 and nothing of it is applied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import msgspec
+
+from engine import game
+from engine.game.state import GameState
+from service import game_records, metrics, translate, wire
+from service.game_records import GameRecord, SavedResponse
+from service.problems import (
+    GameNotFound,
+    IdempotencyKeyReused,
+    MissingToken,
+    StaleVersion,
+    UnknownToken,
+)
+from service.services import Services
+from service.store import GameExists
+
+_BEARER: Final = "bearer "
+_encoder: Final = msgspec.json.Encoder()
+
+
+def channel_of(game_id: str) -> str:
+    return f"game:{game_id}"
+
+
+def token_from_header(authorization: str | None) -> str | None:
+    """The token of ``Authorization: Bearer <token>``; None when the header is absent."""
+    if authorization is None:
+        return None
+    if not authorization[: len(_BEARER)].lower() == _BEARER or not authorization[7:].strip():
+        raise MissingToken("the Authorization header must be 'Bearer <token>'")
+    return authorization[len(_BEARER) :].strip()
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedGame:
+    game_id: str
+    stored_version: int
+    record: GameRecord
+    state: GameState
+
+    def seat_of(self, token: str) -> int:
+        seat = game_records.seat_of_token(token, self.record.token_hashes)
+        if seat is None:
+            raise UnknownToken("the token is not one of this game's seats")
+        return seat
+
+    def viewer(self, authorization: str | None) -> int | None:
+        """The seat the Authorization header names, None for the public, 401 for a bad token."""
+        token = token_from_header(authorization)
+        return None if token is None else self.seat_of(token)
+
+    def view(self, seat: int | None) -> wire.GameView:
+        return view_of(self.game_id, self.state, seat)
+
+
+def view_of(game_id: str, state: GameState, seat: int | None) -> wire.GameView:
+    shown = game.public_view(state) if seat is None else game.view(state, seat)
+    return translate.view_to_wire(game_id, shown)
+
+
+async def create_game(services: Services, request: wire.CreateGameRequest) -> wire.GameCreated:
+    rules = translate.rules_from_wire(request.rules)
+    names = [p.name for p in request.players]
+    state = game.new_game(names, rules, request.seed)
+    tokens = [game_records.new_token() for _ in names]
+    record = GameRecord(
+        state=game.dumps(state),
+        token_hashes=tuple(game_records.token_hash(t) for t in tokens),
+        created=game_records.now(),
+    )
+    encoded = game_records.encode_record(record)
+    while True:
+        game_id = game_records.new_game_id()
+        try:
+            await services.store.create(game_id, encoded)
+            break
+        except GameExists:  # 96 random bits: practically never, but never overwrite a game
+            continue
+    metrics.GAMES_CREATED.labels(preset=rules.preset).inc()
+    return wire.GameCreated(
+        game_id=game_id,
+        seats=[
+            wire.SeatToken(seat=seat, name=name, token=token)
+            for seat, (name, token) in enumerate(zip(names, tokens, strict=True))
+        ],
+        view=view_of(game_id, state, None),
+    )
+
+
+async def load_game(services: Services, game_id: str) -> LoadedGame:
+    stored = await services.store.load(game_id)
+    if stored is None:
+        raise GameNotFound(f"no game {game_id!r} (it may have expired)")
+    record = game_records.decode_record(stored.record)
+    return LoadedGame(game_id, stored.version, record, game.loads(record.state))
+
+
+async def take_turn(
+    services: Services,
+    game_id: str,
+    authorization: str | None,
+    idempotency_key: str | None,
+    request: wire.ActionRequest,
+) -> bytes:
+    """Apply one action; the JSON of the seat's new view (or of the first response to this
+    Idempotency-Key)."""
+    token = token_from_header(authorization)
+    if token is None:
+        raise MissingToken("send the seat's token as 'Authorization: Bearer <token>'")
+    loaded = await load_game(services, game_id)
+    seat = loaded.seat_of(token)
+    saved_key = None if idempotency_key is None else f"{seat}:{idempotency_key}"
+    # The decoded request, re-encoded: the same action sent with other spacing or key order is
+    # the same request.
+    fingerprint = game_records.fingerprint(_encoder.encode(request))
+    if saved_key is not None:
+        replayed = await _recall(services, game_id, saved_key, fingerprint)
+        if replayed is not None:
+            return replayed
+    if request.expected_version is not None and request.expected_version != loaded.state.version:
+        raise StaleVersion(
+            f"expected_version is {request.expected_version} but the game is at version "
+            f"{loaded.state.version}",
+            field="expected_version",
+        )
+    action = translate.action_from_wire(request)
+    state = game.apply(loaded.state, seat, action)
+    response = _encoder.encode(view_of(game_id, state, seat))
+    record = GameRecord(
+        state=game.dumps(state),
+        token_hashes=loaded.record.token_hashes,
+        created=loaded.record.created,
+    )
+    idempotency = (
+        None
+        if saved_key is None
+        else (saved_key, game_records.encode_saved(SavedResponse(fingerprint, response)))
+    )
+    committed = await services.store.commit(
+        game_id,
+        loaded.stored_version,
+        game_records.encode_record(record),
+        idempotency=idempotency,
+    )
+    if not committed:
+        # Another request won the race. If it was this very request's first attempt, its
+        # response is saved under the key by now.
+        if saved_key is not None:
+            replayed = await _recall(services, game_id, saved_key, fingerprint)
+            if replayed is not None:
+                return replayed
+        raise StaleVersion(
+            f"the game moved on from version {loaded.state.version} while this action was "
+            "applied; load it again"
+        )
+    metrics.ACTIONS_APPLIED.labels(type=request.__struct_config__.tag).inc()
+    services.channels.publish(str(state.version).encode(), channel_of(game_id))
+    return response
+
+
+async def _recall(services: Services, game_id: str, key: str, fingerprint: bytes) -> bytes | None:
+    data = await services.store.recall(game_id, key)
+    if data is None:
+        return None
+    saved = game_records.decode_saved(data)
+    if saved.fingerprint != fingerprint:
+        raise IdempotencyKeyReused(
+            "this Idempotency-Key was first sent with a different body: use a new key for a "
+            "new action",
+            field="Idempotency-Key",
+        )
+    metrics.ACTIONS_REPLAYED.inc()
+    return saved.body

@@ -1,0 +1,88 @@
+"""What the store keeps for a game, and for an action's idempotency key, as msgspec-encoded bytes.
+
+A game record holds the engine's serialised state (which contains secrets: every hand, the stock,
+the seed), the SHA-256 hash of each seat's token (never the token), and when it was created. Only
+the service ever decodes it; no response is built from it except through the engine's views.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from typing import Final
+
+import msgspec
+
+TOKEN_BYTES: Final = 32
+"""256 random bits per seat token (the contract asks for at least 128)."""
+
+
+class GameRecord(msgspec.Struct, frozen=True, array_like=True):
+    state: bytes
+    """``engine.game.dumps`` of the state."""
+    token_hashes: tuple[bytes, ...]
+    """SHA-256 of each seat's token, seat 0 first."""
+    created: float
+    """Unix time of creation."""
+
+
+class SavedResponse(msgspec.Struct, frozen=True, array_like=True):
+    """The first response to an action sent with an Idempotency-Key."""
+
+    fingerprint: bytes
+    """SHA-256 of the request: a key reused for another request is refused, not replayed."""
+    body: bytes
+
+
+_record_encoder: Final = msgspec.msgpack.Encoder()
+_record_decoder: Final = msgspec.msgpack.Decoder(GameRecord)
+_saved_decoder: Final = msgspec.msgpack.Decoder(SavedResponse)
+
+
+def encode_record(record: GameRecord) -> bytes:
+    return _record_encoder.encode(record)
+
+
+def decode_record(data: bytes) -> GameRecord:
+    return _record_decoder.decode(data)
+
+
+def encode_saved(saved: SavedResponse) -> bytes:
+    return _record_encoder.encode(saved)
+
+
+def decode_saved(data: bytes) -> SavedResponse:
+    return _saved_decoder.decode(data)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def token_hash(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
+
+
+def fingerprint(body: bytes) -> bytes:
+    return hashlib.sha256(body).digest()
+
+
+def seat_of_token(token: str, hashes: tuple[bytes, ...]) -> int | None:
+    """The seat whose token this is, or None. Every hash is compared, in constant time, so the
+    time taken says nothing about which seat (if any) matched."""
+    candidate = token_hash(token)
+    found: int | None = None
+    for seat, stored in enumerate(hashes):
+        if hmac.compare_digest(candidate, stored):
+            found = seat
+    return found
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def now() -> float:
+    return time.time()

@@ -1,0 +1,170 @@
+"""``/v1/games``: create a game, view it, act in it, follow its events, read its log."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, Request, Response, get, post
+from litestar.params import Parameter
+from litestar.response import ServerSentEvent
+
+from engine import game
+from service import game_flow, translate, wire
+from service.documented import problems
+from service.event_stream import game_events
+from service.services import services_of
+
+AnyRequest = Request[Any, Any, Any]
+
+Authorization = Annotated[
+    str | None,
+    Parameter(
+        header="Authorization",
+        required=False,
+        description="`Bearer <token>`: a seat's token, from the game's creation.",
+    ),
+]
+IdempotencyKey = Annotated[
+    str | None,
+    Parameter(
+        header="Idempotency-Key",
+        required=False,
+        min_length=1,
+        max_length=128,
+        description=(
+            "Any unique string per action: a retry with the same key returns the first "
+            "response and applies nothing; the same key with another action is a 422."
+        ),
+    ),
+]
+LastEventId = Annotated[
+    str | None,
+    Parameter(
+        header="Last-Event-ID",
+        required=False,
+        description="Resume after this version: the events of the later versions, no snapshot.",
+    ),
+]
+IdleTimeout = Annotated[
+    float,
+    Parameter(
+        query="idle_timeout",
+        ge=0,
+        le=3600,
+        description="Seconds without an action after which the stream ends (clients reconnect).",
+    ),
+]
+
+
+def _resume_point(last_event_id: str | None) -> int | None:
+    """An SSE event id is opaque to the client; one that is not a version starts afresh."""
+    if last_event_id is None or not last_event_id.strip().isdigit():
+        return None
+    return int(last_event_id.strip())
+
+
+class GamesController(Controller):
+    path = "/v1/games"
+    tags = ("games",)
+
+    @post(
+        operation_id="createGame",
+        summary="Create a game and deal its first round",
+        description=(
+            "Answers with each seat's token (shown only this once) and the public view. With "
+            "`seed` the shuffles are reproducible; without it they come from a cryptographic "
+            "source."
+        ),
+        status_code=201,
+        responses=problems(400, 413, 422, 503),
+    )
+    async def create(self, request: AnyRequest, data: wire.CreateGameRequest) -> wire.GameCreated:
+        return await game_flow.create_game(services_of(request), data)
+
+    @get(
+        "/{game_id:str}",
+        operation_id="getGame",
+        summary="The game as the public, or a seat, sees it",
+        description="With a seat's token, the view adds that seat's `hand`.",
+        responses=problems(401, 404, 503),
+    )
+    async def get_game(
+        self, request: AnyRequest, game_id: str, authorization: Authorization = None
+    ) -> wire.GameView:
+        loaded = await game_flow.load_game(services_of(request), game_id)
+        return loaded.view(loaded.viewer(authorization))
+
+    @post(
+        "/{game_id:str}/actions",
+        operation_id="applyAction",
+        summary="Draw, discard (perhaps going out) or lay off, as the seat on turn",
+        description=(
+            "Answers with the seat's new view. A round ends by itself once every other seat has "
+            "had its last turn: it is scored and the next round dealt."
+        ),
+        status_code=200,
+        responses=problems(400, 401, 404, 409, 413, 422, 503),
+    )
+    async def act(
+        self,
+        request: AnyRequest,
+        game_id: str,
+        data: wire.ActionRequest,
+        authorization: Authorization = None,
+        idempotency_key: IdempotencyKey = None,
+    ) -> Response[wire.GameView]:
+        body = await game_flow.take_turn(
+            services_of(request), game_id, authorization, idempotency_key, data
+        )
+        # The body is the saved JSON (also what a retry with the same Idempotency-Key gets).
+        response: Response[Any] = Response(body, media_type="application/json")
+        return response
+
+    @get(
+        "/{game_id:str}/events",
+        operation_id="getGameEvents",
+        summary="Server-sent events: one per applied action, as the viewer sees it",
+        description=(
+            "First a `snapshot` event (the current view), then one `action` event per applied "
+            "action (`GameEvent`), each with the new version as its id. `Last-Event-ID` resumes "
+            "after that version. The stream ends when the game is over or after `idle_timeout`."
+        ),
+        media_type="text/event-stream",
+        responses=problems(401, 404, 503),
+    )
+    async def events(
+        self,
+        request: AnyRequest,
+        game_id: str,
+        authorization: Authorization = None,
+        last_event_id: LastEventId = None,
+        idle_timeout: IdleTimeout = 300.0,
+    ) -> ServerSentEvent:
+        services = services_of(request)
+        loaded = await game_flow.load_game(services, game_id)
+        seat = loaded.viewer(authorization)
+        return ServerSentEvent(
+            game_events(services, game_id, seat, _resume_point(last_event_id), idle_timeout),
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    @get(
+        "/{game_id:str}/log",
+        operation_id="getGameLog",
+        summary="The actions so far, hidden cards hidden",
+        description=(
+            "A card drawn from the stock shows only to the seat that drew it, until its round "
+            "is over."
+        ),
+        responses=problems(401, 404, 503),
+    )
+    async def log(
+        self, request: AnyRequest, game_id: str, authorization: Authorization = None
+    ) -> wire.GameLog:
+        loaded = await game_flow.load_game(services_of(request), game_id)
+        seat = loaded.viewer(authorization)
+        return wire.GameLog(
+            game_id=game_id,
+            version=loaded.state.version,
+            entries=[translate.log_entry_to_wire(e) for e in game.public_log(loaded.state, seat)],
+        )

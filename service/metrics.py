@@ -1,0 +1,16 @@
+"""The service's own Prometheus counters, beside the request counts and latencies that Litestar's
+Prometheus middleware records. Process-wide, like the registry they live in."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from prometheus_client import Counter
+
+GAMES_CREATED: Final = Counter("three_thirteen_games_created", "Games created", ["preset"])
+ACTIONS_APPLIED: Final = Counter("three_thirteen_actions_applied", "Game actions applied", ["type"])
+ACTIONS_REPLAYED: Final = Counter(
+    "three_thirteen_actions_replayed",
+    "Retried actions answered from their Idempotency-Key without applying again",
+)
+ANALYSES_RUN: Final = Counter("three_thirteen_analyses_run", "Hands analysed")

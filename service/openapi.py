@@ -1,0 +1,31 @@
+"""``python -m service.openapi``: print the OpenAPI document the app serves at
+``/schema/openapi.json`` (``make openapi`` writes it to ``openapi/openapi.json``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from service.app import create_app
+from service.settings import Settings
+
+
+def document() -> dict[str, Any]:
+    """The document exactly as served (the same dict the JSON render plugin encodes)."""
+    app = create_app(Settings())
+    schema: dict[str, Any] = app.openapi_schema.to_schema()
+    return schema
+
+
+def render(schema: dict[str, Any]) -> str:
+    """Stable text for the committed file: sorted keys, two-space indent, trailing newline."""
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def main() -> None:
+    sys.stdout.write(render(document()))
+
+
+if __name__ == "__main__":
+    main()

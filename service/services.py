@@ -1,0 +1,25 @@
+"""What the handlers share for the app's lifetime: the store and the event channels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from litestar import Request
+from litestar.channels import ChannelsPlugin
+
+from service.settings import Settings
+from service.store import Store
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    settings: Settings
+    store: Store
+    store_kind: Literal["memory", "redis"]
+    channels: ChannelsPlugin
+
+
+def services_of(request: Request[Any, Any, Any]) -> Services:
+    services: Services = request.app.state["services"]
+    return services

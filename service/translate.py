@@ -1,0 +1,181 @@
+"""Between the wire and the engine: card and rank codes, rules specs, melds.
+
+Cards are text only at this edge; everything past it works on the engine's ints. A code that
+fails to parse becomes an ``InvalidField`` naming where it was (``hand[3]``, ``card``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+import engine
+from engine.cards import Card, Rank, format_card, format_rank, parse_card, parse_rank
+from engine.game.actions import Action, Discard, Draw, LayOff
+from engine.game.state import RoundResult
+from engine.game.views import GameView, LogEntry
+from service import wire
+from service.problems import InvalidField
+
+
+def card_from_code(code: str, field: str) -> Card:
+    try:
+        return parse_card(code)
+    except engine.CardCodeError as exc:
+        raise InvalidField(str(exc), field=field) from None
+
+
+def cards_from_codes(codes: Sequence[str], field: str) -> list[Card]:
+    return [card_from_code(code, f"{field}[{index}]") for index, code in enumerate(codes)]
+
+
+def rank_from_code(code: str, field: str) -> Rank:
+    try:
+        return parse_rank(code)
+    except engine.CardCodeError as exc:
+        raise InvalidField(str(exc), field=field) from None
+
+
+def card_code(card: Card) -> str:
+    return format_card(card)
+
+
+def card_codes(cards: Sequence[Card]) -> list[str]:
+    return [format_card(c) for c in cards]
+
+
+def optional_card_code(card: Card | None) -> str | None:
+    return None if card is None else format_card(card)
+
+
+def rank_code(rank: Rank | None) -> str | None:
+    return None if rank is None else format_rank(rank)
+
+
+def rules_from_wire(spec: wire.RulesSpec) -> engine.Rules:
+    """A preset name or overrides → engine Rules (RulesError, naming the field, if they clash)."""
+    if isinstance(spec, str):
+        return engine.Rules.from_spec(spec)
+    return engine.Rules.from_spec(msgspec.to_builtins(spec))
+
+
+def rules_to_wire(rules: engine.Rules) -> wire.RulesOut:
+    return msgspec.convert(rules.to_spec(), wire.RulesOut)
+
+
+def meld_to_wire(meld: engine.Meld) -> wire.MeldOut:
+    return wire.MeldOut(
+        kind=meld.kind,
+        cards=card_codes(meld.cards),
+        stands_for=[optional_card_code(s) for s in meld.stands_for],
+    )
+
+
+def analysis_to_wire(analysis: engine.Analysis) -> wire.AnalyseResponse:
+    suggested = analysis.suggested_discard
+    return wire.AnalyseResponse(
+        wild=rank_code(analysis.wild),
+        melds=[meld_to_wire(m) for m in analysis.melds],
+        deadwood=card_codes(analysis.deadwood),
+        deadwood_points=analysis.deadwood_points,
+        melded=analysis.melded,
+        discards=[
+            wire.DiscardOut(card=format_card(d.card), deadwood_points=d.deadwood_points)
+            for d in analysis.discards
+        ],
+        suggested_discard=optional_card_code(suggested),
+        can_go_out=analysis.can_go_out,
+    )
+
+
+# -- games ----------------------------------------------------------------------------------------
+
+
+def action_from_wire(request: wire.ActionRequest) -> Action:
+    match request:
+        case wire.DrawAction():
+            return Draw(request.source, request.pile)
+        case wire.DiscardAction():
+            return Discard(card_from_code(request.card, "card"), request.go_out)
+        case wire.LayOffAction():
+            return LayOff(card_from_code(request.card, "card"), request.seat, request.meld)
+    raise AssertionError(request)  # pragma: no cover - the union above is exhaustive
+
+
+def _logged_action(action: Action) -> wire.LoggedDraw | wire.LoggedDiscard | wire.LoggedLayOff:
+    match action:
+        case Draw():
+            return wire.LoggedDraw(source=action.source, pile=action.pile)
+        case Discard():
+            return wire.LoggedDiscard(go_out=action.go_out)
+        case LayOff():
+            return wire.LoggedLayOff(seat=action.seat, meld=action.meld)
+    raise AssertionError(action)  # pragma: no cover - only applied actions are logged
+
+
+def log_entry_to_wire(entry: LogEntry) -> wire.LogEntryOut:
+    return wire.LogEntryOut(
+        version=entry.version,
+        seat=entry.seat,
+        action=_logged_action(entry.action),
+        card=optional_card_code(entry.card),
+    )
+
+
+def _round_result_to_wire(result: RoundResult) -> wire.RoundResultOut:
+    return wire.RoundResultOut(
+        round=result.round,
+        out_seat=result.out_seat,
+        results=[
+            wire.SeatResultOut(
+                seat=r.seat,
+                melds=[meld_to_wire(m) for m in r.melds],
+                deadwood=card_codes(r.deadwood),
+                points=r.points,
+            )
+            for r in result.results
+        ],
+        replayed=result.replayed,
+        tiebreak=result.tiebreak,
+    )
+
+
+def view_to_wire(game_id: str, view: GameView) -> wire.GameView:
+    return wire.GameView(
+        game_id=game_id,
+        version=view.version,
+        status=view.status,
+        round=view.round,
+        rounds=view.rounds,
+        wild=rank_code(view.wild),
+        dealer=view.dealer,
+        turn=view.turn,
+        phase=None if view.phase is None else view.phase.value,
+        out_seat=view.out_seat,
+        stock_count=view.stock_count,
+        discard_top=optional_card_code(view.discard_top),
+        discard_tops=None
+        if view.discard_tops is None
+        else [optional_card_code(c) for c in view.discard_tops],
+        players=[
+            wire.PlayerOut(
+                seat=p.seat,
+                name=p.name,
+                hand_count=p.hand_count,
+                score=p.score,
+                round_scores=list(p.round_scores),
+            )
+            for p in view.players
+        ],
+        last_round=None if view.last_round is None else _round_result_to_wire(view.last_round),
+        winners=None if view.winners is None else list(view.winners),
+        hand=None if view.hand is None else card_codes(view.hand),
+        active=list(view.active),
+        tiebreak=view.tiebreak,
+        last_turns=view.last_turns,
+        upcard=optional_card_code(view.upcard),
+        table=None
+        if view.table is None
+        else [[meld_to_wire(m) for m in melds] for melds in view.table],
+    )
