@@ -14,7 +14,7 @@ import random
 import secrets
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from engine.analysis import Meld
 from engine.cards import JACK, KING, Card, Rank
@@ -153,7 +153,7 @@ def _shuffle(state: GameState, cards: Sequence[Card]) -> tuple[GameState, tuple[
             # the state stays a plain value with no generator inside.
             random.Random(f"three-thirteen/{state.seed}/{len(state.shuffles)}").shuffle(deck)
         order = tuple(deck)
-    changed = dataclasses.replace(state, shuffles=(*state.shuffles, order), pending=pending)
+    changed = _evolve(state, shuffles=(*state.shuffles, order), pending=pending)
     return changed, order
 
 
@@ -173,7 +173,7 @@ def _deal(state: GameState, round_number: int, active: tuple[int, ...]) -> GameS
     piles_count = n if rules.discard_piles == "per_player" else 1
     piles: list[tuple[Card, ...]] = [() for _ in range(piles_count)]
     piles[dealer if piles_count > 1 else 0] = (upcard,)
-    return dataclasses.replace(
+    return _evolve(
         state,
         round=round_number,
         deal=state.deal + 1,
@@ -298,18 +298,14 @@ def _apply_draw(state: GameState, seat: int, action: Draw) -> GameState:
         raise IllegalAction(f"draw source must be 'stock' or 'discard', not {action.source!r}")
     hand = list(state.hands[seat])
     bisect.insort(hand, card)
-    return _record(
-        dataclasses.replace(
-            state,
-            hands=_replace_at(state.hands, seat, tuple(hand)),
-            stock=stock,
-            piles=piles,
-            upcard=upcard,
-            phase=Phase.DISCARD,
-        ),
-        seat,
-        action,
-        card,
+    return _evolve(
+        state,
+        hands=_replace_at(state.hands, seat, tuple(hand)),
+        stock=stock,
+        piles=piles,
+        upcard=upcard,
+        phase=Phase.DISCARD,
+        **_recorded(state, seat, action, card),
     )
 
 
@@ -356,19 +352,36 @@ def _apply_discard(state: GameState, seat: int, action: Discard) -> GameState:
             out_seat, last_turns = seat, len(state.active) - 1
             if rules.redemption:
                 table = _replace_at(table, seat, arrange(rest, wild, rules)[0])
-    piles = state.piles
     index = seat if rules.discard_piles == "per_player" else 0
-    piles = _replace_at(piles, index, (*piles[index], card))
-    state = dataclasses.replace(
+    hands = _replace_at(state.hands, seat, rest)
+    if out_seat is not None and out_seat != seat:
+        last_turns -= 1
+        if rules.redemption:
+            # The seat lays its own melds on the table after its last turn; its deadwood stays
+            # in its hand, and later seats may lay off on the melds.
+            melds, deadwood, _ = arrange(rest, wild_rank(rules, state.round), rules)
+            table = _replace_at(table, seat, melds)
+            hands = _replace_at(hands, seat, deadwood)
+    # One new state per action: apply runs thousands of times a game.
+    state = _evolve(
         state,
-        hands=_replace_at(state.hands, seat, rest),
-        piles=piles,
+        hands=hands,
+        piles=_replace_at(state.piles, index, (*state.piles[index], card)),
         penalties=penalties,
         out_seat=out_seat,
         last_turns=last_turns,
         table=table,
+        turns_done=state.turns_done + 1,
+        upcard=None,
+        phase=Phase.DRAW,
+        turn=_seats_after(seat, state.active, len(state.players))[0],
+        **_recorded(state, seat, action, card),
     )
-    return _end_turn(_record(state, seat, action, card), seat, went_out=out_seat == seat)
+    if out_seat is not None and last_turns == 0:
+        return _end_round(state)
+    if not state.stock:
+        return _restock(state)
+    return state
 
 
 def _go_out_refusal(state: GameState) -> str | None:
@@ -420,43 +433,15 @@ def _apply_lay_off(state: GameState, seat: int, action: LayOff) -> GameState:
             f"card {action.card} does not extend seat {owner}'s meld {action.meld} into a meld"
         )
     table = _replace_at(state.table, owner, _replace_at(melds, action.meld, extended))
-    state = dataclasses.replace(
-        state, hands=_replace_at(state.hands, seat, without(hand, action.card)), table=table
+    return _evolve(
+        state,
+        hands=_replace_at(state.hands, seat, without(hand, action.card)),
+        table=table,
+        **_recorded(state, seat, action, action.card),
     )
-    return _record(state, seat, action, action.card)
 
 
 # -- the end of a turn, of a round, of the game ---------------------------------------------------
-
-
-def _end_turn(state: GameState, seat: int, *, went_out: bool) -> GameState:
-    rules = state.rules
-    last_turns = state.last_turns
-    table = state.table
-    hands = state.hands
-    if state.out_seat is not None and not went_out:
-        last_turns -= 1
-        if rules.redemption:
-            # The seat lays its own melds on the table after its last turn; its deadwood stays
-            # in its hand, and later seats may lay off on the melds.
-            melds, deadwood, _ = arrange(hands[seat], wild_rank(rules, state.round), rules)
-            table = _replace_at(table, seat, melds)
-            hands = _replace_at(hands, seat, deadwood)
-    state = dataclasses.replace(
-        state,
-        turns_done=state.turns_done + 1,
-        last_turns=last_turns,
-        table=table,
-        hands=hands,
-        upcard=None,
-        phase=Phase.DRAW,
-        turn=_seats_after(seat, state.active, len(state.players))[0],
-    )
-    if state.out_seat is not None and last_turns == 0:
-        return _end_round(state)
-    if not state.stock:
-        return _restock(state)
-    return state
 
 
 def _restock(state: GameState) -> GameState:
@@ -466,7 +451,7 @@ def _restock(state: GameState) -> GameState:
     if state.rules.stock_exhausted == "end_round" or not under:
         return _end_round(state)
     state, order = _shuffle(state, under)
-    return dataclasses.replace(state, stock=order, piles=tuple(pile[-1:] for pile in state.piles))
+    return _evolve(state, stock=order, piles=tuple(pile[-1:] for pile in state.piles))
 
 
 def _end_round(state: GameState) -> GameState:
@@ -489,12 +474,12 @@ def _end_round(state: GameState) -> GameState:
     result = RoundResult(
         state.round, state.out_seat, tuple(results), replayed=replayed, tiebreak=tiebreak
     )
-    state = dataclasses.replace(state, last_round=result)
+    state = _evolve(state, last_round=result)
     if replayed:
         return _deal(state, state.round, state.active)
     if not tiebreak:
         by_seat = {r.seat: r.points for r in results}
-        state = dataclasses.replace(
+        state = _evolve(
             state,
             round_scores=tuple(
                 (*scores, by_seat.get(seat, 0)) for seat, scores in enumerate(state.round_scores)
@@ -529,18 +514,32 @@ def _going_out_bonus(rules: Rules, wild: Rank) -> int:
 
 def _finish(state: GameState, winners: tuple[int, ...]) -> GameState:
     # The last round's cards stay where they lie, so the pack can still be accounted for.
-    return dataclasses.replace(state, status="finished", winners=winners)
+    return _evolve(state, status="finished", winners=winners)
 
 
 # -- bookkeeping ----------------------------------------------------------------------------------
 
 
-def _record(state: GameState, seat: int, action: Action, card: Card | None) -> GameState:
-    return dataclasses.replace(
-        state,
-        version=state.version + 1,
-        history=(*state.history, Record(seat, action, card, state.deal)),
-    )
+def _recorded(state: GameState, seat: int, action: Action, card: Card | None) -> dict[str, Any]:
+    """The changes that record an applied action."""
+    return {
+        "version": state.version + 1,
+        "history": (*state.history, Record(seat, action, card, state.deal)),
+    }
+
+
+_FIELDS: Final = frozenset(f.name for f in dataclasses.fields(GameState))
+
+
+def _evolve(state: GameState, **changes: Any) -> GameState:
+    """``dataclasses.replace`` without its per-call overhead, which apply pays thousands of
+    times a game: the state has no __post_init__, so copying its fields is all there is."""
+    assert _FIELDS.issuperset(changes), changes
+    new = object.__new__(GameState)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields.update(changes)
+    return new
 
 
 def _replace_at(items: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
@@ -570,4 +569,4 @@ def replay(
         state = new_game(players, rules_value, seed_or_deck)
     for seat, action in actions:
         state = apply(state, seat, action)
-    return dataclasses.replace(state, pending=())
+    return _evolve(state, pending=())

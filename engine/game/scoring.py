@@ -8,9 +8,11 @@ the ranking of every discard that ``analyse`` also computes (a dozen extra searc
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
-from engine.analysis import Meld, _Search, _split, min_deadwood
+from engine.analysis import Meld, min_deadwood
+from engine.analysis import arrange as best_arrangement
 from engine.cards import JOKER, Card, Rank, card
 from engine.rules import Rules
 
@@ -29,24 +31,79 @@ def arrange(
     """The best arrangement of ``hand``: melds, deadwood cards, deadwood points."""
     if not hand:
         return (), (), 0
-    naturals, wilds = _split(hand, wild)
-    melds, deadwood = _Search(rules, wild, wilds).arrange(naturals)
-    points = sum(rules.points(c, wild) for c in deadwood)
-    return tuple(melds), tuple(deadwood), points
+    return best_arrangement(hand, wild, rules)
 
 
 def going_out_discards(hand: tuple[Card, ...], wild: Rank | None, rules: Rules) -> tuple[Card, ...]:
     """The distinct cards whose discard leaves ``hand`` (sorted, just drawn) fully melded."""
+    lonely, paired, wilds = meld_partners(hand, wild, rules)
+    # Most hands are far from melded: rule them out before any search (see meld_partners).
+    if not _may_meld(len(lonely) - 1, len(paired) - 1, len(wilds)):
+        return ()
     whole = deadwood_points(hand, wild, rules)
     found = []
     for c in sorted(set(hand)):
+        left_lonely = len(lonely) - (c in lonely)
+        left_paired = len(paired) - (c in paired)
+        if not _may_meld(left_lonely, left_paired, len(wilds) - (c in wilds)):
+            continue
         # Discarding c leaves a melded hand only if the whole hand can be arranged with c as
-        # its only deadwood: a cheap filter before searching the rest.
+        # its only deadwood.
         if rules.points(c, wild) < whole:
             continue
         if deadwood_points(without(hand, c), wild, rules) == 0:
             found.append(c)
     return tuple(found)
+
+
+def _may_meld(lonely: int, paired: int, wilds: int) -> bool:
+    """Whether a hand with this many naturals without a partner and with one partner could be
+    fully melded with ``wilds`` wild cards: each of the first needs two wilds in its meld, and
+    each meld holding one of the second needs one, for at most two of them."""
+    return 2 * max(lonely, 0) + (max(paired, 0) + 1) // 2 <= wilds
+
+
+def meld_partners(
+    hand: tuple[Card, ...], wild: Rank | None, rules: Rules
+) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
+    """The naturals of ``hand`` with no possible meld partner, those with exactly one, and the
+    hand's wild cards.
+
+    Two naturals are partners if they could sit in one meld: the same rank (a set), or the same
+    suit with few enough ranks between them for the hand's wilds to fill (a run). Every other
+    natural in a meld holding ``c`` is a partner of ``c``, so removing cards never gives the
+    rest more partners: the counts only bound the wilds a full melding needs from below.
+    """
+    wilds = tuple(c for c in hand if is_wild(c, wild))
+    naturals = [c for c in hand if not is_wild(c, wild)]
+    reach = len(wilds) + 1
+    ace_high = rules.aces == "high_or_low"
+    by_rank = [0] * 13
+    by_suit: list[list[int]] = [[] for _ in range(5)]
+    for c in naturals:
+        by_rank[c % 13] += 1
+        by_suit[c // 13].append(c % 13 + 1)
+        if ace_high and c % 13 == 0:
+            by_suit[c // 13].append(14)
+    for ranks in by_suit:
+        ranks.sort()
+    lonely: list[Card] = []
+    paired: list[Card] = []
+    for c in naturals:
+        rank = c % 13 + 1
+        partners = by_rank[c % 13] - 1
+        ranks = by_suit[c // 13]
+        # Same-suit naturals within reach, less those of c's own rank (counted above). An ace
+        # looks both ways when it plays high or low; counting a partner twice only weakens
+        # the bound, never breaks it.
+        for position in (1, 14) if ace_high and rank == 1 else (rank,):
+            partners += bisect_right(ranks, position + reach) - bisect_left(ranks, position - reach)
+            partners -= bisect_right(ranks, position) - bisect_left(ranks, position)
+        if partners == 0:
+            lonely.append(c)
+        elif partners == 1:
+            paired.append(c)
+    return tuple(lonely), tuple(paired), wilds
 
 
 def without(hand: tuple[Card, ...], c: Card) -> tuple[Card, ...]:
