@@ -16,13 +16,13 @@ themselves.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import accumulate, product
 from typing import Final, Literal
 
 from engine.cards import (
-    ACE,
     JOKER,
     Card,
     Rank,
@@ -96,7 +96,24 @@ def min_deadwood(
     """The least deadwood penalty of ``cards`` over every arrangement into melds."""
     hand, wild_rank, rules_value = _inputs(cards, wild, rules)
     naturals, wilds = _split(hand, wild_rank)
-    return _Search(rules_value, wild_rank, wilds).best(naturals)
+    if not wilds and len(set(naturals)) == len(naturals):
+        found = _without_wilds(naturals, rules_value.card_points, rules_value.aces == "high_or_low")
+        if found is not None:
+            return found
+    table = _MeldTable(rules_value, naturals, len(wilds))
+    return _Search(table, wilds, wild_rank).best(table.full)
+
+
+def arrange(
+    cards: Iterable[Card | str], wild: Rank | str | None, rules: RulesSpec = "classic"
+) -> tuple[tuple[Meld, ...], tuple[Card, ...], int]:
+    """The best arrangement alone (no ranking of discards): melds, deadwood, deadwood points."""
+    hand, wild_rank, rules_value = _inputs(cards, wild, rules)
+    naturals, wilds = _split(hand, wild_rank)
+    table = _MeldTable(rules_value, naturals, len(wilds))
+    melds, deadwood = _Search(table, wilds, wild_rank).arrange(table.full)
+    points = sum(rules_value.points(c, wild_rank) for c in deadwood)
+    return tuple(melds), tuple(deadwood), points
 
 
 def analyse(
@@ -108,20 +125,26 @@ def analyse(
     """
     hand, wild_rank, rules_value = _inputs(cards, wild, rules)
     naturals, wilds = _split(hand, wild_rank)
-    search = _Search(rules_value, wild_rank, wilds)
-    melds, deadwood = search.arrange(naturals)
+    table = _MeldTable(rules_value, naturals, len(wilds))
+    search = _Search(table, wilds, wild_rank)
+    melds, deadwood = search.arrange(table.full)
     points = sum(rules_value.points(c, wild_rank) for c in deadwood)
 
     discards: list[Discard] = []
     if len(hand) > 1:
-        searches = {tuple(wilds): search}
+        # Discarding a natural keeps the wilds (and the memo); each kind of wild gets a search.
+        by_wilds = {tuple(search.wild_cards): search}
         for c in sorted(set(hand)):
-            rest_naturals, rest_wilds = list(naturals), list(wilds)
-            (rest_wilds if c in wilds else rest_naturals).remove(c)
-            key = tuple(rest_wilds)
-            if key not in searches:
-                searches[key] = _Search(rules_value, wild_rank, rest_wilds)
-            discards.append(Discard(c, searches[key].best(rest_naturals)))
+            if c in table.digit:
+                left = search.best(table.full - table.unit[table.digit[c]])
+            else:
+                rest = list(search.wild_cards)
+                rest.remove(c)
+                key = tuple(rest)
+                if key not in by_wilds:
+                    by_wilds[key] = _Search(table, rest, wild_rank)
+                left = by_wilds[key].best(table.full)
+            discards.append(Discard(c, left))
         discards.sort(
             key=lambda d: (d.deadwood_points, -rules_value.points(d.card, wild_rank), d.card)
         )
@@ -153,167 +176,378 @@ def _inputs(
     hand = parse_cards(cards)
     if not 1 <= len(hand) <= MAX_HAND:
         raise HandError(f"a hand holds 1 to {MAX_HAND} cards, not {len(hand)}")
-    for c in hand:
-        if not rules_value.in_pack(c):
-            raise HandError(f"{format_card(c)} is not in the {rules_value.preset} pack")
+    if not rules_value.pack_cards.issuperset(hand):
+        stranger = next(c for c in hand if c not in rules_value.pack_cards)
+        raise HandError(f"{format_card(stranger)} is not in the {rules_value.preset} pack")
     wild_rank = parse_rank(wild) if isinstance(wild, str) else wild
     if wild_rank is not None and wild_rank not in rules_value.ranks:
         raise HandError(f"wild rank {wild_rank} is not a rank of the {rules_value.preset} pack")
     return hand, wild_rank, rules_value
 
 
+# The wild cards of each wild rank (index 0: no wild rank, jokers only).
+_WILD_CARDS: Final = (
+    frozenset({JOKER}),
+    *(frozenset({JOKER, *(card(rank, s) for s in range(5))}) for rank in range(1, 14)),
+)
+
+
 def _split(hand: Sequence[Card], wild: Rank | None) -> tuple[list[Card], list[Card]]:
-    wild_cards = {JOKER} if wild is None else {JOKER, *(card(wild, s) for s in range(5))}
+    wild_cards = _WILD_CARDS[wild or 0]
     naturals = sorted(c for c in hand if c not in wild_cards)
     wilds = [c for c in hand if c in wild_cards]
     return naturals, wilds
 
 
-# -- the search -----------------------------------------------------------------------------------
+def _without_wilds(naturals: list[Card], points: Sequence[int], ace_high: bool) -> int | None:
+    """The least deadwood of distinct naturals with no wild in the hand, from bit masks alone.
+
+    With no wilds and no repeated card, a card in no possible meld is deadwood and the rest sort
+    themselves out: every rank with three cards is a set and every stretch of three or more
+    consecutive ranks of a suit is a run. Only a card that could go either way (a "conflict")
+    needs a choice: try both sides for each. Returns None for a hand this cannot decide (an ace
+    that could close a low and a high run, or many conflicts); the search takes those.
+    """
+    suits = [0] * 5
+    by_rank = [0] * 15
+    for c in naturals:
+        rank = c % 13 + 1
+        suits[c // 13] |= 1 << rank
+        by_rank[rank] += 1
+
+    def deadwood(run_masks: list[int], set_counts: list[int]) -> tuple[int, list[Card]]:
+        penalty, conflicts = 0, []
+        live_runs = []
+        for mask in run_masks:
+            reach = mask | (mask & 2) << 13 if ace_high else mask
+            starts = reach & (reach >> 1) & (reach >> 2)
+            live = starts | (starts << 1) | (starts << 2)
+            if live >> 14:
+                if live & 2:
+                    return -1, []  # one ace could close a low and a high run: search
+                live |= 2
+            live_runs.append(live)
+        for c in naturals:
+            rank = c % 13 + 1
+            in_run = live_runs[c // 13] >> rank & 1
+            in_set = set_counts[rank] >= 3
+            if in_run and in_set:
+                conflicts.append(c)
+            elif not in_run and not in_set:
+                penalty += points[c]
+        return penalty, conflicts
+
+    penalty, conflicts = deadwood(suits, by_rank)
+    if penalty < 0 or len(conflicts) > 6:
+        return None
+    if not conflicts:
+        return penalty
+    best = _UNLIMITED
+    for sides in product((0, 1), repeat=len(conflicts)):
+        run_masks, set_counts = list(suits), list(by_rank)
+        for c, to_run in zip(conflicts, sides, strict=True):
+            if to_run:
+                set_counts[c % 13 + 1] -= 1
+            else:
+                run_masks[c // 13] &= ~(1 << (c % 13 + 1))
+        result, _ = deadwood(run_masks, set_counts)
+        if result < 0:
+            return None
+        best = min(best, result)
+    return best
+
+
+# -- candidate runs and set pools -----------------------------------------------------------------
+
+# The naturals of a hand are a multiset over its distinct natural cards, packed into one int: a
+# 6-bit digit per distinct card, holding its count (at most 30) below a guard bit. Digits run in
+# rank-major order (all aces, then all twos, ...), so the search meets every card of a rank in a
+# row. A run is a vector in the same packing, so "does this run fit in what is left" is one
+# subtraction: it fits when no guard bit is borrowed.
+_DIGIT: Final = 6
+_COUNT_MASK: Final = (1 << (_DIGIT - 1)) - 1
 
 # A planned meld: its kind, its natural cards in play order, and the wilds it needs.
 _Plan = tuple[MeldKind, tuple[Card, ...], int]
-# A move from a state: (penalty paid now, naturals left, wilds used, extra room, meld or None).
-_Move = tuple[int, tuple[Card, ...], int, int, _Plan | None]
+# A candidate run: (vector, wilds needed, room for more wilds, ace played high).
+_Run = tuple[int, int, int, bool]
+
+
+def _rank_major(c: Card) -> tuple[int, int]:
+    return c % 13, c // 13
+
+
+class _MeldTable:
+    """What the naturals of one hand can form with up to ``wild_count`` wilds.
+
+    Runs are listed per head (their lowest card in rank-major order; an ace played high heads its
+    run too). Sets need no list: a card that heads no run goes to its rank's pool, and once the
+    search has passed a rank its pool becomes sets or deadwood as a whole. That is exact because
+    a natural left as deadwood beside a set of its rank could always join the set for free (it
+    never raises the set's need for wilds); so per rank, the cards outside runs are all in sets
+    or all deadwood.
+    """
+
+    def __init__(self, rules: Rules, naturals: Sequence[Card], wild_count: int) -> None:
+        self.rules = rules
+        cards = self.cards = sorted(set(naturals), key=_rank_major)
+        self.digit = {c: i for i, c in enumerate(cards)}
+        self.rank = [c % 13 for c in cards]
+        unit = self.unit = [1 << (_DIGIT * i) for i in range(len(cards))]
+        self.guard = sum(unit) << (_DIGIT - 1)
+        counts = self.counts = [0] * len(cards)
+        for c in naturals:
+            counts[self.digit[c]] += 1
+        self.full = sum(k * u for k, u in zip(counts, unit, strict=True))
+        limit = self.limit = rules.max_wilds_per_meld
+        self.usable = wild_count if limit is None else min(wild_count, limit)
+        self.max_run = rules.max_run_length
+        self.ace_high = rules.aces == "high_or_low"
+        # Built on first use: the search never asks for the runs of a card it never heads with.
+        self.runs: list[list[_Run] | None] = [None] * len(cards)
+        self.dead = self._dead_digits()
+        self.dead_mask = sum(unit[i] * _COUNT_MASK for i in self.dead)
+
+    def room(self, length: int, need: int, *, is_set: bool) -> int:
+        """How many more wilds a meld of ``length`` cards (``need`` of them wild) can take."""
+        room = _UNLIMITED if is_set else self.max_run - length
+        return room if self.limit is None else min(room, self.limit - need)
+
+    def plan(self, vector: int, need: int, ace_high: bool) -> _Plan:
+        """A run's cards in play order."""
+        cards = sorted(
+            (
+                c
+                for i, c in enumerate(self.cards)
+                for _ in range((vector >> (_DIGIT * i)) & _COUNT_MASK)
+            ),
+        )
+        if ace_high:
+            cards = [*cards[1:], cards[0]]
+        return "run", tuple(cards), need
+
+    def runs_headed_by(self, head: int) -> list[_Run]:
+        found = self.runs[head]
+        if found is None:
+            found = self.runs[head] = self._runs_headed_by(head)
+        return found
+
+    def _runs_headed_by(self, head: int) -> list[_Run]:
+        """Runs of the head with higher cards of its suit, one per rank, gaps paid in wilds:
+        upwards from it, and, for an ace that may play high, downwards from 14."""
+        cards, unit, usable = self.cards, self.unit, self.usable
+        c = cards[head]
+        suit = c // 13
+        higher = sorted(
+            (cards[j] % 13 + 1, j)
+            for j in range(head + 1, len(cards))
+            if cards[j] // 13 == suit and cards[j] != c
+        )
+        found: list[tuple[int, int, int, int, bool]] = []  # (need, -size, vector, room, high)
+        directions = [(c % 13 + 1, higher, False)]
+        if self.ace_high and c % 13 == 0:
+            directions.append((14, higher[::-1], True))
+        for start, ranked, high in directions:
+            # Depth-first over the ranks in order: (next index, gaps so far, last rank, vector).
+            stack = [(0, 0, start, unit[head], 1)]
+            while stack:
+                first, gaps, last, vector, size = stack.pop()
+                for k in range(first, len(ranked)):
+                    r, j = ranked[k]
+                    total = gaps + abs(r - last) - 1
+                    if total > usable:
+                        break
+                    grown, grown_size = vector + unit[j], size + 1
+                    stack.append((k + 1, total, r, grown, grown_size))
+                    need = max(total, 3 - grown_size)
+                    if need <= usable and grown_size + need <= self.max_run:
+                        room = self.room(grown_size + need, need, is_set=False)
+                        found.append((need, -grown_size, grown, room, high))
+        # Fewest wilds first (the search stops at the first run it cannot pay for), and among
+        # those the longest: a hand that melds completely is found, and proven, soonest.
+        found.sort()
+        return [(vector, need, room, high) for need, _, vector, room, high in found]
+
+    def _dead_digits(self) -> list[int]:
+        """The cards no meld can hold, whatever the rest of the hand does: always deadwood."""
+        usable = self.usable
+        if usable >= 2:
+            return []  # any card and two wilds make a set
+        by_rank = [0] * 13
+        suits = [0] * 5
+        for c, k in zip(self.cards, self.counts, strict=True):
+            by_rank[c % 13] += k
+            suits[c // 13] |= 1 << (c % 13 + 1)
+        if self.ace_high:
+            suits = [mask | (mask & 2) << 13 for mask in suits]
+        if usable == 0:
+            # Positions inside a window of three present ranks.
+            reach = []
+            for mask in suits:
+                starts = mask & (mask >> 1) & (mask >> 2)
+                reach.append(starts | (starts << 1) | (starts << 2))
+        else:
+            # One wild bridges any two cards of a suit at most two ranks apart.
+            reach = [(mask << 1 | mask << 2 | mask >> 1 | mask >> 2) & mask for mask in suits]
+        dead = []
+        for i, c in enumerate(self.cards):
+            position = 1 << (c % 13 + 1)
+            if self.ace_high and c % 13 == 0:
+                position |= 1 << 14
+            if by_rank[c % 13] + usable < 3 and not reach[c // 13] & position:
+                dead.append(i)
+        return dead
+
+
+# -- the search -----------------------------------------------------------------------------------
 
 
 class _Search:
-    """An exact search for one rules value, wild rank and multiset of wild cards.
+    """An exact, memoised search over a meld table for one multiset of wild cards.
 
-    Its memo is shared by every query on the same wilds, so ranking the discards of a hand
-    revisits most states for free.
+    State: (naturals left, wilds not yet placed, spare room for wilds in the melds made so far,
+    capped at the wilds left, and the pool of the rank being passed: its rank and how many cards).
+    It decides the lowest natural left: into its rank's pool, or the head of a run that still
+    fits; leaving a rank settles its pool. Its memo is shared by every query on the same wilds, so
+    ranking the discards of a hand revisits most states for free.
     """
 
-    def __init__(self, rules: Rules, wild: Rank | None, wilds: Sequence[Card]) -> None:
-        self.rules = rules
+    def __init__(self, table: _MeldTable, wilds: Sequence[Card], wild: Rank | None) -> None:
+        rules = table.rules
+        self.table = table
         self.wild = wild
         self.wild_count = len(wilds)
         self.wild_cards = sorted(wilds, key=lambda c: rules.points(c, wild))
-        # cheapest[k]: the penalty of leaving the k cheapest wilds unmatched.
-        self.cheapest = [0, *accumulate(rules.points(c, wild) for c in self.wild_cards)]
-        self.points = [rules.points(c, wild) for c in range(JOKER)]
-        self.limit = rules.max_wilds_per_meld
-        self.max_run = rules.max_run_length
-        self.ace_high = rules.aces == "high_or_low"
-        self.all_wild = rules.all_wild_melds and (self.limit is None or self.limit >= 3)
-        self.memo: dict[tuple[tuple[Card, ...], int, int], int] = {}
+        cheapest = [0, *accumulate(rules.points(c, wild) for c in self.wild_cards)]
+        self.all_wild = rules.all_wild_melds and (table.limit is None or table.limit >= 3)
+        # leaf[u][spare]: the penalty of u wilds left over when the melds have this spare room.
+        self.leaf = [
+            [cheapest[u - self._absorbable(u, spare)] for spare in range(u + 1)]
+            for u in range(self.wild_count + 1)
+        ]
+        self.points = [rules.points(c, wild) for c in table.cards]
+        self.rank_points = [rules.rank_points[r + 1] for r in range(13)]
+        # pools[n]: the ways n pooled cards of a rank can all be sets, given every wild.
+        self.pools = _pool_options(self.wild_count, table.limit)
+        self.memo: dict[int, int] = {}
+        self.solve = self._solver()
 
-    # -- queries ----------------------------------------------------------------------------------
+    def best(self, state: int) -> int:
+        """The least deadwood of the naturals in ``state`` plus all the wilds."""
+        dead_points = 0
+        if state & self.table.dead_mask:
+            for i in self.table.dead:
+                dead_points += ((state >> (_DIGIT * i)) & _COUNT_MASK) * self.points[i]
+            state &= ~self.table.dead_mask
+        return dead_points + self.solve(state, self.wild_count, 0, 0, 0)
 
-    def best(self, naturals: Sequence[Card]) -> int:
-        live, dead_points = self._live(naturals)
-        return dead_points + self._solve(tuple(live), self.wild_count, 0)
+    def _solver(self) -> Callable[[int, int, int, int, int], int]:
+        # A closure over locals: this is the hot loop of the whole service.
+        table = self.table
+        runs, ranks, unit, guard = table.runs, table.rank, table.unit, table.guard
+        build = table.runs_headed_by
+        leaf, memo, pools, rank_points = self.leaf, self.memo, self.pools, self.rank_points
 
-    def arrange(self, naturals: Sequence[Card]) -> tuple[list[Meld], list[Card]]:
+        def solve(state: int, wilds: int, spare: int, pool_rank: int, pooled: int) -> int:
+            head = ((state & -state).bit_length() - 1) // _DIGIT if state else -1
+            if pooled and (not state or ranks[head] != pool_rank):
+                # Leaving a rank: its pool is all deadwood, or all in sets.
+                key = (((state << 5 | wilds) << 5 | spare) << 4 | pool_rank) << 5 | pooled
+                found = memo.get(key)
+                if found is not None:
+                    return found
+                best = pooled * rank_points[pool_rank] + solve(state, wilds, spare, 0, 0)
+                for _, need, room in pools[pooled]:
+                    if need <= wilds and best:
+                        left = wilds - need
+                        after = spare + room
+                        total = solve(state, left, after if after < left else left, 0, 0)
+                        best = min(best, total)
+                memo[key] = best
+                return best
+            if not state:
+                return leaf[wilds][spare]
+            key = (((state << 5 | wilds) << 5 | spare) << 4 | pool_rank) << 5 | pooled
+            found = memo.get(key)
+            if found is not None:
+                return found
+            rank = ranks[head]
+            best = solve(state - unit[head], wilds, spare, rank, pooled + 1)
+            if best:
+                melds = runs[head]
+                if melds is None:
+                    melds = build(head)
+                guarded = state | guard
+                for vector, need, room, _ in melds:
+                    if need > wilds:
+                        break
+                    rest = guarded - vector
+                    if rest & guard != guard:
+                        continue
+                    left = wilds - need
+                    after = spare + room
+                    total = solve(
+                        rest ^ guard, left, after if after < left else left, pool_rank, pooled
+                    )
+                    if total < best:
+                        best = total
+                        if not best:
+                            break
+            memo[key] = best
+            return best
+
+        return solve
+
+    def arrange(self, state: int) -> tuple[list[Meld], list[Card]]:
         """The best arrangement: melds (wilds assigned) and deadwood cards."""
-        live, _ = self._live(naturals)
-        deadwood = _minus(naturals, live)
+        table, solve = self.table, self.solve
+        deadwood = [
+            table.cards[i] for i in table.dead for _ in range((state >> (_DIGIT * i)) & _COUNT_MASK)
+        ]
+        state &= ~table.dead_mask
         plan: list[_Plan] = []
-        state, wilds, spare = tuple(live), self.wild_count, 0
-        while state:
-            target = self._solve(state, wilds, spare)
-            _, rest, used, room, meld = next(
-                move
-                for move in self._moves(state, wilds, spare)
-                if move[0]
-                + self._solve(move[1], wilds - move[2], min(spare + move[3], wilds - move[2]))
+        wilds, spare, pool_rank, pool = self.wild_count, 0, 0, list[Card]()
+        while state or pool:
+            target = solve(state, wilds, spare, pool_rank, len(pool))
+            head = ((state & -state).bit_length() - 1) // _DIGIT if state else -1
+            if pool and (not state or table.rank[head] != pool_rank):
+                for sets, need, room in self.pools[len(pool)]:
+                    left = wilds - need
+                    after = min(spare + room, left)
+                    if need <= wilds and solve(state, left, after, 0, 0) == target:
+                        sizes = _set_sizes(len(pool), sets)
+                        for size in sizes:
+                            plan.append(("set", tuple(pool[:size]), max(0, 3 - size)))
+                            pool = pool[size:]
+                        wilds, spare = left, after
+                        break
+                else:
+                    deadwood.extend(pool)
+                pool, pool_rank = [], 0
+                continue
+            if (
+                solve(state - table.unit[head], wilds, spare, table.rank[head], len(pool) + 1)
                 == target
-            )
-            left = wilds - used
-            if meld is None:
-                deadwood.append(state[0])
-            else:
-                plan.append(meld)
-            state, wilds, spare = rest, left, min(spare + room, left)
+            ):
+                pool.append(table.cards[head])
+                pool_rank = table.rank[head]
+                state -= table.unit[head]
+                continue
+            guarded = state | table.guard
+            for vector, need, room, high in table.runs_headed_by(head):
+                rest = guarded - vector
+                if need > wilds or rest & table.guard != table.guard:
+                    continue
+                left = wilds - need
+                after = min(spare + room, left)
+                if solve(rest ^ table.guard, left, after, pool_rank, len(pool)) == target:
+                    plan.append(table.plan(vector, need, high))
+                    state, wilds, spare = rest ^ table.guard, left, after
+                    break
+            else:  # pragma: no cover - the memo holds the minimum of exactly these moves
+                raise AssertionError("no move reaches the searched minimum")
         melds, unplaced = self._place_wilds(plan, wilds)
         return melds, sorted(deadwood) + unplaced
-
-    # -- the exact search ------------------------------------------------------------------------
-
-    def _solve(self, state: tuple[Card, ...], wilds: int, spare: int) -> int:
-        if not state:
-            return self.cheapest[wilds - self._absorbable(wilds, spare)]
-        key = (state, wilds, spare)
-        found = self.memo.get(key)
-        if found is not None:
-            return found
-        best = _UNLIMITED
-        for now, rest, used, room, _ in self._moves(state, wilds, spare):
-            if now >= best:
-                continue
-            left = wilds - used
-            total = now + self._solve(rest, left, min(spare + room, left))
-            if total < best:
-                best = total
-                if best == 0:
-                    break
-        self.memo[key] = best
-        return best
-
-    def _moves(self, state: tuple[Card, ...], wilds: int, spare: int) -> Iterator[_Move]:
-        """Every way to place the lowest natural: deadwood, the head of a set, the head of a run."""
-        c = state[0]
-        rest = state[1:]
-        limit = self.limit
-        usable = wilds if limit is None else min(wilds, limit)
-        yield self.points[c], rest, 0, 0, None
-
-        rank, suit = c % 13, c // 13
-        # Sets: c with any sub-multiset of the other naturals of its rank.
-        mates = [x for x in rest if x % 13 == rank]
-        groups = _runs_of_equal(mates)
-        for counts in product(*(range(len(g) + 1) for g in groups)):
-            chosen = tuple(x for g, k in zip(groups, counts, strict=True) for x in g[:k])
-            size = 1 + len(chosen)
-            need = max(0, 3 - size)
-            if need > usable:
-                continue
-            room = _UNLIMITED if limit is None else limit - need
-            yield 0, _minus_sorted(rest, chosen), need, room, ("set", (c, *chosen), need)
-
-        # Runs: c with higher naturals of its suit, one card per rank, gaps paid in wilds.
-        higher = sorted({x for x in rest if x // 13 == suit and x != c})
-        yield from self._runs(c, rest, higher, usable, high=False)
-        if self.ace_high and rank == ACE - 1:
-            yield from self._runs(c, rest, higher, usable, high=True)
-
-    def _runs(
-        self, c: Card, rest: tuple[Card, ...], higher: list[Card], usable: int, *, high: bool
-    ) -> Iterator[_Move]:
-        """Runs headed by ``c``: upwards from it, or (an ace played high) downwards from 14."""
-        base = c - c % 13  # the suit's first card
-        position = 14 if high else c % 13 + 1
-        ranks = [x - base + 1 for x in higher]
-        if high:
-            ranks.reverse()
-        max_run = self.max_run
-        limit = self.limit
-        # Depth-first over increasing (or, played high, decreasing) ranks: chosen ranks and gaps.
-        stack: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, ())]
-        while stack:
-            start, gaps, chosen = stack.pop()
-            last = chosen[-1] if chosen else position
-            for i in range(start, len(ranks)):
-                r = ranks[i]
-                gap = abs(r - last) - 1
-                if gap < 0:
-                    continue
-                total_gaps = gaps + gap
-                if total_gaps > usable:
-                    break
-                picked = (*chosen, r)
-                stack.append((i + 1, total_gaps, picked))
-                size = 1 + len(picked)
-                need = max(total_gaps, 3 - size)
-                length = size + need
-                if need > usable or length > max_run:
-                    continue
-                room = max_run - length
-                if limit is not None:
-                    room = min(room, limit - need)
-                cards = tuple(base + x - 1 for x in picked)
-                run = (c, *cards) if not high else (*cards[::-1], c)
-                yield 0, _minus_sorted(rest, tuple(sorted(cards))), need, room, ("run", run, need)
 
     def _absorbable(self, wilds: int, spare: int) -> int:
         """How many leftover wilds the melds' spare room and all-wild melds can hold."""
@@ -321,7 +555,7 @@ class _Search:
             return 0
         best = min(wilds, spare)
         if self.all_wild and wilds >= 3:
-            limit = self.limit
+            limit = self.table.limit
             if limit is None:
                 return wilds
             for in_own in range(3, wilds + 1):
@@ -329,43 +563,10 @@ class _Search:
                     best = max(best, in_own + min(wilds - in_own, spare))
         return best
 
-    def _live(self, naturals: Sequence[Card]) -> tuple[list[Card], int]:
-        """Naturals that some meld could hold, and the penalty of the rest (always deadwood)."""
-        usable = self.wild_count if self.limit is None else min(self.wild_count, self.limit)
-        if usable >= 2:
-            return list(naturals), 0
-        present = set(naturals)
-        rank_counts: dict[int, int] = {}
-        for c in naturals:
-            rank_counts[c % 13] = rank_counts.get(c % 13, 0) + 1
-        live: list[Card] = []
-        dead_points = 0
-        for c in naturals:
-            if rank_counts[c % 13] + usable >= 3 or self._has_run(c, present, usable):
-                live.append(c)
-            else:
-                dead_points += self.points[c]
-        return live, dead_points
-
-    def _has_run(self, c: Card, present: set[Card], usable: int) -> bool:
-        base, rank = c - c % 13, c % 13 + 1
-        positions = [rank] if not (self.ace_high and rank == 1) else [1, 14]
-        ranks = {x - base + 1 for x in present if x - base in range(13)}
-        if self.ace_high and 1 in ranks:
-            ranks.add(14)
-        for pos in positions:
-            for lo in range(pos - 2, pos + 1):
-                if lo < self.rules.low_rank or lo + 2 > (14 if self.ace_high else 13):
-                    continue
-                if len({lo, lo + 1, lo + 2} - ranks) <= usable:
-                    return True
-        return False
-
     # -- laying out the wilds ---------------------------------------------------------------------
 
     def _room(self, kind: MeldKind, cards: tuple[Card, ...], need: int) -> int:
-        room = _UNLIMITED if kind == "set" else self.max_run - len(cards) - need
-        return room if self.limit is None else min(room, self.limit - need)
+        return self.table.room(len(cards) + need, need, is_set=kind == "set")
 
     def _place_wilds(self, plan: list[_Plan], wilds: int) -> tuple[list[Meld], list[Card]]:
         """Give each meld the wilds it needs, then place the spare ones: in the melds' room, then
@@ -379,7 +580,7 @@ class _Search:
             own = min(
                 k
                 for k in range(3, extra + 1)
-                if (self.limit is None or _splits_into(k, 3, self.limit))
+                if (self.table.limit is None or _splits_into(k, 3, self.table.limit))
                 and k + min(extra - k, spare) >= extra
             )
         room_left = extra - own
@@ -390,7 +591,7 @@ class _Search:
             mine, pool = pool[: need + take], pool[need + take :]
             melds.append(self._lay_out(kind, cards, mine))
         while own:
-            size = own if self.limit is None else min(own, self.limit)
+            size = own if self.table.limit is None else min(own, self.table.limit)
             if own - size in (1, 2):
                 size = own - 3
             mine, pool = pool[:size], pool[size:]
@@ -399,7 +600,7 @@ class _Search:
         return melds, unplaced
 
     def _lay_out(self, kind: MeldKind, naturals: tuple[Card, ...], wilds: list[Card]) -> Meld:
-        suits = self.rules.suits
+        suits = self.table.rules.suits
         if kind == "set":
             rank = naturals[0] % 13 + 1
             free = [s for s in range(suits) if card(rank, s) not in naturals] or list(range(suits))
@@ -411,8 +612,8 @@ class _Search:
         positions = [c % 13 + 1 for c in naturals]
         if len(positions) > 1 and positions[-1] == 1:
             positions[-1] = 14
-        top = 14 if self.ace_high and 1 not in positions else 13
-        bottom = 2 if 14 in positions else self.rules.low_rank
+        top = 14 if self.table.ace_high and 1 not in positions else 13
+        bottom = 2 if 14 in positions else self.table.rules.low_rank
         filled = dict(zip(positions, naturals, strict=True))
         lo, hi = min(positions), max(positions)
         slots = [p for p in range(lo, hi + 1) if p not in filled]
@@ -439,31 +640,29 @@ class _Search:
 # -- small sequence helpers ----------------------------------------------------------------------
 
 
-def _runs_of_equal(cards: list[Card]) -> list[list[Card]]:
-    groups: list[list[Card]] = []
-    for c in cards:
-        if groups and groups[-1][0] == c:
-            groups[-1].append(c)
-        else:
-            groups.append([c])
-    return groups
+def _set_sizes(pooled: int, sets: int) -> list[int]:
+    """``pooled`` cards dealt as evenly as possible into ``sets`` sets (the fewest wilds needed)."""
+    base, extra = divmod(pooled, sets)
+    return [base + 1] * extra + [base] * (sets - extra)
 
 
-def _minus_sorted(cards: tuple[Card, ...], taken: tuple[Card, ...]) -> tuple[Card, ...]:
-    """``cards`` without one copy of each of ``taken`` (both sorted)."""
-    if not taken:
-        return cards
-    out = list(cards)
-    for t in taken:
-        out.remove(t)
-    return tuple(out)
-
-
-def _minus(cards: Sequence[Card], taken: Sequence[Card]) -> list[Card]:
-    out = list(cards)
-    for t in taken:
-        out.remove(t)
-    return out
+@cache
+def _pool_options(wilds: int, limit: int | None) -> list[list[tuple[int, int, int]]]:
+    """For each pool size n, the ways n naturals of one rank can all be sets: (sets, wilds
+    needed, room for more wilds). One set when any number of wilds may join a meld; under a limit
+    per meld, more sets hold more wilds."""
+    table = []
+    for pooled in range(MAX_HAND + 1):
+        options = []
+        for sets in range(1, pooled + 1 if limit is not None else min(pooled, 1) + 1):
+            needs = [max(0, 3 - size) for size in _set_sizes(pooled, sets)]
+            need = sum(needs)
+            if need > wilds or (limit is not None and max(needs) > limit):
+                continue
+            room = _UNLIMITED if limit is None else sum(limit - n for n in needs)
+            options.append((sets, need, room))
+        table.append(options)
+    return table
 
 
 def _splits_into(total: int, low: int, high: int) -> bool:

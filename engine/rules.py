@@ -73,12 +73,22 @@ class Rules:
     discard_drawn_upcard: bool = True
     # Derived; not part of the wire form.
     rank_points: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    pack_cards: frozenset[Card] = field(init=False, repr=False, compare=False)
+    """Every distinct card the pack holds."""
+    card_points: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """The penalty of each card int when no rank is wild."""
 
     def __post_init__(self) -> None:
         _validate(self)
         j, q, k = self.face_points
         points = (0, self.ace_points, *range(2, 11), j, q, k)
         object.__setattr__(self, "rank_points", points)
+        by_card = (*(points[c % 13 + 1] for c in range(JOKER)), self.joker_points)
+        object.__setattr__(self, "card_points", by_card)
+        distinct = {card(r, s) for s in range(self.suits) for r in self.ranks}
+        if self.jokers:
+            distinct.add(JOKER)
+        object.__setattr__(self, "pack_cards", frozenset(distinct))
 
     # -- construction -------------------------------------------------------------------------
 
@@ -139,9 +149,7 @@ class Rules:
         return one_deck * self.decks_for(players) + [JOKER] * self.jokers
 
     def in_pack(self, c: Card) -> bool:
-        if c == JOKER:
-            return self.jokers > 0
-        return 0 <= c < JOKER and c // 13 < self.suits and rank_of(c) >= self.low_rank
+        return c in self.pack_cards
 
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
