@@ -96,6 +96,7 @@ def _start(
         version=0,
         status="playing",
         round=1,
+        wild=wild_rank(rules, 1),
         deal=0,
         dealer=first_dealer,
         active=tuple(range(n)),
@@ -176,6 +177,7 @@ def _deal(state: GameState, round_number: int, active: tuple[int, ...]) -> GameS
     return _evolve(
         state,
         round=round_number,
+        wild=wild_rank(rules, round_number),
         deal=state.deal + 1,
         dealer=dealer,
         active=active,
@@ -231,7 +233,7 @@ def _legal_discards(state: GameState, seat: int) -> list[Action]:
         if rules.failed_go_out == "penalty":
             out = set(distinct)
         else:
-            out = set(going_out_discards(hand, wild_rank(rules, state.round), rules))
+            out = set(going_out_discards(hand, state.wild, rules))
         actions += [Discard(c, go_out=True) for c in distinct if c in out]
     return actions
 
@@ -239,7 +241,7 @@ def _legal_discards(state: GameState, seat: int) -> list[Action]:
 def _legal_lay_offs(state: GameState, seat: int) -> list[Action]:
     if not _lay_off_open(state, seat) or len(state.hands[seat]) < 2:
         return []
-    wild = wild_rank(state.rules, state.round)
+    wild = state.wild
     actions: list[Action] = []
     for c in sorted(set(state.hands[seat])):
         for owner, melds in enumerate(state.table):
@@ -342,7 +344,7 @@ def _apply_discard(state: GameState, seat: int, action: Discard) -> GameState:
         refusal = _go_out_refusal(state)
         if refusal is not None:
             raise IllegalAction(refusal)
-        wild = wild_rank(rules, state.round)
+        wild = state.wild
         left = deadwood_points(rest, wild, rules)
         if left > 0:
             if rules.failed_go_out == "reject":
@@ -350,18 +352,16 @@ def _apply_discard(state: GameState, seat: int, action: Discard) -> GameState:
             penalties = _replace_at(penalties, seat, penalties[seat] + rules.failed_go_out_penalty)
         else:
             out_seat, last_turns = seat, len(state.active) - 1
-            if rules.redemption:
-                table = _replace_at(table, seat, arrange(rest, wild, rules)[0])
     index = seat if rules.discard_piles == "per_player" else 0
     hands = _replace_at(state.hands, seat, rest)
     if out_seat is not None and out_seat != seat:
         last_turns -= 1
-        if rules.redemption:
-            # The seat lays its own melds on the table after its last turn; its deadwood stays
-            # in its hand, and later seats may lay off on the melds.
-            melds, deadwood, _ = arrange(rest, wild_rank(rules, state.round), rules)
-            table = _replace_at(table, seat, melds)
-            hands = _replace_at(hands, seat, deadwood)
+    if out_seat is not None and rules.redemption:
+        # Whoever goes out lays its melds on the table, and so does each seat after its last
+        # turn; deadwood stays in the hand, and later seats may lay off on the melds.
+        melds, deadwood, _ = arrange(rest, state.wild, rules)
+        table = _replace_at(table, seat, melds)
+        hands = _replace_at(hands, seat, deadwood)
     # One new state per action: apply runs thousands of times a game.
     state = _evolve(
         state,
@@ -426,7 +426,7 @@ def _apply_lay_off(state: GameState, seat: int, action: LayOff) -> GameState:
     melds = state.table[owner]
     if not isinstance(action.meld, int) or not 0 <= action.meld < len(melds):
         raise IllegalAction(f"seat {owner} has no meld {action.meld!r} on the table")
-    wild = wild_rank(rules, state.round)
+    wild = state.wild
     extended = lay_out_meld((*melds[action.meld].cards, action.card), wild, rules)
     if extended is None:
         raise IllegalAction(
@@ -456,7 +456,7 @@ def _restock(state: GameState) -> GameState:
 
 def _end_round(state: GameState) -> GameState:
     rules = state.rules
-    wild = wild_rank(rules, state.round)
+    wild = state.wild
     n = len(state.players)
     tiebreak = state.round > rules.rounds
     doubled = rules.doubled_late_rounds and JACK <= wild <= KING
@@ -569,4 +569,4 @@ def replay(
         state = new_game(players, rules_value, seed_or_deck)
     for seat, action in actions:
         state = apply(state, seat, action)
-    return _evolve(state, pending=())
+    return state

@@ -1,9 +1,8 @@
 """What the game asks of the analyser: go-out checks, the best arrangement of a hand, and
 whether a card can be laid off on a meld on the table (redemption).
 
-Go-out checks call ``engine.analysis.min_deadwood``. Scoring needs the best arrangement but not
-the ranking of every discard that ``analyse`` also computes (a dozen extra searches on a
-13-card hand), so it asks the analyser's exact search for the arrangement alone.
+Go-out checks call ``engine.analysis.min_deadwood``; scoring calls ``engine.analysis.arrange``,
+the best arrangement without the ranking of every discard that ``analyse`` adds.
 """
 
 from __future__ import annotations

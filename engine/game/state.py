@@ -6,11 +6,11 @@ each shuffled pack): ``engine.game.views`` decides what a seat sees.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.analysis import Meld
-from engine.cards import Card
+from engine.cards import Card, Rank
 from engine.game.actions import Action, Phase
 from engine.rules import Rules
 
@@ -75,6 +75,8 @@ class GameState:
     status: Status
     round: int
     """1 to ``rules.rounds``; ``rules.rounds + 1`` is the tie-break round."""
+    wild: Rank
+    """The round's wild rank."""
     deal: int
     """Deals so far, counting rounds dealt again under double naughts."""
     dealer: int
@@ -106,8 +108,10 @@ class GameState:
     winners: tuple[int, ...] | None
     history: tuple[Record, ...]
     shuffles: tuple[tuple[Card, ...], ...]
-    pending: tuple[tuple[Card, ...], ...] = ()
-    """Packs recorded by an earlier run of the game, used before any new shuffle (replay)."""
+    pending: tuple[tuple[Card, ...], ...] = field(default=(), compare=False)
+    """Packs recorded by an earlier run of the game, used before any new shuffle (replay). Not
+    compared: a replay of part of a game equals the game at that point, and still holds the
+    packs the rest of it was dealt from."""
 
     @property
     def log(self) -> tuple[tuple[int, Action], ...]:

@@ -12,7 +12,6 @@ from engine.analysis import Meld
 from engine.cards import Card, Rank
 from engine.errors import IllegalAction
 from engine.game.actions import Action, Draw, Phase
-from engine.game.play import wild_rank
 from engine.game.state import GameState, RoundResult, Status
 
 
@@ -104,7 +103,7 @@ def _view(state: GameState, hand: tuple[Card, ...] | None) -> GameView:
         status=state.status,
         round=state.round,
         rounds=state.rules.rounds,
-        wild=wild_rank(state.rules, state.round),
+        wild=state.wild,
         dealer=state.dealer,
         turn=state.turn if playing else None,
         phase=state.phase if playing else None,
