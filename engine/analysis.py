@@ -132,15 +132,21 @@ def analyse(
 
     discards: list[Discard] = []
     if len(hand) > 1:
+        # A card left as deadwood by the best arrangement costs exactly its penalty: discarding
+        # it leaves the rest of that arrangement (no better one can exist, or adding the card
+        # back as deadwood would beat the best). Only melded cards need a search of their own.
+        left_as_deadwood = set(deadwood)
         # Discarding a natural keeps the wilds (and the memo); each kind of wild gets a search.
-        by_wilds = {tuple(search.wild_cards): search}
+        by_wilds = {_wild_key(search.wild_cards, rules_value, wild_rank): search}
         for c in sorted(set(hand)):
-            if c in table.digit:
+            if c in left_as_deadwood:
+                left = points - rules_value.points(c, wild_rank)
+            elif c in table.digit:
                 left = search.best(table.full - table.unit[table.digit[c]])
             else:
                 rest = list(search.wild_cards)
                 rest.remove(c)
-                key = tuple(rest)
+                key = _wild_key(rest, rules_value, wild_rank)
                 if key not in by_wilds:
                     by_wilds[key] = _Search(table, rest, wild_rank)
                 left = by_wilds[key].best(table.full)
@@ -149,6 +155,11 @@ def analyse(
             key=lambda d: (d.deadwood_points, -rules_value.points(d.card, wild_rank), d.card)
         )
     return Analysis(wild_rank, tuple(melds), tuple(deadwood), points, tuple(discards))
+
+
+def _wild_key(wilds: Sequence[Card], rules: Rules, wild: Rank | None) -> tuple[int, ...]:
+    """Wilds differ to the search only by their penalties."""
+    return tuple(sorted(rules.points(c, wild) for c in wilds))
 
 
 def describe(analysis: Analysis) -> str:
@@ -449,36 +460,43 @@ class _Search:
         leaf, memo, pools, rank_points = self.leaf, self.memo, self.pools, self.rank_points
 
         def solve(state: int, wilds: int, spare: int, pool_rank: int, pooled: int) -> int:
-            head = ((state & -state).bit_length() - 1) // _DIGIT if state else -1
-            if pooled and (not state or ranks[head] != pool_rank):
-                # Leaving a rank: its pool is all deadwood, or all in sets.
-                key = (((state << 5 | wilds) << 5 | spare) << 4 | pool_rank) << 5 | pooled
-                found = memo.get(key)
-                if found is not None:
-                    return found
-                best = pooled * rank_points[pool_rank] + solve(state, wilds, spare, 0, 0)
-                for _, need, room in pools[pooled]:
-                    if need <= wilds and best:
-                        left = wilds - need
-                        after = spare + room
-                        total = solve(state, left, after if after < left else left, 0, 0)
-                        best = min(best, total)
-                memo[key] = best
-                return best
-            if not state:
+            # A card that heads no run it could pay for goes straight to its rank's pool.
+            head = -1
+            while state:
+                head = ((state & -state).bit_length() - 1) // _DIGIT
+                if pooled and ranks[head] != pool_rank:
+                    break
+                melds = runs[head]
+                if melds is None:
+                    melds = build(head)
+                if melds and melds[0][1] <= wilds:
+                    break
+                state -= unit[head]
+                pool_rank = ranks[head]
+                pooled += 1
+                head = -1
+            if not state and not pooled:
                 return leaf[wilds][spare]
             key = (((state << 5 | wilds) << 5 | spare) << 4 | pool_rank) << 5 | pooled
             found = memo.get(key)
             if found is not None:
                 return found
-            rank = ranks[head]
-            best = solve(state - unit[head], wilds, spare, rank, pooled + 1)
+            if pooled and (head < 0 or ranks[head] != pool_rank):
+                # Leaving a rank: its pool is all deadwood, or all in sets.
+                best = pooled * rank_points[pool_rank] + solve(state, wilds, spare, 0, 0)
+                for _, need, room in pools[pooled]:
+                    if need > wilds or not best:
+                        break
+                    left = wilds - need
+                    after = spare + room
+                    total = solve(state, left, after if after < left else left, 0, 0)
+                    best = min(best, total)
+                memo[key] = best
+                return best
+            best = solve(state - unit[head], wilds, spare, ranks[head], pooled + 1)
             if best:
-                melds = runs[head]
-                if melds is None:
-                    melds = build(head)
                 guarded = state | guard
-                for vector, need, room, _ in melds:
+                for vector, need, room, _ in runs[head] or ():
                     if need > wilds:
                         break
                     rest = guarded - vector
