@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from litestar import Controller, get, post
+from litestar.params import JSONBody
 
 import engine
 from engine.rules import PRESET_NAMES
@@ -28,7 +29,7 @@ class AnalysisController(Controller):
         responses=problems(400, 413, 422),
         sync_to_thread=False,
     )
-    def analyse(self, data: wire.AnalyseRequest) -> wire.AnalyseResponse:
+    def analyse(self, data: JSONBody[wire.AnalyseRequest]) -> wire.AnalyseResponse:
         rules = translate.rules_from_wire(data.rules)
         hand = translate.cards_from_codes(data.hand, "hand")
         if data.wild is not None:

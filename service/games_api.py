@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from litestar import Controller, Request, Response, get, post
-from litestar.params import Parameter
+from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import ServerSentEvent
 
 from engine import game
@@ -18,16 +18,16 @@ AnyRequest = Request[Any, Any, Any]
 
 Authorization = Annotated[
     str | None,
-    Parameter(
-        header="Authorization",
+    HeaderParameter(
+        name="Authorization",
         required=False,
         description="`Bearer <token>`: a seat's token, from the game's creation.",
     ),
 ]
 IdempotencyKey = Annotated[
     str | None,
-    Parameter(
-        header="Idempotency-Key",
+    HeaderParameter(
+        name="Idempotency-Key",
         required=False,
         min_length=1,
         max_length=128,
@@ -39,16 +39,16 @@ IdempotencyKey = Annotated[
 ]
 LastEventId = Annotated[
     str | None,
-    Parameter(
-        header="Last-Event-ID",
+    HeaderParameter(
+        name="Last-Event-ID",
         required=False,
         description="Resume after this version: the events of the later versions, no snapshot.",
     ),
 ]
 IdleTimeout = Annotated[
     float,
-    Parameter(
-        query="idle_timeout",
+    QueryParameter(
+        name="idle_timeout",
         ge=0,
         le=3600,
         description="Seconds without an action after which the stream ends (clients reconnect).",
@@ -78,7 +78,9 @@ class GamesController(Controller):
         status_code=201,
         responses=problems(400, 413, 422, 503),
     )
-    async def create(self, request: AnyRequest, data: wire.CreateGameRequest) -> wire.GameCreated:
+    async def create(
+        self, request: AnyRequest, data: JSONBody[wire.CreateGameRequest]
+    ) -> wire.GameCreated:
         return await game_flow.create_game(services_of(request), data)
 
     @get(
@@ -89,7 +91,7 @@ class GamesController(Controller):
         responses=problems(401, 404, 503),
     )
     async def get_game(
-        self, request: AnyRequest, game_id: str, authorization: Authorization = None
+        self, request: AnyRequest, game_id: FromPath[str], authorization: Authorization = None
     ) -> wire.GameView:
         loaded = await game_flow.load_game(services_of(request), game_id)
         return loaded.view(loaded.viewer(authorization))
@@ -108,8 +110,8 @@ class GamesController(Controller):
     async def act(
         self,
         request: AnyRequest,
-        game_id: str,
-        data: wire.ActionRequest,
+        game_id: FromPath[str],
+        data: JSONBody[wire.ActionRequest],
         authorization: Authorization = None,
         idempotency_key: IdempotencyKey = None,
     ) -> Response[wire.GameView]:
@@ -130,12 +132,12 @@ class GamesController(Controller):
             "after that version. The stream ends when the game is over or after `idle_timeout`."
         ),
         media_type="text/event-stream",
-        responses=problems(401, 404, 503),
+        responses=problems(401, 404, 422, 503),
     )
     async def events(
         self,
         request: AnyRequest,
-        game_id: str,
+        game_id: FromPath[str],
         authorization: Authorization = None,
         last_event_id: LastEventId = None,
         idle_timeout: IdleTimeout = 300.0,
@@ -159,7 +161,7 @@ class GamesController(Controller):
         responses=problems(401, 404, 503),
     )
     async def log(
-        self, request: AnyRequest, game_id: str, authorization: Authorization = None
+        self, request: AnyRequest, game_id: FromPath[str], authorization: Authorization = None
     ) -> wire.GameLog:
         loaded = await game_flow.load_game(services_of(request), game_id)
         seat = loaded.viewer(authorization)

@@ -16,35 +16,53 @@ from litestar.openapi.spec import Link, OpenAPI, OpenAPIResponse, Operation, Ref
 
 from service import wire
 
-# Operations reachable from a created game, with how to fill their parameters from the 201 body.
-_GAME_LINKS: Final[dict[str, dict[str, Any]]] = {
-    "GetPublicView": {
-        "operation_id": "getGame",
-        "parameters": {"game_id": "$response.body#/game_id"},
+_GAME_ID: Final = {"game_id": "$response.body#/game_id"}
+_SEAT_0: Final = "Bearer {$response.body#/seats/0/token}"
+_SEAT_1: Final = "Bearer {$response.body#/seats/1/token}"
+_SAME_SEAT: Final = "$request.header.Authorization"
+_DRAW_FROM_STOCK: Final = {"type": "draw", "source": "stock"}
+
+# Where a response leads: (operationId, status) → link name → (target operationId, parameters,
+# request body or None). From a created game to its views and to the first seats' turns; from an
+# accepted action (whose view holds the seat's hand) to that seat's next moves.
+_LINKS: Final[dict[tuple[str, str], dict[str, tuple[str, dict[str, str], Any]]]] = {
+    ("createGame", "201"): {
+        "GetPublicView": ("getGame", _GAME_ID, None),
+        "GetSeatView": ("getGame", {**_GAME_ID, "header.Authorization": _SEAT_0}, None),
+        "GetLog": ("getGameLog", _GAME_ID, None),
+        "FollowEvents": ("getGameEvents", _GAME_ID, None),
+        "FirstSeatDraws": (
+            "applyAction",
+            {**_GAME_ID, "header.Authorization": _SEAT_0},
+            _DRAW_FROM_STOCK,
+        ),
+        "SecondSeatDraws": (
+            "applyAction",
+            {**_GAME_ID, "header.Authorization": _SEAT_1},
+            _DRAW_FROM_STOCK,
+        ),
     },
-    "GetSeatView": {
-        "operation_id": "getGame",
-        "parameters": {
-            "game_id": "$response.body#/game_id",
-            "header.Authorization": "Bearer {$response.body#/seats/0/token}",
-        },
+    ("applyAction", "200"): {
+        "DiscardFirstCard": (
+            "applyAction",
+            {**_GAME_ID, "header.Authorization": _SAME_SEAT},
+            {"type": "discard", "card": "$response.body#/hand/0"},
+        ),
+        "DrawAgain": (
+            "applyAction",
+            {**_GAME_ID, "header.Authorization": _SAME_SEAT},
+            _DRAW_FROM_STOCK,
+        ),
+        "GetSeatViewAfter": ("getGame", {**_GAME_ID, "header.Authorization": _SAME_SEAT}, None),
+        "GetSeatLog": ("getGameLog", {**_GAME_ID, "header.Authorization": _SAME_SEAT}, None),
     },
-    "ActAsFirstSeat": {
-        "operation_id": "applyAction",
-        "parameters": {
-            "game_id": "$response.body#/game_id",
-            "header.Authorization": "Bearer {$response.body#/seats/0/token}",
-        },
-    },
-    "ActAsSecondSeat": {
-        "operation_id": "applyAction",
-        "parameters": {
-            "game_id": "$response.body#/game_id",
-            "header.Authorization": "Bearer {$response.body#/seats/1/token}",
-        },
-    },
-    "GetLog": {"operation_id": "getGameLog", "parameters": {"game_id": "$response.body#/game_id"}},
 }
+
+
+def _link(target: str, parameters: dict[str, str], body: Any) -> Link:
+    if body is None:
+        return Link(operation_id=target, parameters=parameters)
+    return Link(operation_id=target, parameters=parameters, request_body=body)
 
 
 def _strict_schema_names() -> set[str]:
@@ -76,13 +94,10 @@ def finish_document(app: Litestar) -> OpenAPI:
         responses = operation.responses or {}
         for status in [s for s, r in responses.items() if _is_litestar_error_body(r)]:
             del responses[status]
-        if operation.operation_id == "createGame" and "201" in responses:
-            created = responses["201"]
-            if isinstance(created, OpenAPIResponse):
-                created.links = {
-                    name: Link(operation_id=spec["operation_id"], parameters=spec["parameters"])
-                    for name, spec in _GAME_LINKS.items()
-                }
+        for (operation_id, status), links in _LINKS.items():
+            response = responses.get(status)
+            if operation.operation_id == operation_id and isinstance(response, OpenAPIResponse):
+                response.links = {name: _link(*spec) for name, spec in links.items()}
     return document
 
 
