@@ -1,0 +1,77 @@
+"""``python -m engine analyse [--wild RANK | --round N] [--rules PRESET|JSON] [--json] CARD ...``"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from engine.analysis import Analysis, analyse, describe
+from engine.cards import format_card, format_rank
+from engine.errors import EngineError
+from engine.rules import Rules
+
+
+def analysis_json(result: Analysis) -> dict[str, object]:
+    """The analysis in the wire shape of POST /v1/analyse."""
+    return {
+        "wild": None if result.wild is None else format_rank(result.wild),
+        "melds": [
+            {
+                "kind": meld.kind,
+                "cards": [format_card(c) for c in meld.cards],
+                "wilds": [
+                    {"card": format_card(c), "as": format_card(stands)}
+                    for c, stands in zip(meld.cards, meld.stands_for, strict=True)
+                    if stands is not None
+                ],
+            }
+            for meld in result.melds
+        ],
+        "deadwood": [format_card(c) for c in result.deadwood],
+        "deadwood_points": result.deadwood_points,
+        "melded": result.melded,
+        "discards": [
+            {"card": format_card(d.card), "deadwood_points": d.deadwood_points}
+            for d in result.discards
+        ],
+        "suggested_discard": (
+            None if result.suggested_discard is None else format_card(result.suggested_discard)
+        ),
+        "can_go_out": result.can_go_out,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    command = commands.add_parser("analyse", help="the best melds, deadwood and ranked discards")
+    command.add_argument("cards", nargs="+", help="card codes: 4H 10S qd 7★ JK ...")
+    which = command.add_mutually_exclusive_group()
+    which.add_argument("--wild", help="the wild rank (A 2-9 T J Q K); default: none")
+    which.add_argument("--round", type=int, help="take the wild rank of this round instead")
+    command.add_argument(
+        "--rules",
+        default="classic",
+        help="a preset (classic, online, five-crowns) or a JSON object",
+    )
+    command.add_argument("--json", action="store_true", help="print the API's JSON shape")
+    args = parser.parse_args(argv)
+    try:
+        spec = json.loads(args.rules) if args.rules.lstrip().startswith("{") else args.rules
+        rules = Rules.from_spec(spec)
+        wild = args.wild if args.round is None else rules.wild_rank(args.round)
+        result = analyse(args.cards, wild, rules)
+    except (EngineError, json.JSONDecodeError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(analysis_json(result), ensure_ascii=False))
+    else:
+        print(describe(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
