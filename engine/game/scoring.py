@@ -7,7 +7,7 @@ the best arrangement without the ranking of every discard that ``analyse`` adds.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from collections import Counter
 from functools import lru_cache
 
 from engine.analysis import Meld, min_deadwood
@@ -69,40 +69,57 @@ def meld_partners(
     hand's wild cards.
 
     Two naturals are partners if they could sit in one meld: the same rank (a set), or the same
-    suit with few enough ranks between them for the hand's wilds to fill (a run). Every other
-    natural in a meld holding ``c`` is a partner of ``c``, so removing cards never gives the
-    rest more partners: the counts only bound the wilds a full melding needs from below.
+    suit with few enough ranks missing between them for the hand's wilds to fill (a run).
+    Every other natural in a meld holding ``c`` is a partner of ``c``, so removing cards never
+    gives the rest more partners: the counts only bound the wilds a full melding needs.
     """
     wilds = tuple(c for c in hand if is_wild(c, wild))
     naturals = [c for c in hand if not is_wild(c, wild)]
-    reach = len(wilds) + 1
     ace_high = rules.aces == "high_or_low"
     by_rank = [0] * 13
-    by_suit: list[list[int]] = [[] for _ in range(5)]
+    # Per suit: how many naturals sit at each run position (an ace also at 14 when it may
+    # play high).
+    by_suit: list[Counter[int]] = [Counter() for _ in range(5)]
     for c in naturals:
         by_rank[c % 13] += 1
-        by_suit[c // 13].append(c % 13 + 1)
+        by_suit[c // 13][c % 13 + 1] += 1
         if ace_high and c % 13 == 0:
-            by_suit[c // 13].append(14)
-    for ranks in by_suit:
-        ranks.sort()
+            by_suit[c // 13][14] += 1
     lonely: list[Card] = []
     paired: list[Card] = []
     for c in naturals:
         rank = c % 13 + 1
         partners = by_rank[c % 13] - 1
-        ranks = by_suit[c // 13]
-        # Same-suit naturals within reach, less those of c's own rank (counted above). An ace
-        # looks both ways when it plays high or low; counting a partner twice only weakens
-        # the bound, never breaks it.
-        for position in (1, 14) if ace_high and rank == 1 else (rank,):
-            partners += bisect_right(ranks, position + reach) - bisect_left(ranks, position - reach)
-            partners -= bisect_right(ranks, position) - bisect_left(ranks, position)
+        positions = (1, 14) if ace_high and rank == 1 else (rank,)
+        for position in positions:
+            if partners > 1:
+                break
+            partners += _run_partners(by_suit[c // 13], position, len(wilds))
         if partners == 0:
             lonely.append(c)
         elif partners == 1:
             paired.append(c)
     return tuple(lonely), tuple(paired), wilds
+
+
+def _run_partners(positions: Counter[int], start: int, wilds: int) -> int:
+    """Naturals of one suit that could share a run with a card at ``start``: walking away from it
+    either way, the ranks missing on the way must be filled with wilds. Counts up to two (all
+    the caller needs); counting one twice (an ace both low and high) only weakens the bound."""
+    found = 0
+    for step in (1, -1):
+        missing = 0
+        position = start + step
+        while 1 <= position <= 14 and missing <= wilds:
+            here = positions.get(position, 0)
+            if here:
+                found += here
+                if found > 1:
+                    return found
+            else:
+                missing += 1
+            position += step
+    return found
 
 
 def without(hand: tuple[Card, ...], c: Card) -> tuple[Card, ...]:

@@ -181,6 +181,28 @@ class Referee:
             assert new.piles[pile] == old.piles[pile][:-1]
             assert new.upcard == taken
         assert Counter(new.hands[seat]) == Counter(old.hands[seat]) + Counter([taken])
+        if new.version % 11 == 0:
+            self.check_listed_go_outs(new, seat)
+
+    def check_listed_go_outs(self, state: GameState, seat: int) -> None:
+        """legal_actions lists a go-out for exactly the cards whose discard leaves no deadwood."""
+        rules = self.rules
+        listed = {a.card for a in legal_actions(state, seat) if isinstance(a, Discard) and a.go_out}
+        allowed = state.out_seat is None and (
+            rules.first_lap_go_out or state.turns_done >= len(state.active)
+        )
+        hand = list(state.hands[seat])
+        expected = set()
+        if allowed:
+            for c in set(hand):
+                rest = list(hand)
+                rest.remove(c)
+                if rules.failed_go_out == "penalty" or min_deadwood(rest, state.wild, rules) == 0:
+                    expected.add(c)
+        upcard = state.upcard
+        if not rules.discard_drawn_upcard and upcard is not None and hand.count(upcard) == 1:
+            expected.discard(upcard)
+        assert listed == expected
 
     def check_discard(
         self, old: GameState, seat: int, action: Discard, new: GameState, round_over: bool
