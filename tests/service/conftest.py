@@ -1,0 +1,52 @@
+"""Every service test talks HTTP to a real app built by ``create_app`` (in memory, in process)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+import uvicorn
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from service.app import create_app
+from service.settings import Settings
+
+
+@pytest.fixture(autouse=True)
+def _quiet_http_client_log() -> None:
+    # One INFO line per request drowns a failure's report.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+
+
+@pytest.fixture
+def app() -> Litestar:
+    return create_app(Settings())
+
+
+@pytest.fixture
+def live_server(app: Litestar) -> Iterator[str]:
+    """The app behind a real uvicorn on a free loopback port, for what the in-process test
+    client cannot do (it runs one request at a time, so a stream would block every other)."""
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def client(app: Litestar) -> Iterator[TestClient[Litestar]]:
+    with TestClient(app) as test_client:
+        yield test_client

@@ -1,0 +1,157 @@
+"""``GET /v1/games/{id}/events``: a snapshot first, then one event per action carrying the viewer's
+view at that version; ``Last-Event-ID`` resumes; the stream ends with the game or when idle."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import httpx
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from tests.service.http_player import HttpGame
+
+Client = TestClient[Litestar]
+Event = dict[str, Any]
+
+
+def parse_events(text: str) -> list[Event]:
+    """The events of a text/event-stream body: each with its id, event type and JSON data."""
+    events = []
+    for block in text.replace("\r\n", "\n").split("\n\n"):
+        fields: dict[str, str] = {}
+        for line in block.splitlines():
+            name, _, value = line.partition(": ")
+            fields[name] = value
+        if "data" in fields:
+            events.append(
+                {
+                    "id": int(fields["id"]),
+                    "event": fields["event"],
+                    "data": json.loads(fields["data"]),
+                }
+            )
+    return events
+
+
+def stream(game: HttpGame, seat: int | None, last_event_id: int | None = None) -> list[Event]:
+    headers = game.auth(seat)
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = str(last_event_id)
+    response = game.client.get(
+        f"/v1/games/{game.game_id}/events", params={"idle_timeout": 0.05}, headers=headers
+    )
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/event-stream")
+    return parse_events(response.text)
+
+
+def test_a_stream_starts_with_a_snapshot_of_the_viewers_view(client: Client) -> None:
+    game = HttpGame.create(client, 2, "classic", seed=21)
+    for seat in (None, 0, 1):
+        events = stream(game, seat)
+        assert [(e["event"], e["id"]) for e in events] == [("snapshot", 0)]
+        assert events[0]["data"] == game.view(seat)
+
+
+def test_resuming_replays_each_version_as_the_viewer_saw_it(client: Client) -> None:
+    """Across round ends (new deals) in a game shuffled from the OS's random source, so the
+    stream must take the game's recorded packs to step its copy forward."""
+    game = HttpGame.create(client, 2, "classic")
+    seen: dict[int, dict[int | None, Any]] = {}
+    view = game.view()
+    while view["round"] < 3:
+        seat = view["turn"]
+        drawn = game.act(seat, {"type": "draw", "source": "stock"})
+        seen[drawn["version"]] = {s: game.view(s) for s in (None, 0, 1)}
+        view = game.act(seat, game.best_discard(drawn))
+        seen[view["version"]] = {s: game.view(s) for s in (None, 0, 1)}
+    assert len(seen) == view["version"]
+    for viewer in (None, 0, 1):
+        events = stream(game, viewer, last_event_id=0)
+        assert [e["id"] for e in events] == list(range(1, view["version"] + 1))
+        for event in events:
+            assert event["event"] == "action"
+            assert event["data"]["version"] == event["id"] == event["data"]["entry"]["version"]
+            assert event["data"]["view"] == seen[event["id"]][viewer]
+        later = stream(game, viewer, last_event_id=view["version"] - 2)
+        assert later == events[-2:]
+
+
+def test_a_last_event_id_that_is_no_version_gets_a_snapshot(client: Client) -> None:
+    game = HttpGame.create(client, 2, "classic", seed=2)
+    game.play_turn()
+    for bad in ("abc", "99"):
+        response = client.get(
+            f"/v1/games/{game.game_id}/events",
+            params={"idle_timeout": 0},
+            headers={"Last-Event-ID": bad},
+        )
+        assert [e["event"] for e in parse_events(response.text)] == ["snapshot"]
+
+
+def test_a_live_stream_sends_each_action_to_its_viewer_as_it_happens(live_server: str) -> None:
+    async def scenario() -> tuple[list[Event], list[Event], list[dict[str, Any]], int]:
+        async with httpx.AsyncClient(base_url=live_server, timeout=10) as client:
+            players = {"players": [{"name": "a"}, {"name": "b"}], "seed": 4}
+            created = (await client.post("/v1/games", json=players)).json()
+            game_id = created["game_id"]
+            turn = created["view"]["turn"]
+            auth = {"Authorization": f"Bearer {created['seats'][turn]['token']}"}
+            url = f"/v1/games/{game_id}/events"
+            opened = asyncio.Event()
+            streams_open = 0
+
+            async def follow(headers: dict[str, str]) -> list[Event]:
+                nonlocal streams_open
+                text = ""
+                async with client.stream(
+                    "GET", url, params={"idle_timeout": 1}, headers=headers
+                ) as response:
+                    async for chunk in response.aiter_text():
+                        text += chunk
+                        if "snapshot" in text and not opened.is_set():
+                            streams_open += 1
+                            if streams_open == 2:
+                                opened.set()
+                return parse_events(text)
+
+            seat_stream = asyncio.create_task(follow(auth))
+            public_stream = asyncio.create_task(follow({}))
+            await asyncio.wait_for(opened.wait(), timeout=5)
+            action_url = f"/v1/games/{game_id}/actions"
+            first = await client.post(
+                action_url, json={"type": "draw", "source": "stock"}, headers=auth
+            )
+            card = first.json()["hand"][0]
+            second = await client.post(
+                action_url, json={"type": "discard", "card": card}, headers=auth
+            )
+            return await seat_stream, await public_stream, [first.json(), second.json()], turn
+
+    seat_events, public_events, views, turn = asyncio.run(scenario())
+    assert [(e["event"], e["id"]) for e in seat_events] == [
+        ("snapshot", 0),
+        ("action", 1),
+        ("action", 2),
+    ]
+    assert [e["data"]["view"] for e in seat_events[1:]] == views
+    drawn = seat_events[1]["data"]["entry"]
+    assert drawn["seat"] == turn
+    assert drawn["card"] is not None
+    # The public saw the draw happen, not the card, and never a hand.
+    assert [e["id"] for e in public_events] == [0, 1, 2]
+    assert public_events[1]["data"]["entry"]["card"] is None
+    assert public_events[0]["data"]["hand"] is None
+    assert all(e["data"]["view"]["hand"] is None for e in public_events[1:])
+
+
+def test_a_stream_of_a_finished_game_ends_by_itself(client: Client) -> None:
+    game = HttpGame.create(client, 2, "classic", seed=30)
+    final = game.play_to_end()
+    response = client.get(f"/v1/games/{game.game_id}/events", headers={"Last-Event-ID": "0"})
+    events = parse_events(response.text)
+    assert events[-1]["id"] == final["version"]
+    assert events[-1]["data"]["view"]["status"] == "finished"
