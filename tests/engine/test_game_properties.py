@@ -46,7 +46,7 @@ from engine.rules import Rules
 from tests.engine.game_scenarios import choose
 from tests.engine.reference import is_valid_meld
 
-EXAMPLES = int(os.environ.get("GAME_EXAMPLES", "80"))
+EXAMPLES = int(os.environ.get("GAME_EXAMPLES", "40"))
 # Shrinking a whole game takes minutes and rarely gets shorter: report the example as drawn.
 NO_SHRINK = (Stage.explicit, Stage.reuse, Stage.generate)
 
@@ -456,7 +456,7 @@ def test_whole_random_games_keep_every_invariant(
 
 
 @settings(
-    max_examples=EXAMPLES * 5,
+    max_examples=EXAMPLES * 8,
     deadline=None,
     phases=NO_SHRINK,
     suppress_health_check=[HealthCheck.too_slow],
