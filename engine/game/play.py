@@ -36,7 +36,14 @@ from engine.game.scoring import (
     lay_out_meld,
     without,
 )
-from engine.game.state import GameState, Record, RoundResult, SeatResult, Shuffles
+from engine.game.state import (
+    RECORD_CHUNK,
+    GameState,
+    Record,
+    RoundResult,
+    SeatResult,
+    Shuffles,
+)
 from engine.rules import Rules
 
 MAX_NAME = 64
@@ -114,7 +121,7 @@ def _start(
         round_scores=empty,
         last_round=None,
         winners=None,
-        history=(),
+        records=(),
         shuffles=(),
         pending=pending,
     )
@@ -522,10 +529,13 @@ def _finish(state: GameState, winners: tuple[int, ...]) -> GameState:
 
 def _recorded(state: GameState, seat: int, action: Action, card: Card | None) -> dict[str, Any]:
     """The changes that record an applied action."""
-    return {
-        "version": state.version + 1,
-        "history": (*state.history, Record(seat, action, card, state.deal)),
-    }
+    record = Record(seat, action, card, state.deal)
+    records = state.records
+    if records and len(records[-1]) < RECORD_CHUNK:
+        records = (*records[:-1], (*records[-1], record))
+    else:
+        records = (*records, (record,))
+    return {"version": state.version + 1, "records": records}
 
 
 _FIELDS: Final = frozenset(f.name for f in dataclasses.fields(GameState))

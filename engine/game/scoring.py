@@ -7,7 +7,6 @@ the best arrangement without the ranking of every discard that ``analyse`` adds.
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import lru_cache
 
 from engine.analysis import Meld, min_deadwood
@@ -73,53 +72,52 @@ def meld_partners(
     Every other natural in a meld holding ``c`` is a partner of ``c``, so removing cards never
     gives the rest more partners: the counts only bound the wilds a full melding needs.
     """
-    wilds = tuple(c for c in hand if is_wild(c, wild))
-    naturals = [c for c in hand if not is_wild(c, wild)]
     ace_high = rules.aces == "high_or_low"
+    wilds: list[Card] = []
+    naturals: list[Card] = []
     by_rank = [0] * 13
-    # Per suit: how many naturals sit at each run position (an ace also at 14 when it may
-    # play high).
-    by_suit: list[Counter[int]] = [Counter() for _ in range(5)]
-    for c in naturals:
-        by_rank[c % 13] += 1
-        by_suit[c // 13][c % 13 + 1] += 1
-        if ace_high and c % 13 == 0:
-            by_suit[c // 13][14] += 1
+    # How many naturals sit at each run position of each suit: suit * 16 + position (1-14, an
+    # ace also at 14 when it may play high; 0 and 15 stay empty and stop the walks below).
+    at = [0] * 80
+    for c in hand:
+        rank = c % 13
+        if c == JOKER or rank + 1 == wild:
+            wilds.append(c)
+            continue
+        naturals.append(c)
+        by_rank[rank] += 1
+        at[c // 13 * 16 + rank + 1] += 1
+        if ace_high and rank == 0:
+            at[c // 13 * 16 + 14] += 1
+    spare = len(wilds)
     lonely: list[Card] = []
     paired: list[Card] = []
     for c in naturals:
-        rank = c % 13 + 1
         partners = by_rank[c % 13] - 1
-        positions = (1, 14) if ace_high and rank == 1 else (rank,)
-        for position in positions:
-            if partners > 1:
-                break
-            partners += _run_partners(by_suit[c // 13], position, len(wilds))
+        if partners > 1:
+            continue
+        base = c // 13 * 16
+        start = c % 13 + 1
+        # Walk away from the card either way; each rank missing on the way needs a wild.
+        # Counting a partner twice (an ace low and high) only weakens the bound.
+        for position in (start, 14) if ace_high and start == 1 else (start,):
+            for step in (1, -1):
+                missing = 0
+                p = base + position + step
+                while missing <= spare and partners < 2:
+                    here = at[p]
+                    if here:
+                        partners += here
+                    elif p == base or p == base + 15:
+                        break
+                    else:
+                        missing += 1
+                    p += step
         if partners == 0:
             lonely.append(c)
         elif partners == 1:
             paired.append(c)
-    return tuple(lonely), tuple(paired), wilds
-
-
-def _run_partners(positions: Counter[int], start: int, wilds: int) -> int:
-    """Naturals of one suit that could share a run with a card at ``start``: walking away from it
-    either way, the ranks missing on the way must be filled with wilds. Counts up to two (all
-    the caller needs); counting one twice (an ace both low and high) only weakens the bound."""
-    found = 0
-    for step in (1, -1):
-        missing = 0
-        position = start + step
-        while 1 <= position <= 14 and missing <= wilds:
-            here = positions.get(position, 0)
-            if here:
-                found += here
-                if found > 1:
-                    return found
-            else:
-                missing += 1
-            position += step
-    return found
+    return tuple(lonely), tuple(paired), tuple(wilds)
 
 
 def without(hand: tuple[Card, ...], c: Card) -> tuple[Card, ...]:

@@ -15,7 +15,7 @@ from engine.analysis import Meld
 from engine.cards import Card
 from engine.errors import EngineError, StateFormatError
 from engine.game.actions import Action, Discard, Draw, EndLayOff, LayOff, Phase
-from engine.game.state import GameState, Record, RoundResult, SeatResult
+from engine.game.state import RECORD_CHUNK, GameState, Record, RoundResult, SeatResult
 from engine.rules import Rules
 
 FORMAT = 1
@@ -212,13 +212,19 @@ def _state_in(raw: dict[str, Any]) -> GameState:
         round_scores=tuple(_ints(s) for s in _lists(raw["round_scores"])),
         last_round=None if last_round is None else _round_in(last_round),
         winners=None if winners is None else _ints(winners),
-        history=tuple(
-            Record(_int(seat), _action_in(action), _opt_int(card), _int(deal))
-            for seat, action, card, deal in _lists(raw["history"])
+        records=_chunked(
+            [
+                Record(_int(seat), _action_in(action), _opt_int(card), _int(deal))
+                for seat, action, card, deal in _lists(raw["history"])
+            ]
         ),
         shuffles=tuple(_ints(p) for p in _lists(raw["shuffles"])),
         pending=tuple(_ints(p) for p in _lists(raw["pending"])),
     )
+
+
+def _chunked(records: list[Record]) -> tuple[tuple[Record, ...], ...]:
+    return tuple(tuple(records[i : i + RECORD_CHUNK]) for i in range(0, len(records), RECORD_CHUNK))
 
 
 def _check_pack(state: GameState) -> None:

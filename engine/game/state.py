@@ -15,6 +15,7 @@ from engine.game.actions import Action, Phase
 from engine.rules import Rules
 
 Status = Literal["playing", "finished"]
+RECORD_CHUNK = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,12 +107,23 @@ class GameState:
     """Per seat, one score per finished round (double-naught and tie-break rounds excluded)."""
     last_round: RoundResult | None
     winners: tuple[int, ...] | None
-    history: tuple[Record, ...]
+    records: tuple[tuple[Record, ...], ...]
+    """The applied actions in chunks of ``RECORD_CHUNK``: appending copies one short chunk,
+    not the whole history (see ``history``)."""
     shuffles: tuple[tuple[Card, ...], ...]
     pending: tuple[tuple[Card, ...], ...] = field(default=(), compare=False)
     """Packs recorded by an earlier run of the game, used before any new shuffle (replay). Not
     compared: a replay of part of a game equals the game at that point, and still holds the
     packs the rest of it was dealt from."""
+
+    @property
+    def history(self) -> tuple[Record, ...]:
+        """Every applied action, in order."""
+        return tuple(record for chunk in self.records for record in chunk)
+
+    @property
+    def last_record(self) -> Record | None:
+        return self.records[-1][-1] if self.records else None
 
     @property
     def log(self) -> tuple[tuple[int, Action], ...]:

@@ -68,6 +68,14 @@ def stacked(
     return replay(names, rules_value, Shuffles(dealer, (pack, *later_packs)), [])
 
 
+def last_card(state: GameState) -> Card:
+    """The card the last action drew, discarded or laid off."""
+    record = state.last_record
+    assert record is not None
+    assert record.card is not None
+    return record.card
+
+
 # -- a quick random player ------------------------------------------------------------------------
 
 

@@ -40,7 +40,7 @@ from engine.game import (
     replay,
     view,
 )
-from tests.engine.game_scenarios import cards, choose, stacked
+from tests.engine.game_scenarios import cards, choose, last_card, stacked
 
 C = parse_card
 
@@ -150,7 +150,7 @@ def test_turns_go_clockwise_from_the_dealers_left() -> None:
     for _ in range(8):
         seen.append(state.turn)
         state = apply(state, state.turn, Draw("stock"))
-        state = apply(state, state.turn, Discard(state.history[-1].card or 0))
+        state = apply(state, state.turn, Discard(last_card(state)))
     assert seen == [3, 0, 1, 2, 3, 0, 1, 2]
 
 

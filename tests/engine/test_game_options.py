@@ -25,7 +25,7 @@ from engine.game import (
 )
 from engine.game.state import Shuffles
 from engine.rules import Rules
-from tests.engine.game_scenarios import cards, choose, stacked, stacked_pack
+from tests.engine.game_scenarios import cards, choose, last_card, stacked, stacked_pack
 
 C = parse_card
 
@@ -285,10 +285,10 @@ def run_the_stock_dry(rule: str) -> tuple[GameState, GameState]:
     assert public_view(state).stock_count == 52 - 6 - 1
     for _ in range(44):
         state = apply(state, state.turn, Draw("stock"))
-        state = apply(state, state.turn, Discard(state.history[-1].card or 0))
+        state = apply(state, state.turn, Discard(last_card(state)))
     last = apply(state, state.turn, Draw("stock"))
     assert public_view(last).stock_count == 0
-    return last, apply(last, last.turn, Discard(last.history[-1].card or 0))
+    return last, apply(last, last.turn, Discard(last_card(last)))
 
 
 def test_an_empty_stock_is_reshuffled_from_the_discards_but_the_top_card() -> None:
@@ -298,7 +298,7 @@ def test_an_empty_stock_is_reshuffled_from_the_discards_but_the_top_card() -> No
     # The upcard and 45 discards: all but the top one make the new stock.
     assert v.stock_count == 45
     assert len(after.piles[0]) == 1
-    assert after.piles[0][0] == before.history[-1].card
+    assert after.piles[0][0] == last_card(before)
     assert len(after.shuffles) == 2
 
 

@@ -148,7 +148,8 @@ class Referee:
         if check_unchanged:
             assert dumps(old) == before, "apply changed the state it was given"
         assert new.version == old.version + 1
-        assert (new.history[-1].seat, new.history[-1].action) == (seat, action)
+        assert new.last_record is not None
+        assert (new.last_record.seat, new.last_record.action) == (seat, action)
         self.check_state(new)
         round_over = new.deal != old.deal or new.status == "finished"
         match action:
@@ -322,7 +323,7 @@ class Referee:
     def check_state(self, state: GameState) -> None:
         rules = self.rules
         assert placed_cards(state) == self.pack, "every card of the pack in exactly one place"
-        assert state.version == len(state.history)
+        assert state.version == sum(len(chunk) for chunk in state.records)
         assert all(len(scores) == len(state.round_scores[0]) for scores in state.round_scores)
         if state.status == "playing":
             size = rules.hand_size(min(state.round, rules.rounds))
