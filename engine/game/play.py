@@ -4,6 +4,30 @@
 The end of a turn moves play on: the next seat, a reshuffle or the end of the round when the
 stock is empty, the round's scoring after the last of the last turns, the next deal, and the end
 of the game with its winners.
+
+Where RULES.md leaves a house rule's details open, the engine plays it this way:
+
+- failed go-out (``penalty``): the discard stands, play goes on, and the seat's score for the
+  round gets the penalty on top (after any doubling).
+- doubled late rounds: the rounds whose wild rank is a jack, queen or king; the round's score
+  (deadwood, or the going-out bonus) is doubled.
+- first lap off: nobody may go out before every seat dealt in has finished one turn this round.
+- double naughts: every seat dealt in ended the round with no deadwood (a going-out bonus does
+  not count); the same dealer deals the round again; ``last_round`` shows it with
+  ``replayed=True`` and nothing is added to the scores.
+- per-player discard piles: the upcard starts the dealer's pile; ``Draw("discard")`` without a
+  pile takes from the drawer's own pile.
+- redemption: whoever goes out lays its melds on the table; each other seat, on its last turn,
+  after drawing and before discarding, may lay cards off on the melds on the table of other
+  seats (the seat that went out, and those that have had their last turn: each lays its melds
+  down as that turn ends). It keeps at least one card to discard.
+- stock exhausted: checked when a turn starts; with nothing under the discard piles' top cards
+  to reshuffle, the round ends as under ``end_round``.
+- tie-break: one more round among the seats tied for the lowest total, dealt like the last
+  round (hand size and wild rank) by the next dealer. The lowest score in it wins (a tie again is
+  a shared win); its scores are not added to the totals.
+- no discarding the upcard just drawn: with several decks, an identical copy the seat already
+  held may still be discarded.
 """
 
 from __future__ import annotations
