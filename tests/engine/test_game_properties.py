@@ -18,12 +18,14 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import Phase as Stage
 from hypothesis import strategies as st
 
 from engine.analysis import min_deadwood
 from engine.cards import Card
+from engine.errors import EngineError
 from engine.game import (
     Action,
     Discard,
@@ -478,7 +480,30 @@ def test_uniformly_random_actions_keep_every_invariant(
         for seat in range(players):
             if seat != state.turn:
                 assert legal_actions(state, seat) == []
-        referee.play(
-            state.turn, rng.choice(legal_actions(state, state.turn)), check_unchanged=count % 5 == 0
-        )
+        legal = legal_actions(state, state.turn)
+        if count % 3 == 0:
+            check_unlisted_actions_are_refused(state, legal, rng)
+        referee.play(state.turn, rng.choice(legal), check_unchanged=count % 5 == 0)
     check_round_trips(referee.state)
+
+
+def check_unlisted_actions_are_refused(
+    state: GameState, legal: list[Action], rng: random.Random
+) -> None:
+    """Actions legal_actions does not list raise an EngineError and change nothing."""
+    n = len(state.players)
+    pack = sorted(set(state.rules.pack(n)))
+    candidates: list[tuple[int, Action]] = [
+        ((state.turn + 1) % n, rng.choice(legal)),
+        (state.turn, Draw("stock", pile=0)),
+        (state.turn, Draw("discard", pile=rng.randrange(-1, n + 1))),
+        (state.turn, Discard(rng.choice(pack), go_out=rng.random() < 0.5)),
+        (state.turn, LayOff(rng.choice(pack), rng.randrange(n), rng.randrange(3))),
+    ]
+    before = dumps(state)
+    for seat, action in candidates:
+        if seat == state.turn and action in legal:
+            continue
+        with pytest.raises(EngineError):
+            apply(state, seat, action)
+    assert dumps(state) == before
