@@ -12,7 +12,7 @@ from engine.analysis import Meld
 from engine.cards import Card, Rank
 from engine.errors import IllegalAction
 from engine.game.actions import Action, Draw, Phase
-from engine.game.state import GameState, RoundResult, Status
+from engine.game.state import RECORD_CHUNK, GameState, RoundResult, Status
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,17 +123,25 @@ def _view(state: GameState, hand: tuple[Card, ...] | None) -> GameView:
     )
 
 
-def public_log(state: GameState, seat: int | None) -> tuple[LogEntry, ...]:
-    """The actions applied so far, as ``seat`` (None: anybody) may see them."""
+def public_log(state: GameState, seat: int | None, *, since: int = 0) -> tuple[LogEntry, ...]:
+    """The actions applied so far, as ``seat`` (None: anybody) may see them; with ``since``,
+    only those that made versions after it (to resume a stream of events)."""
+    playing = state.status == "playing"
     entries = []
-    for version, record in enumerate(state.history, start=1):
-        card = record.card
-        secret = (
-            isinstance(record.action, Draw)
-            and record.action.source == "stock"
-            and record.seat != seat
-            and record.deal == state.deal
-            and state.status == "playing"
-        )
-        entries.append(LogEntry(version, record.seat, record.action, None if secret else card))
+    first_chunk = max(since, 0) // RECORD_CHUNK
+    version = first_chunk * RECORD_CHUNK
+    for chunk in state.records[first_chunk:]:
+        for record in chunk:
+            version += 1
+            if version <= since:
+                continue
+            action = record.action
+            secret = (
+                playing
+                and record.seat != seat
+                and record.deal == state.deal
+                and isinstance(action, Draw)
+                and action.source == "stock"
+            )
+            entries.append(LogEntry(version, record.seat, action, None if secret else record.card))
     return tuple(entries)

@@ -398,6 +398,8 @@ class Referee:
                     and state.status == "playing"
                 )
                 assert entry.card == (None if secret else record.card)
+        since = state.version // 3
+        assert public_log(state, None, since=since) == public_log(state, None)[since:]
 
 
 def cards_in_view(v: GameView) -> list[Card]:
