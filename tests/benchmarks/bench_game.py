@@ -62,7 +62,8 @@ def timed(function: Callable[[], object], repeat: int = 1) -> float:
 
 def row(name: str, seconds: float, detail: str) -> None:
     ratio = seconds / TARGET_SECONDS
-    print(f"{name:<44} {seconds * 1000:>10.2f} ms {ratio:>9.2f}x   {detail}")
+    shown = f"{seconds * 1000:>10.2f} ms" if seconds >= 1e-3 else f"{seconds * 1e6:>10.1f} µs"
+    print(f"{name:<44} {shown} {ratio:>9.3f}x   {detail}")
 
 
 def main() -> None:
@@ -100,7 +101,13 @@ def main() -> None:
         row(f"dumps, {label} state", timed(partial(dumps, state), 50), f"{len(data)} bytes")
         row(f"loads, {label} state", timed(partial(loads, data), 50), "checks the whole pack")
     row("view + public_view, mid-game", timed(lambda: (view(mid, 0), public_view(mid)), 500), "")
-    row("legal_actions, mid-game", timed(lambda: legal_actions(mid, mid.turn), 500), "")
+    drawn = apply(mid, mid.turn, legal_actions(mid, mid.turn)[0]) if mid.phase == "draw" else mid
+    row("legal_actions, mid-game draw phase", timed(lambda: legal_actions(mid, mid.turn), 500), "")
+    row(
+        "legal_actions, mid-game discard phase",
+        timed(lambda: legal_actions(drawn, drawn.turn), 500),
+        "go-out checks included",
+    )
 
 
 if __name__ == "__main__":
