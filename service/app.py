@@ -21,6 +21,7 @@ from litestar.static_files import create_static_files_router
 from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]  # no py.typed
 
 from service.analysis_api import AnalysisController
+from service.decoded_games import DecodedGames
 from service.games_api import GamesController
 from service.openapi_document import finish_document
 from service.operations import OperationsController
@@ -119,7 +120,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
         subscriber_max_backlog=64,
         subscriber_backlog_strategy="dropleft",
     )
-    services = Services(settings=settings, store=store, store_kind=store_kind, channels=channels)
+    services = Services(
+        settings=settings,
+        store=store,
+        store_kind=store_kind,
+        channels=channels,
+        decoded=DecodedGames(),
+    )
     prometheus = PrometheusConfig(
         app_name="three_thirteen", prefix="three_thirteen", group_path=True
     )

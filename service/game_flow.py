@@ -105,7 +105,11 @@ async def load_game(services: Services, game_id: str) -> LoadedGame:
     if stored is None:
         raise GameNotFound(f"no game {game_id!r} (it may have expired)")
     record = game_records.decode_record(stored.record)
-    return LoadedGame(game_id, stored.version, record, game.loads(record.state))
+    state = services.decoded.get(game_id, record.state)
+    if state is None:
+        state = game.loads(record.state)
+        services.decoded.put(game_id, record.state, state)
+    return LoadedGame(game_id, stored.version, record, state)
 
 
 async def take_turn(
@@ -139,8 +143,9 @@ async def take_turn(
     action = translate.action_from_wire(request)
     state = game.apply(loaded.state, seat, action)
     response = _encoder.encode(view_of(game_id, state, seat))
+    serialised = game.dumps(state)
     record = GameRecord(
-        state=game.dumps(state),
+        state=serialised,
         token_hashes=loaded.record.token_hashes,
         created=loaded.record.created,
     )
@@ -166,6 +171,7 @@ async def take_turn(
             f"the game moved on from version {loaded.state.version} while this action was "
             "applied; load it again"
         )
+    services.decoded.put(game_id, serialised, state)
     metrics.ACTIONS_APPLIED.labels(type=request.__struct_config__.tag).inc()
     services.channels.publish(str(state.version).encode(), channel_of(game_id))
     return response

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from litestar import Request
 from litestar.channels import ChannelsPlugin
 
+from service.decoded_games import DecodedGames
 from service.settings import Settings
 from service.store import Store
 
@@ -18,6 +19,7 @@ class Services:
     store: Store
     store_kind: Literal["memory", "redis"]
     channels: ChannelsPlugin
+    decoded: DecodedGames
 
 
 def services_of(request: Request[Any, Any, Any]) -> Services:
