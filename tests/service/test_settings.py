@@ -1,0 +1,80 @@
+"""Settings from the environment, and what the app factory builds from them."""
+
+from __future__ import annotations
+
+import pytest
+from litestar.testing import TestClient
+
+from service.app import create_app
+from service.settings import Settings, SettingsError
+from service.store import MemoryStore
+
+
+def test_defaults_serve_loopback_port_8000_in_memory() -> None:
+    settings = Settings.from_env({})
+    assert (settings.host, settings.port, settings.redis_url) == ("127.0.0.1", 8000, "")
+    assert settings.cors_origins == ()
+    assert isinstance(create_app(settings).state["services"].store, MemoryStore)
+
+
+def test_every_variable_is_read() -> None:
+    settings = Settings.from_env(
+        {
+            "HOST": "0.0.0.0",
+            "PORT": "9000",
+            "REDIS_URL": "redis://localhost:6379/0",
+            "REDIS_CLUSTER": "true",
+            "LOG_LEVEL": "debug",
+            "CORS_ORIGINS": "https://a.example, https://b.example",
+            "GAME_TTL": "3600",
+            "IDEMPOTENCY_TTL": "60",
+        }
+    )
+    assert settings == Settings(
+        host="0.0.0.0",
+        port=9000,
+        redis_url="redis://localhost:6379/0",
+        redis_cluster=True,
+        log_level="DEBUG",
+        cors_origins=("https://a.example", "https://b.example"),
+        game_ttl=3600.0,
+        idempotency_ttl=60.0,
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("PORT", "eighty"),
+        ("PORT", "70000"),
+        ("LOG_LEVEL", "LOUD"),
+        ("GAME_TTL", "-5"),
+        ("IDEMPOTENCY_TTL", "soon"),
+        ("REDIS_CLUSTER", "maybe"),
+    ],
+)
+def test_a_bad_value_is_refused_naming_the_variable(name: str, value: str) -> None:
+    with pytest.raises(SettingsError, match=name):
+        Settings.from_env({name: value})
+
+
+def test_cors_origins_are_allowed_when_configured() -> None:
+    app = create_app(Settings(cors_origins=("https://table.example",)))
+    with TestClient(app) as client:
+        response = client.options(
+            "/v1/rules",
+            headers={"Origin": "https://table.example", "Access-Control-Request-Method": "GET"},
+        )
+        assert response.headers["access-control-allow-origin"] == "https://table.example"
+
+
+def test_an_unreachable_redis_makes_readyz_a_503_problem() -> None:
+    app = create_app(Settings(redis_url="redis://127.0.0.1:1/0"))
+    with TestClient(app) as client:
+        assert client.get("/healthz").status_code == 200
+        response = client.get("/readyz")
+        assert response.status_code == 503
+        assert response.headers["content-type"].startswith("application/problem+json")
+        assert response.json()["type"] == "urn:three-thirteen:problem:store-unavailable"
+        created = client.post("/v1/games", json={"players": [{"name": "a"}, {"name": "b"}]})
+        assert created.status_code == 503
