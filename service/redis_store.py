@@ -1,4 +1,4 @@
-"""Games in Redis, for many service instances behind one load balancer.
+"""Games and their event notices in Redis, for many service instances behind one load balancer.
 
 Every key of one game carries the hash tag ``{game_id}``, so in Redis Cluster a game lives in one
 slot and its compare-and-set script may touch all of its keys:
@@ -16,16 +16,26 @@ client reconnects by itself once Redis is back: nothing needs a restart. A retri
 first attempt did reach Redis finds the version moved and answers False, so an action can be
 refused after being applied (the client's retry with its idempotency key gets the saved response)
 but never applied twice.
+
+``GameEventsBackend`` is Litestar's Redis streams channels backend made fit for this: it keeps
+reading after Redis comes back (Litestar's own stops for good at the first connection error), it
+does not spin (XREAD blocks for up to ``block_ms`` instead of 1 ms), it reads a Redis Cluster one
+slot at a time (a multi-key XREAD across slots is refused there), and a notice that cannot be
+published during an outage is dropped rather than killing the publisher: streams re-sync from
+the game itself on the next notice or reconnection.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import logging
+from collections import defaultdict
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable
 from typing import Any, Final, TypeVar, cast
 
 import redis.asyncio as aioredis
 import redis.exceptions as redis_errors
+from litestar.channels.backends.redis import RedisChannelsStreamBackend
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
@@ -33,6 +43,7 @@ from redis.backoff import ExponentialWithJitterBackoff
 from service.store import GameExists, StoredGame, StoreUnavailable
 
 _T = TypeVar("_T")
+_log = logging.getLogger(__name__)
 
 DEFAULT_KEY_PREFIX: Final = "ttt"
 
@@ -222,3 +233,97 @@ class RedisStore:
             return await command()
         except _UNAVAILABLE as error:
             raise StoreUnavailable(f"Redis is unavailable: {error}") from error
+
+
+class GameEventsBackend(RedisChannelsStreamBackend):
+    """Litestar channels on Redis streams that survive outages and work on a Redis Cluster.
+
+    Make it with the store's client: ``GameEventsBackend(redis=store.redis, history=...)``.
+    """
+
+    def __init__(
+        self,
+        *,
+        redis: aioredis.Redis | RedisCluster,
+        history: int,
+        stream_ttl_ms: int,
+        key_prefix: str = "ttt_events",
+        block_ms: int = 100,
+        retry_delay: float = 0.5,
+    ) -> None:
+        # Litestar passes its "sleep when nothing is subscribed" as XREAD's BLOCK: at 1 ms (its
+        # default) an instance with one open stream asks Redis a thousand times a second.
+        super().__init__(
+            history,
+            redis=redis,  # type: ignore[arg-type]  # the backend only calls commands both share
+            stream_sleep_no_subscriptions=block_ms,
+            stream_ttl=stream_ttl_ms,
+            key_prefix=key_prefix,
+        )
+        self._client = redis
+        self._retry_delay = retry_delay
+
+    async def publish(self, data: bytes, channels: Iterable[str]) -> None:
+        try:
+            await super().publish(data, channels)
+        except _UNAVAILABLE as error:
+            _log.warning("event notice not published, Redis is unavailable: %s", error)
+
+    async def stream_events(self) -> AsyncGenerator[tuple[str, Any], None]:
+        last_ids: dict[str, bytes] = {}
+        while True:
+            keys = [self._make_key(c) for c in await self._get_subscribed_channels()]
+            # A key unsubscribed and subscribed again later starts from its retained history.
+            last_ids = {key: last_ids[key] for key in keys if key in last_ids}
+            try:
+                batches = await self._read(keys, last_ids)
+            # This loop is the only reader of notices for the whole process: whatever goes
+            # wrong (an outage, a cluster resharding), it must wait and read again, not die.
+            except Exception as error:
+                if _being_cancelled():  # a cancelled read may surface as redis-py's own error
+                    raise asyncio.CancelledError from error
+                _log.warning("cannot read event notices, retrying: %r", error)
+                await asyncio.sleep(self._retry_delay)
+                continue
+            if _being_cancelled():  # redis-py's cluster client can swallow a cancellation
+                raise asyncio.CancelledError
+            for stream_key, entries in batches:
+                for entry_id, fields in entries:
+                    last_ids[stream_key.decode()] = entry_id
+                    yield fields[b"channel"].decode(), fields[b"data"]
+
+    async def _read(self, keys: list[str], last_ids: dict[str, bytes]) -> list[_StreamBatch]:
+        block = self._stream_sleep_no_subscriptions
+        if not isinstance(self._client, RedisCluster):
+            streams = {key: last_ids.get(key, b"0") for key in keys}
+            return _batches(await self._client.xread(streams, block=block))  # type: ignore[arg-type]
+        # A cluster refuses one XREAD over keys of several slots, and redis-py's cluster client
+        # breaks under concurrent blocking reads: poll slot by slot, sent straight to the slot's
+        # node, then wait as long as a blocking read would have.
+        await self._client.initialize()  # the slot map; a no-op once loaded
+        by_slot: dict[int, list[str]] = defaultdict(list)
+        for key in keys:
+            by_slot[self._client.keyslot(key)].append(key)
+        batches: list[_StreamBatch] = []
+        for slot_keys in by_slot.values():
+            node = self._client.get_node_from_key(slot_keys[0])
+            ids = [last_ids.get(key, b"0") for key in slot_keys]
+            data = await self._client.execute_command(
+                "XREAD", "STREAMS", *slot_keys, *ids, target_nodes=node
+            )
+            batches += _batches(data)
+        if not batches:
+            await asyncio.sleep(block / 1000)
+        return batches
+
+
+_StreamBatch = tuple[bytes, list[tuple[bytes, dict[bytes, bytes]]]]
+
+
+def _being_cancelled() -> bool:
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
+def _batches(data: object) -> list[_StreamBatch]:
+    return cast("list[_StreamBatch]", data or [])

@@ -1,5 +1,6 @@
-"""Real redis-server processes for the tests: a single server (optionally append-only, to be
-stopped, killed, paused and restarted) and a three-master Redis Cluster.
+"""Real processes for the Redis tests: a single redis-server (optionally append-only, to be
+stopped, killed, paused and restarted), a three-master Redis Cluster, ``python -m service``
+instances pointed at them, and a lean HTTP client to load them.
 
 Everything binds to 127.0.0.1 on a free port and keeps its files in a directory the caller owns
 (a pytest tmp_path), so tests never touch the machine's own Redis or each other's.
@@ -7,14 +8,22 @@ Everything binds to 127.0.0.1 on a free port and keeps its files in a directory 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
+import os
 import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 STARTUP_SECONDS = 10.0
 
@@ -225,3 +234,152 @@ class RedisClusterServers:
                 return
             time.sleep(0.1)
         raise RedisServerError("the test cluster did not reach cluster_state:ok within 30 s")
+
+
+SERVICE_COMMAND = (sys.executable, "-m", "service")
+
+
+@dataclass
+class ServiceInstance:
+    """One ``python -m service`` process on 127.0.0.1:``port`` with the given environment
+    (REDIS_URL and friends); its output goes to ``log_file``."""
+
+    log_file: Path
+    env: dict[str, str]
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServiceInstance:
+        env = {**os.environ, **self.env, "HOST": "127.0.0.1", "PORT": str(self.port)}
+        env.setdefault("LOG_LEVEL", "WARNING")
+        self.log_file.parent.mkdir(parents=True, exist_ok=True)
+        with self.log_file.open("ab") as log:
+            self.process = subprocess.Popen(
+                SERVICE_COMMAND, env=env, stdout=log, stderr=subprocess.STDOUT
+            )
+        deadline = time.monotonic() + 30
+        while not http_ok(f"{self.url}/healthz"):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.kill()
+                raise RedisServerError(
+                    f"service on port {self.port} did not start:\n{self.log_file.read_text()}"
+                )
+            time.sleep(0.05)
+        return self
+
+    def stop(self) -> None:
+        self._end(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self._end(signal.SIGKILL)
+
+    def _end(self, how: signal.Signals) -> None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.send_signal(how)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+
+def http_ok(url: str, timeout: float = 1.0) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return bool(response.status == 200)
+    except (OSError, urllib.error.URLError):
+        return False
+
+
+@dataclass(frozen=True)
+class HttpResponse:
+    status: int
+    headers: dict[str, str]
+    """Lower-case names."""
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+class LeanHttpClient:
+    """A small HTTP/1.1 keep-alive client on asyncio streams, for load: httpx spends several
+    milliseconds of CPU per request with many connections open, which on a 2-core machine starves
+    the servers being measured. Bodies must carry Content-Length or be chunked (no SSE here)."""
+
+    def __init__(self, base_url: str) -> None:
+        address = urllib.parse.urlsplit(base_url)
+        self.host = address.hostname or "127.0.0.1"
+        self.port = address.port or 80
+        self._idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        json_body: Any = None,
+        headers: dict[str, str] | None = None,
+    ) -> HttpResponse:
+        body = b"" if json_body is None else json.dumps(json_body).encode()
+        head = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
+        if json_body is not None:
+            head += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
+        head += [f"{name}: {value}" for name, value in (headers or {}).items()]
+        message = ("\r\n".join(head) + "\r\n\r\n").encode() + body
+        reader, writer = (
+            self._idle.pop() if self._idle else await asyncio.open_connection(self.host, self.port)
+        )
+        try:
+            writer.write(message)
+            response = await _read_response(reader)
+        except BaseException:
+            writer.close()
+            raise
+        if response.headers.get("connection", "").lower() == "close":
+            writer.close()
+        else:
+            self._idle.append((reader, writer))
+        return response
+
+    async def get(self, path: str, headers: dict[str, str] | None = None) -> HttpResponse:
+        return await self.request("GET", path, headers=headers)
+
+    async def post(
+        self, path: str, json_body: Any, headers: dict[str, str] | None = None
+    ) -> HttpResponse:
+        return await self.request("POST", path, json_body=json_body, headers=headers)
+
+    async def close(self) -> None:
+        for _, writer in self._idle:
+            writer.close()
+        self._idle.clear()
+
+
+async def _read_response(reader: asyncio.StreamReader) -> HttpResponse:
+    head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+    status = int(head[0].split(" ", 2)[1])
+    headers = {}
+    for line in head[1:]:
+        if line:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+    if "content-length" in headers:
+        body = await reader.readexactly(int(headers["content-length"]))
+    elif headers.get("transfer-encoding", "").lower() == "chunked":
+        chunks = []
+        while size := int((await reader.readuntil(b"\r\n")).strip(), 16):
+            chunks.append(await reader.readexactly(size))
+            await reader.readexactly(2)
+        await reader.readuntil(b"\r\n")
+        body = b"".join(chunks)
+    else:
+        body = await reader.read()
+    return HttpResponse(status, headers, body)

@@ -1,0 +1,90 @@
+"""Event notices across processes through ``GameEventsBackend`` (Litestar channels on Redis
+streams): two ChannelsPlugins on separate clients stand for two service instances."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Callable
+
+import pytest
+from litestar.channels import ChannelsPlugin
+
+from service.redis_store import GameEventsBackend, RedisStore
+from tests.redis_servers import RedisServer
+
+pytestmark = pytest.mark.redis
+
+StartServer = Callable[..., RedisServer]
+
+
+def instance(url: str, *, cluster: bool = False, prefix: str) -> tuple[RedisStore, ChannelsPlugin]:
+    store = RedisStore.from_url(
+        url, game_ttl=60, idempotency_ttl=60, cluster=cluster, key_prefix=prefix, timeout=0.5
+    )
+    backend = GameEventsBackend(
+        redis=store.redis,
+        history=10,
+        stream_ttl_ms=60_000,
+        key_prefix=f"{prefix}_events",
+        retry_delay=0.1,
+    )
+    return store, ChannelsPlugin(backend=backend, arbitrary_channels_allowed=True)
+
+
+async def expect(subscriber_events: object, wanted: set[bytes], seconds: float = 5) -> None:
+    """Wait until every notice in ``wanted`` has arrived (others may arrive too)."""
+    iterator = subscriber_events
+    assert hasattr(iterator, "__anext__")
+    missing = set(wanted)
+    async with asyncio.timeout(seconds):
+        while missing:
+            missing.discard(await anext(iterator))
+
+
+async def notices_cross_between_instances(url: str, *, cluster: bool) -> None:
+    prefix = f"test-{uuid.uuid4().hex[:8]}"
+    channels = [f"game:{n}-{uuid.uuid4().hex[:6]}" for n in range(24)]  # many slots
+    listener_store, listener = instance(url, cluster=cluster, prefix=prefix)
+    speaker_store, speaker = instance(url, cluster=cluster, prefix=prefix)
+    async with listener, speaker, listener.start_subscription(channels) as subscriber:
+        events = subscriber.iter_events()
+        for number, channel in enumerate(channels):
+            await speaker.wait_published(f"{number}".encode(), channel)
+        await expect(events, {f"{n}".encode() for n in range(len(channels))})
+    await listener_store.close()
+    await speaker_store.close()
+
+
+def test_notices_published_by_one_instance_reach_another(redis_url: str) -> None:
+    asyncio.run(notices_cross_between_instances(redis_url, cluster=False))
+
+
+def test_notices_on_channels_in_many_cluster_slots_reach_another_instance(
+    redis_cluster_url: str,
+) -> None:
+    asyncio.run(notices_cross_between_instances(redis_cluster_url, cluster=True))
+
+
+def test_notices_flow_again_after_redis_comes_back(start_redis_server: StartServer) -> None:
+    """Redis dies while a stream is subscribed and a notice is published: neither the reader nor
+    the publisher of either instance stops for good, and later notices arrive."""
+    server = start_redis_server()
+
+    async def check() -> None:
+        listener_store, listener = instance(server.url, prefix="outage")
+        speaker_store, speaker = instance(server.url, prefix="outage")
+        async with listener, speaker, listener.start_subscription(["game:g"]) as subscriber:
+            events = subscriber.iter_events()
+            await speaker.wait_published(b"before", "game:g")
+            await expect(events, {b"before"})
+            server.kill()
+            await speaker.wait_published(b"lost", "game:g")  # dropped, not raised
+            await asyncio.sleep(0.5)  # the reader fails a few times meanwhile
+            server.start()
+            await speaker.wait_published(b"after", "game:g")
+            await expect(events, {b"after"})
+        await listener_store.close()
+        await speaker_store.close()
+
+    asyncio.run(check())
