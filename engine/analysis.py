@@ -483,6 +483,7 @@ class _Search:
         runs, ranks, unit, guard = table.runs, table.rank, table.unit, table.guard
         build = table.runs_headed_by
         leaf, memo, pools, rank_points = self.leaf, self.memo, self.pools, self.rank_points
+        limited = table.limit is not None
 
         def solve(
             state: int, wilds: int, spare: int, pool_rank: int, pooled: int, bound: int
@@ -507,7 +508,10 @@ class _Search:
                 head = -1
             if not state and not pooled:
                 return leaf[wilds][spare]
-            key = (((state << 5 | wilds) << 5 | spare) << 4 | pool_rank) << 5 | pooled
+            # Past three cards a pool is a free set that takes any number more: with no limit of
+            # wilds per meld, those states are one.
+            counted = pooled if limited or pooled < 3 else 3
+            key = (((state << 5 | wilds) << 5 | spare) << 4 | pool_rank) << 5 | counted
             found = memo.get(key)
             if found is not None:
                 if found >= 0:
