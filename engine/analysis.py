@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache
 from itertools import accumulate, product
 from typing import Final, Literal
 
@@ -142,41 +142,19 @@ def analyse(
             if c in left_as_deadwood:
                 left = points - rules_value.points(c, wild_rank)
             elif c in table.digit:
-                start = table.full - table.unit[table.digit[c]]
-                left = _least_above(
-                    partial(search.best, start), points - rules_value.points(c, wild_rank), points
-                )
+                left = search.best(table.full - table.unit[table.digit[c]])
             else:
                 rest = list(search.wild_cards)
                 rest.remove(c)
                 key = _wild_key(rest, rules_value, wild_rank)
                 if key not in by_wilds:
                     by_wilds[key] = _Search(table, rest, wild_rank)
-                left = _least_above(
-                    partial(by_wilds[key].best, table.full),
-                    points - rules_value.points(c, wild_rank),
-                    points,
-                )
+                left = by_wilds[key].best(table.full)
             discards.append(Discard(c, left))
         discards.sort(
             key=lambda d: (d.deadwood_points, -rules_value.points(d.card, wild_rank), d.card)
         )
     return Analysis(wild_rank, tuple(melds), tuple(deadwood), points, tuple(discards))
-
-
-def _least_above(search: Callable[[int], int], floor: int, guess: int) -> int:
-    """The exact value of a bounded ``search`` known to be at least ``floor``.
-
-    A search told "only values below B matter" prunes every path that has already paid B, so
-    small bounds are cheap: probe the floor, the guess (removing a melded card usually leaves the
-    deadwood as it was), then double until the value falls below the bound.
-    """
-    bound = max(floor, 0) + 1
-    while True:
-        found = search(bound)
-        if found < bound:
-            return found
-        bound = max(2 * bound, found + 1, guess + 1 if guess >= bound else 0)
 
 
 def _wild_key(wilds: Sequence[Card], rules: Rules, wild: Rank | None) -> tuple[int, ...]:
@@ -465,19 +443,16 @@ class _Search:
         self.memo: dict[int, int] = {}
         self.solve = self._solver()
 
-    def best(self, state: int, bound: int = _UNLIMITED) -> int:
-        """The least deadwood of the naturals in ``state`` plus all the wilds, if it is below
-        ``bound``; otherwise some number at least ``bound``."""
+    def best(self, state: int) -> int:
+        """The least deadwood of the naturals in ``state`` plus all the wilds."""
         dead_points = 0
         if state & self.table.dead_mask:
             for i in self.table.dead:
                 dead_points += ((state >> (_DIGIT * i)) & _COUNT_MASK) * self.points[i]
             state &= ~self.table.dead_mask
-        if dead_points >= bound:
-            return dead_points
-        return dead_points + self.solve(state, self.wild_count, 0, 0, 0, bound - dead_points)
+        return dead_points + self.solve(state, self.wild_count, 0, 0, 0)
 
-    def _solver(self) -> Callable[[int, int, int, int, int, int], int]:
+    def _solver(self) -> Callable[[int, int, int, int, int], int]:
         # A closure over locals: this is the hot loop of the whole service.
         table = self.table
         runs, ranks, unit, guard = table.runs, table.rank, table.unit, table.guard
@@ -485,12 +460,7 @@ class _Search:
         leaf, memo, pools, rank_points = self.leaf, self.memo, self.pools, self.rank_points
         limited = table.limit is not None
 
-        def solve(
-            state: int, wilds: int, spare: int, pool_rank: int, pooled: int, bound: int
-        ) -> int:
-            """The least penalty from here if it is below ``bound``; else a lower bound of it
-            that is at least ``bound``. The memo keeps exact values, and lower bounds as ~bound.
-            """
+        def solve(state: int, wilds: int, spare: int, pool_rank: int, pooled: int) -> int:
             # A card that heads no run it could pay for goes straight to its rank's pool.
             head = -1
             while state:
@@ -514,41 +484,38 @@ class _Search:
             key = (((state << 5 | wilds) << 5 | spare) << 4 | pool_rank) << 5 | counted
             found = memo.get(key)
             if found is not None:
-                if found >= 0:
-                    return found
-                if ~found >= bound:
-                    return ~found
-            best = bound
+                return found
             if pooled and (head < 0 or ranks[head] != pool_rank):
                 # Leaving a rank: its pool is all deadwood, or all in sets.
-                penalty = pooled * rank_points[pool_rank]
-                if penalty < best:
-                    total = penalty + solve(state, wilds, spare, 0, 0, best - penalty)
-                    best = min(best, total)
+                best = pooled * rank_points[pool_rank] + solve(state, wilds, spare, 0, 0)
                 for _, need, room in pools[pooled]:
                     if need > wilds or not best:
                         break
                     left = wilds - need
                     after = spare + room
-                    best = min(
-                        best, solve(state, left, after if after < left else left, 0, 0, best)
-                    )
-            else:
-                best = min(
-                    best, solve(state - unit[head], wilds, spare, ranks[head], pooled + 1, best)
-                )
+                    total = solve(state, left, after if after < left else left, 0, 0)
+                    best = min(best, total)
+                memo[key] = best
+                return best
+            best = solve(state - unit[head], wilds, spare, ranks[head], pooled + 1)
+            if best:
                 guarded = state | guard
                 for vector, need, room, _ in runs[head] or ():
-                    if need > wilds or not best:
+                    if need > wilds:
                         break
                     rest = guarded - vector
                     if rest & guard != guard:
                         continue
                     left = wilds - need
                     after = spare + room
-                    after = after if after < left else left
-                    best = min(best, solve(rest ^ guard, left, after, pool_rank, pooled, best))
-            memo[key] = best if best < bound else ~bound
+                    total = solve(
+                        rest ^ guard, left, after if after < left else left, pool_rank, pooled
+                    )
+                    if total < best:
+                        best = total
+                        if not best:
+                            break
+            memo[key] = best
             return best
 
         return solve
@@ -563,13 +530,13 @@ class _Search:
         plan: list[_Plan] = []
         wilds, spare, pool_rank, pool = self.wild_count, 0, 0, list[Card]()
         while state or pool:
-            target = solve(state, wilds, spare, pool_rank, len(pool), _UNLIMITED)
+            target = solve(state, wilds, spare, pool_rank, len(pool))
             head = ((state & -state).bit_length() - 1) // _DIGIT if state else -1
             if pool and (not state or table.rank[head] != pool_rank):
                 for sets, need, room in self.pools[len(pool)]:
                     left = wilds - need
                     after = min(spare + room, left)
-                    if need <= wilds and solve(state, left, after, 0, 0, _UNLIMITED) == target:
+                    if need <= wilds and solve(state, left, after, 0, 0) == target:
                         sizes = _set_sizes(len(pool), sets)
                         for size in sizes:
                             plan.append(("set", tuple(pool[:size]), max(0, 3 - size)))
@@ -581,14 +548,7 @@ class _Search:
                 pool, pool_rank = [], 0
                 continue
             if (
-                solve(
-                    state - table.unit[head],
-                    wilds,
-                    spare,
-                    table.rank[head],
-                    len(pool) + 1,
-                    _UNLIMITED,
-                )
+                solve(state - table.unit[head], wilds, spare, table.rank[head], len(pool) + 1)
                 == target
             ):
                 pool.append(table.cards[head])
@@ -602,10 +562,7 @@ class _Search:
                     continue
                 left = wilds - need
                 after = min(spare + room, left)
-                if (
-                    solve(rest ^ table.guard, left, after, pool_rank, len(pool), _UNLIMITED)
-                    == target
-                ):
+                if solve(rest ^ table.guard, left, after, pool_rank, len(pool)) == target:
                     plan.append(table.plan(vector, need, high))
                     state, wilds, spare = rest ^ table.guard, left, after
                     break
