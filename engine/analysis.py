@@ -204,6 +204,8 @@ _WILD_CARDS: Final = (
 
 
 def _split(hand: Sequence[Card], wild: Rank | None) -> tuple[list[Card], list[Card]]:
+    if wild is None and JOKER not in hand:
+        return sorted(hand), []
     wild_cards = _WILD_CARDS[wild or 0]
     naturals = sorted(c for c in hand if c not in wild_cards)
     wilds = [c for c in hand if c in wild_cards]

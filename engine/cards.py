@@ -7,7 +7,7 @@ clubs, diamonds, hearts, spades and the five-crowns stars: 0 to 64. The joker is
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import Final, cast
 
 from engine.errors import CardCodeError
 
@@ -91,8 +91,13 @@ def format_card(card: Card) -> str:
 
 def parse_cards(codes: Iterable[str | Card]) -> list[Card]:
     """Card codes or card ints (validated) → card ints."""
+    given = list(codes)
+    if all(type(c) is int for c in given):  # the engine's own callers: plain ints
+        numbers = cast("list[Card]", given)
+        if not numbers or (min(numbers) >= 0 and max(numbers) <= JOKER):
+            return numbers
     out: list[Card] = []
-    for code in codes:
+    for code in given:
         if isinstance(code, str):
             out.append(parse_card(code))
         elif isinstance(code, int) and not isinstance(code, bool) and 0 <= code <= JOKER:
