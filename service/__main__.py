@@ -1,31 +1,34 @@
 """``python -m service`` (``make run``): the production server on $HOST:$PORT.
 
-uvicorn with uvloop and httptools, one process: chosen by measurement (see the README's "Server"
-section and ``tests/benchmarks/bench_http.py``). The access log is off because every request is
-already counted and timed in ``/metrics``; LOG_LEVEL still governs the rest.
+granian (Rust HTTP, one worker process, uvloop), chosen by measurement over uvicorn with uvloop
+and httptools: see the README's "Server" section and ``tests/benchmarks/bench_http.py``. The
+access log is off because every request is already counted and timed in ``/metrics``.
 """
 
 from __future__ import annotations
 
-import uvicorn
+from granian.constants import Interfaces, Loops
+from granian.log import LogLevels
+from granian.server import Server
 
-from service.app import create_app
 from service.settings import Settings
 
 
 def main() -> None:
+    # Read here first so a bad variable stops the server with its message, before any worker.
     settings = Settings.from_env()
-    uvicorn.run(
-        create_app(settings),
-        host=settings.host,
+    Server(
+        "service.app:create_app",
+        factory=True,
+        address=settings.host,
         port=settings.port,
-        loop="uvloop",
-        http="httptools",
-        log_level=settings.log_level.lower(),
-        access_log=False,
-        proxy_headers=True,
-        server_header=False,
-    )
+        interface=Interfaces.ASGI,
+        loop=Loops.uvloop,
+        workers=1,
+        websockets=False,
+        log_level=LogLevels(settings.log_level.lower()),
+        log_access=False,
+    ).serve()
 
 
 if __name__ == "__main__":
