@@ -165,6 +165,8 @@ def _lay_out_run(naturals: list[Card], wilds: list[Card], rules: Rules) -> Meld 
     if 1 in ranks and rules.aces == "high_or_low":
         readings.append([14 if r == 1 else r for r in ranks])
     length = len(naturals) + len(wilds)
+    if length > rules.max_run_length:
+        return None  # an ace plays low or high, never both: no run wraps or spans 14 ranks
     for positions in readings:
         top = 14 if 14 in positions or (rules.aces == "high_or_low" and 1 not in positions) else 13
         bottom = 2 if 14 in positions else rules.low_rank

@@ -85,7 +85,7 @@ def test_a_fully_melded_hand_always_passes_the_partner_bound(
     assert 2 * len(lonely) + (len(paired) + 1) // 2 <= len(wilds)
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(game_rules(), st.data())
 def test_laying_out_a_meld_agrees_with_the_reference(rules: Rules, data: st.DataObject) -> None:
     wild = data.draw(st.sampled_from(list(rules.ranks)))
@@ -94,7 +94,10 @@ def test_laying_out_a_meld_agrees_with_the_reference(rules: Rules, data: st.Data
     same_suit = [c for c in pack if c != JOKER and c // 13 == suit]
     wilds = [c for c in pack if is_wild(c, wild)]
     pool = st.one_of(st.sampled_from(pack), st.sampled_from(same_suit), st.sampled_from(wilds))
-    cards = tuple(data.draw(st.lists(pool, min_size=1, max_size=8)))
+    # Up to 15 cards: runs as long as the rules allow, and longer.
+    cards = tuple(
+        data.draw(st.lists(pool, min_size=1, max_size=data.draw(st.sampled_from([8, 15]))))
+    )
     meld = lay_out_meld(cards, wild, rules)
     assert (meld is not None) == is_valid_meld(cards, wild, rules)
     if meld is not None:
@@ -109,3 +112,21 @@ def test_laying_out_a_meld_agrees_with_the_reference(rules: Rules, data: st.Data
             ]
             assert all(c in played for c in naturals)
             assert len({c // 13 for c in played}) == 1
+
+
+@settings(max_examples=500, deadline=None)
+@given(game_rules(), st.data())
+def test_long_runs_with_wilds_agree_with_the_reference(rules: Rules, data: st.DataObject) -> None:
+    """Runs near and past the longest the rules allow: an ace never plays low and high at once."""
+    wild = data.draw(st.sampled_from(list(rules.ranks)))
+    suit = data.draw(st.integers(0, rules.suits - 1))
+    ranks = [r for r in rules.ranks if r != wild]
+    naturals = [card(r, suit) for r in data.draw(st.sets(st.sampled_from(ranks), min_size=1))]
+    pack = sorted(set(rules.pack(2)) | ({JOKER} if rules.jokers else set()))
+    length = data.draw(st.integers(max(3, len(naturals)), 15))
+    wild_cards = st.sampled_from([c for c in pack if is_wild(c, wild)])
+    count = length - len(naturals)
+    wilds = data.draw(st.lists(wild_cards, min_size=count, max_size=count))
+    cards = tuple(naturals + wilds)
+    meld = lay_out_meld(cards, wild, rules)
+    assert (meld is not None) == is_valid_meld(cards, wild, rules), cards
