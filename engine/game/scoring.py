@@ -146,11 +146,10 @@ def lay_out_meld(cards: tuple[Card, ...], wild: Rank | None, rules: Rules) -> Me
         return Meld("set", tuple(wilds), tuple(card(rank, i % 4) for i in range(len(wilds))))
     if len({c % 13 for c in naturals}) == 1:
         rank = naturals[0] % 13 + 1
-        return Meld(
-            "set",
-            (*naturals, *wilds),
-            (*[None] * len(naturals), *(card(rank, naturals[0] // 13) for _ in wilds)),
-        )
+        present = {c // 13 for c in naturals}
+        free = [s for s in range(rules.suits) if s not in present] or list(range(rules.suits))
+        stands = [card(rank, free[i % len(free)]) for i in range(len(wilds))]
+        return Meld("set", (*naturals, *wilds), (*[None] * len(naturals), *stands))
     return _lay_out_run(naturals, wilds, rules)
 
 
