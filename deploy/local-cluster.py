@@ -155,8 +155,14 @@ class LocalCluster:
             "LOG_LEVEL": os.environ.get("LOG_LEVEL", "WARNING"),
         }
         log = self._log(f"service-{port}.log")
+        # A session of its own: the server's workers share its process group, so one killpg
+        # stops the whole instance (a worker outlives a parent killed on its own).
         process = subprocess.Popen(
-            [sys.executable, "-m", "service"], env=env, stdout=log, stderr=log
+            [sys.executable, "-m", "service"],
+            env=env,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
         )
         os.close(log)
         self.instances.append((port, process))
@@ -195,6 +201,7 @@ class LocalCluster:
             "redis_pid": self.redis.pid if self.redis else None,
             "nginx_pid": self.nginx.pid if self.nginx else None,
             "instances": [
+                # pid is also the instance's process group: os.killpg(pid, ...) stops it whole.
                 {"url": f"http://127.0.0.1:{port}", "pid": process.pid}
                 for port, process in self.instances
             ],
@@ -202,15 +209,32 @@ class LocalCluster:
         }
 
     def stop(self) -> None:
-        processes = [self.nginx, *(p for _, p in self.instances), self.redis]
-        for process in processes:  # front to back, so nothing is cut off mid-request
-            if process is not None and process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+        stop_process(self.nginx)  # front to back, so nothing is cut off mid-request
+        for _, instance in self.instances:
+            stop_process(instance, group=True)
+        stop_process(self.redis)
+
+
+def stop_process(process: subprocess.Popen[bytes] | None, *, group: bool = False) -> None:
+    """SIGTERM (to the process group if ``group``), then SIGKILL after 10 s."""
+    if process is None:
+        return
+
+    def send(how: signal.Signals) -> None:
+        try:
+            if group:
+                os.killpg(process.pid, how)
+            elif process.poll() is None:
+                process.send_signal(how)
+        except ProcessLookupError:
+            pass
+
+    send(signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        send(signal.SIGKILL)
+        process.wait()
 
 
 def main() -> None:

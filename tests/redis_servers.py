@@ -258,8 +258,14 @@ class ServiceInstance:
         env.setdefault("LOG_LEVEL", "WARNING")
         self.log_file.parent.mkdir(parents=True, exist_ok=True)
         with self.log_file.open("ab") as log:
+            # A session of its own: the server's worker processes share its process group,
+            # and killing the group kills them all (granian's worker outlives a killed parent).
             self.process = subprocess.Popen(
-                SERVICE_COMMAND, env=env, stdout=log, stderr=subprocess.STDOUT
+                SERVICE_COMMAND,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
             )
         deadline = time.monotonic() + 30
         while not http_ok(f"{self.url}/healthz"):
@@ -277,17 +283,38 @@ class ServiceInstance:
     def kill(self) -> None:
         self._end(signal.SIGKILL)
 
+    def cpu_seconds(self) -> float:
+        """CPU time used so far by the server and its workers (its process group)."""
+        return 0.0 if self.process is None else process_group_cpu_seconds(self.process.pid)
+
     def _end(self, how: signal.Signals) -> None:
         if self.process is None:
             return
-        if self.process.poll() is None:
-            self.process.send_signal(how)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, how)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
         self.process = None
+
+
+def process_group_cpu_seconds(group: int) -> float:
+    """User + system CPU seconds of the live processes in a process group, from /proc."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) == group:  # fields: state, ppid, pgrp, ... utime at 11, stime 12
+                ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def http_ok(url: str, timeout: float = 1.0) -> bool:
