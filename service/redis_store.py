@@ -20,9 +20,10 @@ but never applied twice.
 ``GameEventsBackend`` is Litestar's Redis streams channels backend made fit for this: it keeps
 reading after Redis comes back (Litestar's own stops for good at the first connection error), it
 does not spin (XREAD blocks for up to ``block_ms`` instead of 1 ms), it reads a Redis Cluster one
-slot at a time (a multi-key XREAD across slots is refused there), and a notice that cannot be
-published during an outage is dropped rather than killing the publisher: streams re-sync from
-the game itself on the next notice or reconnection.
+slot at a time (a multi-key XREAD across slots is refused there), it publishes notices side by
+side (one at a time, they fall seconds behind under load), and a notice that cannot be published
+during an outage is dropped rather than killing the publisher: streams re-sync from the game
+itself on the next notice or reconnection.
 """
 
 from __future__ import annotations
@@ -85,6 +86,18 @@ _UNAVAILABLE: Final = (
     OSError,
     asyncio.TimeoutError,
 )
+
+
+async def _topology_loaded(client: aioredis.Redis | RedisCluster) -> None:
+    """Load a cluster client's slot map before a command (a no-op once loaded).
+
+    redis-py 8.1's async cluster client lets concurrent first commands (on a fresh client, or
+    after an error made it reload the map) each replace the default node, closing connections
+    that other commands are opening ("'NoneType' object has no attribute 'writelines'"). Loading
+    the map first, under the client's own lock, leaves the commands nothing to race over.
+    """
+    if isinstance(client, RedisCluster):
+        await client.initialize()
 
 
 class InvalidKeyPrefix(ValueError):
@@ -161,7 +174,6 @@ class RedisStore:
             "socket_timeout": timeout,
             "socket_connect_timeout": timeout,
             "retry": retry,
-            "health_check_interval": 30,
         }
         client: aioredis.Redis | RedisCluster
         if cluster:
@@ -230,6 +242,7 @@ class RedisStore:
 
     async def _call(self, command: Callable[[], Awaitable[_T]]) -> _T:
         try:
+            await _topology_loaded(self.redis)
             return await command()
         except _UNAVAILABLE as error:
             raise StoreUnavailable(f"Redis is unavailable: {error}") from error
@@ -250,6 +263,7 @@ class GameEventsBackend(RedisChannelsStreamBackend):
         key_prefix: str = "ttt_events",
         block_ms: int = 100,
         retry_delay: float = 0.5,
+        max_in_flight: int = 64,
     ) -> None:
         # Litestar passes its "sleep when nothing is subscribed" as XREAD's BLOCK: at 1 ms (its
         # default) an instance with one open stream asks Redis a thousand times a second.
@@ -262,12 +276,36 @@ class GameEventsBackend(RedisChannelsStreamBackend):
         )
         self._client = redis
         self._retry_delay = retry_delay
+        self._in_flight: set[asyncio.Task[None]] = set()
+        self._in_flight_slots = asyncio.Semaphore(max_in_flight)
 
     async def publish(self, data: bytes, channels: Iterable[str]) -> None:
+        """Send the notice in the background and return at once.
+
+        The channels plugin publishes one notice at a time, each waiting for its answer: under
+        load that is slower than actions are applied, and notices (so events) fall seconds
+        behind. Notices only wake streams, which render from the game itself, so their order
+        does not matter: up to ``max_in_flight`` go out side by side.
+        """
+        await self._in_flight_slots.acquire()
+        task = asyncio.create_task(self._publish_now(data, list(channels)))
+        self._in_flight.add(task)
+        task.add_done_callback(self._in_flight.discard)
+
+    async def _publish_now(self, data: bytes, channels: list[str]) -> None:
         try:
+            await _topology_loaded(self._client)
             await super().publish(data, channels)
         except _UNAVAILABLE as error:
             _log.warning("event notice not published, Redis is unavailable: %s", error)
+        except Exception:  # nobody awaits this task: say what went wrong, lose only this notice
+            _log.exception("event notice not published")
+        finally:
+            self._in_flight_slots.release()
+
+    async def on_shutdown(self) -> None:
+        await asyncio.gather(*self._in_flight, return_exceptions=True)
+        await super().on_shutdown()
 
     async def stream_events(self) -> AsyncGenerator[tuple[str, Any], None]:
         last_ids: dict[str, bytes] = {}
@@ -300,7 +338,7 @@ class GameEventsBackend(RedisChannelsStreamBackend):
         # A cluster refuses one XREAD over keys of several slots, and redis-py's cluster client
         # breaks under concurrent blocking reads: poll slot by slot, sent straight to the slot's
         # node, then wait as long as a blocking read would have.
-        await self._client.initialize()  # the slot map; a no-op once loaded
+        await _topology_loaded(self._client)
         by_slot: dict[int, list[str]] = defaultdict(list)
         for key in keys:
             by_slot[self._client.keyslot(key)].append(key)

@@ -194,6 +194,22 @@ def test_of_many_concurrent_commits_at_one_version_exactly_one_wins(store_kind: 
     run(check())
 
 
+def test_a_fresh_store_serves_many_concurrent_first_requests(store_kind: StoreKind) -> None:
+    """The first requests of a new process arrive together (a cluster client must not trip over
+    its own start-up)."""
+
+    async def check() -> None:
+        for _ in range(3):
+            store = store_kind.make()
+            games = [new_id() for _ in range(40)]
+            await asyncio.gather(*(store.create(game, game.encode()) for game in games))
+            loaded = await asyncio.gather(*(store.load(game) for game in games))
+            assert loaded == [StoredGame(0, game.encode()) for game in games]
+            await store.close()
+
+    run(check())
+
+
 # --- idempotency -------------------------------------------------------------------------------
 
 
