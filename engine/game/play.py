@@ -270,11 +270,14 @@ def _legal_discards(state: GameState, seat: int) -> list[Action]:
 
 
 def _legal_lay_offs(state: GameState, seat: int) -> list[Action]:
-    if not _lay_off_open(state, seat) or len(state.hands[seat]) < 2:
+    if not _lay_off_open(state, seat):
         return []
     wild = state.wild
+    hand = state.hands[seat]
     actions: list[Action] = []
-    for c in sorted(set(state.hands[seat])):
+    for c in sorted(set(hand)):
+        if not _keeps_a_discard(state, without(hand, c)):
+            continue
         for owner, melds in enumerate(state.table):
             if owner == seat:
                 continue
@@ -436,6 +439,14 @@ def _lay_off_open(state: GameState, seat: int) -> bool:
     )
 
 
+def _keeps_a_discard(state: GameState, hand: tuple[Card, ...]) -> bool:
+    """Whether ``hand`` still holds a card the seat on turn may discard to end its turn."""
+    upcard = state.upcard
+    if state.rules.discard_drawn_upcard or upcard is None:
+        return bool(hand)
+    return any(c != upcard for c in hand) or hand.count(upcard) > 1
+
+
 def _apply_lay_off(state: GameState, seat: int, action: LayOff) -> GameState:
     rules = state.rules
     if not rules.redemption:
@@ -447,8 +458,11 @@ def _apply_lay_off(state: GameState, seat: int, action: LayOff) -> GameState:
     hand = state.hands[seat]
     if action.card not in hand:
         raise CardNotInHand(action.card)
-    if len(hand) < 2:
-        raise IllegalAction("keep one card to discard: the turn ends with a discard")
+    if not _keeps_a_discard(state, without(hand, action.card)):
+        raise IllegalAction(
+            f"laying off card {action.card} would leave no card this turn may discard: "
+            "the turn ends with a discard"
+        )
     owner = action.seat
     if owner == seat:
         raise IllegalAction("cards are laid off on other seats' melds, not on your own")

@@ -268,6 +268,21 @@ def test_redemption_lays_deadwood_off_on_the_melds_of_whoever_went_out() -> None
     assert points_by_seat(plain) == {0: 7 + 9 + 10, 1: 0}
 
 
+def test_a_lay_off_keeps_a_card_the_turn_may_discard() -> None:
+    """With the upcard rule, laying off every other card would leave only the card just taken
+    from the discard pile, which may not be thrown back: that last lay-off is refused."""
+    rules = classic(redemption=True, discard_drawn_upcard=False)
+    state = stacked(["7H 8H 3H", "4H 5H 6H"], upcard="2D", stock="KS QC", rules=rules)
+    state = draw_and_discard(state, "KS", go_out=True)
+    state = apply(state, 0, Draw("discard"))  # KS
+    state = apply(state, 0, LayOff(C("7H"), 1, 0))
+    state = apply(state, 0, LayOff(C("8H"), 1, 0))
+    assert LayOff(C("3H"), 1, 0) not in legal_actions(state, 0)
+    with pytest.raises(IllegalAction, match="no card this turn may discard"):
+        apply(state, 0, LayOff(C("3H"), 1, 0))
+    assert legal_actions(state, 0) == [Discard(C("3H"))]
+
+
 def test_cards_are_laid_off_only_after_someone_went_out() -> None:
     state = apply(scenario(redemption=True), 1, Draw("stock"))
     with pytest.raises(IllegalAction, match="after someone has gone out"):
