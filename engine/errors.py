@@ -61,8 +61,8 @@ class CardNotInHand(EngineError, ValueError):
 
         self.card = card
         try:
-            shown = format_card(card)
-        except CardCodeError:
+            shown = repr(card) if isinstance(card, bool) else format_card(card)
+        except (CardCodeError, TypeError):
             shown = repr(card)
         super().__init__(f"card {shown} is not in the hand")
 

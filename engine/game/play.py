@@ -295,7 +295,7 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
     ``EngineError`` naming what is wrong, with nothing applied."""
     if state.status != "playing":
         raise GameFinished()
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state.players):
+    if not _is_int(seat) or not 0 <= seat < len(state.players):
         raise IllegalAction(f"no seat {seat!r}: seats are 0 to {len(state.players) - 1}")
     if seat != state.turn:
         raise NotYourTurn(seat, state.turn)
@@ -352,7 +352,7 @@ def _pile_index(state: GameState, seat: int, pile: int | None) -> int:
         return 0
     if pile is None:
         return seat
-    if not isinstance(pile, int) or isinstance(pile, bool) or not 0 <= pile < len(state.piles):
+    if not _is_int(pile) or not 0 <= pile < len(state.piles):
         raise IllegalAction(f"no discard pile {pile!r}: piles are 0 to {len(state.piles) - 1}")
     return pile
 
@@ -362,8 +362,10 @@ def _apply_discard(state: GameState, seat: int, action: Discard) -> GameState:
         raise WrongPhase(state.phase.value, action)
     hand = state.hands[seat]
     card = action.card
-    if card not in hand:
+    if not _is_int(card) or card not in hand:
         raise CardNotInHand(card)
+    if not isinstance(action.go_out, bool):
+        raise IllegalAction(f"go_out must be true or false, not {action.go_out!r}")
     rules = state.rules
     if not rules.discard_drawn_upcard and card == state.upcard and hand.count(card) == 1:
         raise IllegalAction(
@@ -456,7 +458,7 @@ def _apply_lay_off(state: GameState, seat: int, action: LayOff) -> GameState:
     if not _lay_off_open(state, seat):
         raise IllegalAction("cards are laid off only on a last turn, after someone has gone out")
     hand = state.hands[seat]
-    if action.card not in hand:
+    if not _is_int(action.card) or action.card not in hand:
         raise CardNotInHand(action.card)
     if not _keeps_a_discard(state, without(hand, action.card)):
         raise IllegalAction(
@@ -466,10 +468,10 @@ def _apply_lay_off(state: GameState, seat: int, action: LayOff) -> GameState:
     owner = action.seat
     if owner == seat:
         raise IllegalAction("cards are laid off on other seats' melds, not on your own")
-    if not isinstance(owner, int) or not 0 <= owner < len(state.players):
+    if not _is_int(owner) or not 0 <= owner < len(state.players):
         raise IllegalAction(f"no seat {owner!r} to lay off on")
     melds = state.table[owner]
-    if not isinstance(action.meld, int) or not 0 <= action.meld < len(melds):
+    if not _is_int(action.meld) or not 0 <= action.meld < len(melds):
         raise IllegalAction(f"seat {owner} has no meld {action.meld!r} on the table")
     wild = state.wild
     extended = lay_out_meld((*melds[action.meld].cards, action.card), wild, rules)
@@ -560,6 +562,11 @@ def _going_out_bonus(rules: Rules, wild: Rank) -> int:
 def _finish(state: GameState, winners: tuple[int, ...]) -> GameState:
     # The last round's cards stay where they lie, so the pack can still be accounted for.
     return _evolve(state, status="finished", winners=winners)
+
+
+def _is_int(value: object) -> bool:
+    """An int and not a bool (True == 1 would pass for a card, a seat or a pile)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 # -- bookkeeping ----------------------------------------------------------------------------------

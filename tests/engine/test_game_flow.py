@@ -182,6 +182,13 @@ def test_each_broken_rule_has_its_own_error_naming_the_bad_value() -> None:
         apply(drawn, 1, Discard(C("4H"), go_out=True))
     assert refused.value.deadwood_points == 5 + 6 + 10  # 5H 6H KS: no meld left
     assert drawn.version == 1
+    # Values of the wrong type are refused by name, never taken for cards or seats.
+    with pytest.raises(CardNotInHand, match="True"):
+        apply(drawn, 1, Discard(True))
+    with pytest.raises(IllegalAction, match="go_out"):
+        apply(drawn, 1, Discard(C("KS"), go_out="yes"))  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction, match="seat True"):
+        apply(drawn, True, Discard(C("KS")))
 
 
 def test_a_refused_action_applies_nothing() -> None:
