@@ -21,11 +21,7 @@ def analysis_json(result: Analysis) -> dict[str, object]:
             {
                 "kind": meld.kind,
                 "cards": [format_card(c) for c in meld.cards],
-                "wilds": [
-                    {"card": format_card(c), "as": format_card(stands)}
-                    for c, stands in zip(meld.cards, meld.stands_for, strict=True)
-                    if stands is not None
-                ],
+                "stands_for": [None if s is None else format_card(s) for s in meld.stands_for],
             }
             for meld in result.melds
         ],

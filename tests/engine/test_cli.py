@@ -26,7 +26,11 @@ def test_json_output_has_the_api_shape(capsys: pytest.CaptureFixture[str]) -> No
     assert body["deadwood"] == ["KD"]
     assert body["suggested_discard"] == "KD"
     assert body["can_go_out"] is True
-    assert body["melds"][0]["wilds"] == [{"card": "8S", "as": "5H"}]
+    assert body["melds"][0] == {
+        "kind": "run",
+        "cards": ["4H", "8S", "6H"],
+        "stands_for": [None, "5H", None],
+    }
 
 
 def test_rules_may_be_a_json_object(capsys: pytest.CaptureFixture[str]) -> None:
