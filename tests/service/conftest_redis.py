@@ -7,6 +7,7 @@ Registered from tests/conftest.py (``pytest_plugins``) so every test directory c
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,7 +22,9 @@ from tests.redis_servers import (
     redis_server_installed,
 )
 
-MACHINE_REDIS_PORT = 6379
+# Where the machine's own Redis would be; point it at an unused port to try the suite as on a
+# machine without one (the session then starts its own redis-server).
+MACHINE_REDIS_PORT = int(os.environ.get("TEST_MACHINE_REDIS_PORT", "6379"))
 # The store tests' own database on the machine's Redis, away from DB 0 where people poke around.
 TEST_DB = 9
 

@@ -416,12 +416,12 @@ def test_event_streams_across_instances_recover_after_a_redis_outage(tmp_path: P
             await until_ready(client)
         await play_one(second, game)
         await play_one(second, game)
-        events = await asyncio.wait_for(across_the_outage, 15)
+        events = await asyncio.wait_for(across_the_outage, 10)
         assert [e.id for e in events if e.event == "action"] == [2, 3]
 
         after_the_outage = await listen(events_url, 4)
         await play_one(second, game)
-        events = await asyncio.wait_for(after_the_outage, 15)
+        events = await asyncio.wait_for(after_the_outage, 10)
         assert events[-1].id == 4
 
     try:
