@@ -8,7 +8,6 @@ from litestar import Litestar
 from litestar.channels import ChannelsPlugin
 from litestar.channels.backends.base import ChannelsBackend
 from litestar.channels.backends.memory import MemoryChannelsBackend
-from litestar.channels.backends.redis import RedisChannelsStreamBackend
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.logging import LoggingConfig
@@ -61,16 +60,19 @@ def build_store(settings: Settings) -> tuple[Store, Literal["memory", "redis"]]:
 
 def build_channels_backend(settings: Settings, store: Store) -> ChannelsBackend:
     """In memory for one process; a Redis stream per game when games live in Redis, so a stream
-    on one instance hears actions applied on another. Only versions travel on a channel."""
+    on one instance hears actions applied on another. Only versions travel on a channel.
+
+    The Redis one is ``GameEventsBackend`` (service.redis_store): Litestar's stream backend that
+    keeps reading through a Redis outage and publishes without queueing behind each answer."""
     redis_client: Any = getattr(store, "redis", None)
     if redis_client is None:
         return MemoryChannelsBackend(history=settings.event_history)
-    return RedisChannelsStreamBackend(
+    from service.redis_store import GameEventsBackend  # noqa: PLC0415  # Redis deployments only
+
+    return GameEventsBackend(
         redis=redis_client,
-        key_prefix="ttt_events",
         history=settings.event_history,
-        stream_ttl=int(settings.game_ttl * 1000),
-        cap_streams_approximate=True,
+        stream_ttl_ms=int(settings.game_ttl * 1000),
     )
 
 
