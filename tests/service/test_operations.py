@@ -1,0 +1,59 @@
+"""``/healthz``, ``/readyz`` and ``/metrics``."""
+
+from __future__ import annotations
+
+import re
+
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from tests.service.http_player import HttpGame
+
+Client = TestClient[Litestar]
+
+
+def metric(text: str, name: str, labels: str = "") -> float:
+    """The value of one sample in Prometheus text, 0 if absent."""
+    pattern = re.escape(name) + (re.escape("{" + labels + "}") if labels else r"(?:\{[^}]*\})?")
+    total = 0.0
+    for match in re.finditer(rf"^{pattern} (\S+)$", text, re.MULTILINE):
+        total += float(match[1])
+    return total
+
+
+def test_health_and_readiness(client: Client) -> None:
+    assert client.get("/healthz").json() == {"status": "ok"}
+    assert client.get("/readyz").json() == {"status": "ready", "store": "memory"}
+
+
+def test_metrics_count_requests_games_actions_and_analyses(client: Client) -> None:
+    before = client.get("/metrics").text
+    game = HttpGame.create(client, 2, "online", seed=1)
+    game.play_turn()  # a draw, an analysis, a discard
+    client.post(
+        f"/v1/games/{game.game_id}/actions",
+        json={"type": "draw", "source": "stock"},
+        headers={**game.auth(game.view()["turn"]), "Idempotency-Key": "k"},
+    )
+    client.post(
+        f"/v1/games/{game.game_id}/actions",
+        json={"type": "draw", "source": "stock"},
+        headers={**game.auth(game.view()["turn"]), "Idempotency-Key": "k"},
+    )
+    response = client.get("/metrics")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    after = response.text
+
+    def grew(name: str, labels: str = "") -> float:
+        return metric(after, name, labels) - metric(before, name, labels)
+
+    assert grew("three_thirteen_games_created_total", 'preset="online"') == 1
+    assert grew("three_thirteen_actions_applied_total", 'type="draw"') == 2
+    assert grew("three_thirteen_actions_applied_total", 'type="discard"') == 1
+    assert grew("three_thirteen_actions_replayed_total") == 1
+    assert grew("three_thirteen_analyses_run_total") == 1
+    # Litestar's middleware: counts and latencies per route template, not per game id.
+    assert 'path="/v1/games/{game_id}/actions"' in after
+    assert "three_thirteen_request_duration_seconds_bucket" in after
+    assert game.game_id not in after
