@@ -188,7 +188,7 @@ class RedisClusterServers:
     def url(self) -> str:
         return self.nodes[0].url
 
-    def start(self, masters: int = 3) -> RedisClusterServers:
+    def start(self, masters: int = 3, *, appendonly: bool = False) -> RedisClusterServers:
         try:
             for index in range(masters):
                 node_dir = self.directory / f"node{index}"
@@ -196,6 +196,7 @@ class RedisClusterServers:
                 node = RedisServer(
                     node_dir,
                     port=free_cluster_port(),
+                    appendonly=appendonly,
                     extra_args=(
                         "--cluster-enabled",
                         "yes",

@@ -1,4 +1,5 @@
-"""The Redis store when Redis fails: unreachable, frozen, killed mid-write, restarted.
+"""The Redis store when Redis fails: unreachable, frozen, killed mid-write, restarted, and a
+cluster master lost and restarted.
 
 Each test runs its own redis-server (so it can kill it) and one store object throughout, to show
 recovery needs no restart of the service.
@@ -9,12 +10,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from service.redis_store import RedisStore
 from service.store import StoredGame, StoreUnavailable
-from tests.redis_servers import RedisServer, free_port
+from tests.redis_servers import RedisClusterServers, RedisServer, free_port
 
 pytestmark = pytest.mark.redis
 
@@ -201,3 +203,50 @@ def test_a_crash_in_the_middle_of_many_commits_leaves_no_half_applied_action(
         await store.close()
 
     asyncio.run(check())
+
+
+def test_a_cluster_master_down_fails_only_its_own_games_until_it_is_back(tmp_path: Path) -> None:
+    """One of three append-only masters is killed: games in its slots answer StoreUnavailable,
+    the others carry on; restarted, it serves its games again, intact, to the same store."""
+    cluster = RedisClusterServers(tmp_path).start(appendonly=True)
+
+    async def check() -> None:
+        store = RedisStore.from_url(
+            cluster.url, game_ttl=DAY, idempotency_ttl=DAY, cluster=True, timeout=0.5
+        )
+        games = [f"game-{n}" for n in range(30)]
+        for game in games:
+            await store.create(game, b"v0")
+            assert await store.commit(game, 0, b"v1")
+        cluster.nodes[1].kill()
+        started = time.monotonic()
+        served, refused = [], []
+        for game in games:
+            try:
+                assert await store.load(game) == StoredGame(1, b"v1")
+                served.append(game)
+            except StoreUnavailable:
+                refused.append(game)
+        assert served  # the other masters' games
+        assert refused  # the dead master's games
+        assert time.monotonic() - started < 15
+        for game in served:
+            assert await store.commit(game, 1, b"v2")
+
+        cluster.nodes[1].start()
+        deadline = time.monotonic() + 30
+        for game in refused:
+            while True:
+                try:
+                    assert await store.load(game) == StoredGame(1, b"v1")
+                    break
+                except StoreUnavailable:
+                    assert time.monotonic() < deadline, f"{game} still unavailable"
+                    await asyncio.sleep(0.2)
+            assert await store.commit(game, 1, b"v2")
+        await store.close()
+
+    try:
+        asyncio.run(check())
+    finally:
+        cluster.stop()
