@@ -442,7 +442,7 @@ class _Search:
         self.rank_points = [rules.rank_points[r + 1] for r in range(13)]
         # pools[n]: the ways n pooled cards of a rank can all be sets, given every wild.
         self.pools = _pool_options(self.wild_count, table.limit)
-        self.memo: dict[int, int] = {}
+        self.memo: dict[tuple[int, int, int, int, int], int] = {}
         self.solve = self._solver()
 
     def best(self, state: int) -> int:
@@ -483,7 +483,7 @@ class _Search:
             # Past three cards a pool is a free set that takes any number more: with no limit of
             # wilds per meld, those states are one.
             counted = pooled if limited or pooled < 3 else 3
-            key = (((state << 5 | wilds) << 5 | spare) << 4 | pool_rank) << 5 | counted
+            key = (state, wilds, spare, pool_rank, counted)
             found = memo.get(key)
             if found is not None:
                 return found
