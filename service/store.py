@@ -37,7 +37,7 @@ class Store(Protocol):
         """Store a new game at version 0; GameExists if the id is taken."""
 
     async def load(self, game_id: str) -> StoredGame | None:
-        """The game's current version and record, or None if there is no such game (or it expired)."""
+        """The game's current version and record, or None if there is no such game (or expired)."""
 
     async def commit(
         self,
