@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Final
+
+import anyio
+import anyio.to_thread
 from litestar import Controller, get, post
 from litestar.params import JSONBody
 
@@ -10,6 +14,12 @@ from engine.rules import PRESET_NAMES
 from service import metrics, translate, wire
 from service.documented import problems
 from service.problems import InvalidField, MissingWild
+
+INLINE_HAND_SIZE: Final = 16
+"""The largest hand a game holds (15 dealt under the extended schedule, plus the card drawn):
+analysed on the event loop, in about a millisecond."""
+
+_LARGE_HANDS: Final = anyio.CapacityLimiter(2)
 
 
 class AnalysisController(Controller):
@@ -27,9 +37,8 @@ class AnalysisController(Controller):
         ),
         status_code=200,
         responses=problems(400, 413, 422),
-        sync_to_thread=False,
     )
-    def analyse(self, data: JSONBody[wire.AnalyseRequest]) -> wire.AnalyseResponse:
+    async def analyse(self, data: JSONBody[wire.AnalyseRequest]) -> wire.AnalyseResponse:
         rules = translate.rules_from_wire(data.rules)
         hand = translate.cards_from_codes(data.hand, "hand")
         if data.wild is not None:
@@ -43,7 +52,14 @@ class AnalysisController(Controller):
             wild = rules.wild_rank(data.round)
         else:
             raise MissingWild("give the wild rank as `wild`, or the round as `round`", field="wild")
-        analysis = engine.analyse(hand, wild, rules)
+        if len(hand) <= INLINE_HAND_SIZE:
+            analysis = engine.analyse(hand, wild, rules)
+        else:
+            # A hand far larger than any deal can take the exact search seconds; in a worker
+            # thread it slows the other requests (the GIL) instead of stopping them all.
+            analysis = await anyio.to_thread.run_sync(
+                engine.analyse, hand, wild, rules, limiter=_LARGE_HANDS
+            )
         metrics.ANALYSES_RUN.inc()
         return translate.analysis_to_wire(analysis)
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 
+import httpx
 from litestar import Litestar
 from litestar.testing import TestClient
 
@@ -57,3 +60,58 @@ def test_metrics_count_requests_games_actions_and_analyses(client: Client) -> No
     assert 'path="/v1/games/{game_id}/actions"' in after
     assert "three_thirteen_request_duration_seconds_bucket" in after
     assert game.game_id not in after
+
+
+# A 30-card hand whose exact analysis takes most of a second (measured: 0.66 s).
+SLOW_HAND = [
+    "TS",
+    "2C",
+    "AD",
+    "QS",
+    "4C",
+    "6H",
+    "TC",
+    "JD",
+    "7C",
+    "8S",
+    "JK",
+    "8H",
+    "KC",
+    "JH",
+    "7D",
+    "3S",
+    "3D",
+    "JK",
+    "7H",
+    "3C",
+    "8C",
+    "QS",
+    "4H",
+    "4H",
+    "4D",
+    "9H",
+    "AC",
+    "5D",
+    "6H",
+    "3C",
+]
+
+
+def test_a_huge_hand_does_not_stall_other_requests(live_server: str) -> None:
+    """Hands larger than any deal are analysed off the event loop."""
+
+    async def scenario() -> tuple[float, float, int]:
+        async with httpx.AsyncClient(base_url=live_server, timeout=30) as client:
+            started = time.perf_counter()
+            slow = asyncio.create_task(
+                client.post("/v1/analyse", json={"hand": SLOW_HAND, "wild": "3", "rules": "online"})
+            )
+            await asyncio.sleep(0.05)
+            await client.get("/healthz")
+            healthz_after = time.perf_counter() - started
+            response = await slow
+            return healthz_after, time.perf_counter() - started, response.status_code
+
+    healthz_after, analysis_after, status = asyncio.run(scenario())
+    assert status == 200
+    assert healthz_after < analysis_after / 2, (healthz_after, analysis_after)
