@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import defaultdict
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable
 from typing import Any, Final, TypeVar, cast
@@ -98,6 +99,27 @@ async def _topology_loaded(client: aioredis.Redis | RedisCluster) -> None:
     """
     if isinstance(client, RedisCluster):
         await client.initialize()
+
+
+UNAVAILABLE_MESSAGE: Final = "the game store (Redis) cannot be reached; try again shortly"
+
+
+class _OutageLog:
+    """Logs why Redis is unavailable at most once per ``every`` seconds: during an outage every
+    request fails the same way."""
+
+    def __init__(self, every: float = 5.0) -> None:
+        self._every = every
+        self._last = -every
+
+    def note(self, error: BaseException) -> None:
+        now = time.monotonic()
+        if now - self._last >= self._every:
+            self._last = now
+            _log.warning("Redis is unavailable: %r", error)
+
+
+_outage_log = _OutageLog()
 
 
 class InvalidKeyPrefix(ValueError):
@@ -245,7 +267,9 @@ class RedisStore:
             await _topology_loaded(self.redis)
             return await command()
         except _UNAVAILABLE as error:
-            raise StoreUnavailable(f"Redis is unavailable: {error}") from error
+            _outage_log.note(error)
+            # The message reaches clients (503 detail): no host, port or driver text in it.
+            raise StoreUnavailable(UNAVAILABLE_MESSAGE) from error
 
 
 class GameEventsBackend(RedisChannelsStreamBackend):
