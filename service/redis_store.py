@@ -359,9 +359,9 @@ class GameEventsBackend(RedisChannelsStreamBackend):
         if not isinstance(self._client, RedisCluster):
             streams = {key: last_ids.get(key, b"0") for key in keys}
             return _batches(await self._client.xread(streams, block=block))  # type: ignore[arg-type]
-        # A cluster refuses one XREAD over keys of several slots, and redis-py's cluster client
-        # breaks under concurrent blocking reads: poll slot by slot, sent straight to the slot's
-        # node, then wait as long as a blocking read would have.
+        # A cluster refuses one XREAD over keys of several slots, and a blocking read per slot
+        # would hold a connection per slot: poll slot by slot (one round trip each, sent
+        # straight to the slot's node), then wait as long as a blocking read would have.
         await _topology_loaded(self._client)
         by_slot: dict[int, list[str]] = defaultdict(list)
         for key in keys:
