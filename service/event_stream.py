@@ -8,14 +8,16 @@ that action, even when several actions land between two wake-ups or the client r
 old ``Last-Event-ID``.
 
 Events: ``snapshot`` (first, unless resuming: the current view), then ``action`` per version
-(``GameEvent``). The event id is the version. The stream ends when the game is over, or after
-``idle_timeout`` seconds without an action (an EventSource reconnects with ``Last-Event-ID``).
+(``GameEvent``). The event id is the version. An idle stream sends a ``: keep-alive`` comment
+every ``HEARTBEAT_SECONDS``. The stream ends when the game is over, or after ``idle_timeout``
+seconds without an action (an EventSource reconnects with ``Last-Event-ID``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
 from collections.abc import AsyncIterator
 from typing import Final
 
@@ -29,6 +31,10 @@ from service.game_flow import LoadedGame, channel_of, load_game, view_of
 from service.services import Services
 
 _encoder: Final = msgspec.json.Encoder()
+
+HEARTBEAT_SECONDS: float = 15.0
+"""An idle stream sends a comment this often, so proxies (nginx cuts at 60 s by default) and
+load balancers keep the connection open."""
 
 
 def _snapshot(loaded: LoadedGame, seat: int | None) -> ServerSentEventMessage:
@@ -79,23 +85,39 @@ async def game_events(
     idle_timeout: float,
 ) -> AsyncIterator[ServerSentEventMessage]:
     async with services.channels.start_subscription([channel_of(game_id)]) as subscriber:
-        notices = subscriber.iter_events()
-        # Loaded again after subscribing, so an action applied in between is not missed.
-        loaded = await load_game(services, game_id)
-        newest = loaded.state
-        if last_event_id is None or not 0 <= last_event_id <= newest.version:
-            yield _snapshot(loaded, seat)
-            follower = newest
-        else:
-            follower = _state_at(newest, last_event_id)
-        while True:
-            events, follower = _catch_up(game_id, follower, newest, seat)
-            for event in events:
-                yield event
-            if newest.status != "playing":
-                return
-            try:
-                await asyncio.wait_for(anext(notices), timeout=idle_timeout)
-            except TimeoutError:
-                return
-            newest = (await load_game(services, game_id)).state
+        woken = asyncio.Event()
+        listener = asyncio.create_task(_wake_on_notices(subscriber.iter_events(), woken))
+        try:
+            # Loaded again after subscribing, so an action applied in between is not missed.
+            loaded = await load_game(services, game_id)
+            newest = loaded.state
+            if last_event_id is None or not 0 <= last_event_id <= newest.version:
+                yield _snapshot(loaded, seat)
+                follower = newest
+            else:
+                follower = _state_at(newest, last_event_id)
+            while True:
+                events, follower = _catch_up(game_id, follower, newest, seat)
+                for event in events:
+                    yield event
+                if newest.status != "playing":
+                    return
+                idle_until = time.monotonic() + idle_timeout
+                while not woken.is_set():
+                    left = idle_until - time.monotonic()
+                    if left <= 0:
+                        return
+                    try:
+                        await asyncio.wait_for(woken.wait(), timeout=min(left, HEARTBEAT_SECONDS))
+                    except TimeoutError:
+                        if idle_until - time.monotonic() > 0:
+                            yield ServerSentEventMessage(data=None, comment="keep-alive")
+                woken.clear()
+                newest = (await load_game(services, game_id)).state
+        finally:
+            listener.cancel()
+
+
+async def _wake_on_notices(notices: AsyncIterator[bytes], woken: asyncio.Event) -> None:
+    async for _ in notices:
+        woken.set()

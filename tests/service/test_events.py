@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Any
 
 import httpx
+import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
+from service import event_stream
 from tests.service.http_player import HttpGame
 
 Client = TestClient[Litestar]
@@ -155,3 +158,16 @@ def test_a_stream_of_a_finished_game_ends_by_itself(client: Client) -> None:
     events = parse_events(response.text)
     assert events[-1]["id"] == final["version"]
     assert events[-1]["data"]["view"]["status"] == "finished"
+
+
+def test_an_idle_stream_sends_keep_alive_comments_then_ends(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(event_stream, "HEARTBEAT_SECONDS", 0.05)
+    game = HttpGame.create(client, 2, "classic", seed=5)
+    started = time.monotonic()
+    response = client.get(f"/v1/games/{game.game_id}/events", params={"idle_timeout": 0.4})
+    elapsed = time.monotonic() - started
+    assert response.text.count(": keep-alive") >= 3
+    assert [e["event"] for e in parse_events(response.text)] == ["snapshot"]
+    assert 0.4 <= elapsed < 5
