@@ -357,6 +357,9 @@ class _MeldTable:
             if cards[j] // 13 == suit and cards[j] != c
         )
         found: list[tuple[int, int, int, int, bool]] = []  # (need, -size, vector, room, high)
+        # A run needing two wilds or more per natural card is never better than each of its
+        # cards in a set with two wilds: no more wilds, and at least as much room for others.
+        singles_do_better = self.limit is None or self.limit >= 2
         directions = [(c % 13 + 1, higher, False)]
         if self.ace_high and c % 13 == 0:
             directions.append((14, higher[::-1], True))
@@ -373,6 +376,8 @@ class _MeldTable:
                     grown, grown_size = vector + unit[j], size + 1
                     stack.append((k + 1, total, r, grown, grown_size))
                     need = max(total, 3 - grown_size)
+                    if need >= 2 * grown_size and singles_do_better:
+                        continue
                     if need <= usable and grown_size + need <= self.max_run:
                         room = self.room(grown_size + need, need, is_set=False)
                         found.append((need, -grown_size, grown, room, high))
