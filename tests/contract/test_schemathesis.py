@@ -98,6 +98,7 @@ TestGameWorkflow = GameWorkflow.TestCase
 def test_stateful_phase_played_games() -> None:
     """The links led the stateful phase from created games into accepted turns and views (runs
     after TestGameWorkflow, which fills STATEFUL_CALLS)."""
+    print("stateful calls (operationId, status): count", sorted(STATEFUL_CALLS.items()))
     assert STATEFUL_CALLS["createGame", 201] > 0, STATEFUL_CALLS
     assert STATEFUL_CALLS["applyAction", 200] > 0, STATEFUL_CALLS
     assert STATEFUL_CALLS["getGame", 200] > 0, STATEFUL_CALLS
