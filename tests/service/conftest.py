@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 import uvicorn
@@ -27,10 +27,7 @@ def app() -> Litestar:
     return create_app(Settings())
 
 
-@pytest.fixture
-def live_server(app: Litestar) -> Iterator[str]:
-    """The app behind a real uvicorn on a free loopback port, for what the in-process test
-    client cannot do (it runs one request at a time, so a stream would block every other)."""
+def _serve(app: Litestar) -> tuple[uvicorn.Server, threading.Thread, str]:
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
     )
@@ -41,9 +38,29 @@ def live_server(app: Litestar) -> Iterator[str]:
         assert time.monotonic() < deadline, "uvicorn did not start"
         time.sleep(0.01)
     port = server.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    return server, thread, f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture
+def live_server_for() -> Iterator[Callable[[Litestar], str]]:
+    """Serve an app behind a real uvicorn on a free loopback port, for what the in-process test
+    client cannot do (it runs one request at a time, so a stream would block every other)."""
+    running: list[tuple[uvicorn.Server, threading.Thread]] = []
+
+    def serve(app: Litestar) -> str:
+        server, thread, url = _serve(app)
+        running.append((server, thread))
+        return url
+
+    yield serve
+    for server, thread in running:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture
+def live_server(app: Litestar, live_server_for: Callable[[Litestar], str]) -> str:
+    return live_server_for(app)
 
 
 @pytest.fixture

@@ -4,13 +4,17 @@ tokens, Idempotency-Key retries, expected_version and lost races."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any
 
+import httpx
 import pytest
 from litestar import Litestar
-from litestar.testing import AsyncTestClient, TestClient
+from litestar.testing import TestClient
 
+from service.app import create_app
 from service.settings import Settings
+from service.store import MemoryStore, StoredGame
 from tests.service.http_player import HttpGame
 
 Client = TestClient[Litestar]
@@ -275,30 +279,77 @@ def test_a_retried_idempotency_key_returns_the_first_response_and_applies_nothin
     assert_problem(other, 409, "not-your-turn")
 
 
-def test_of_two_racing_actions_on_one_version_exactly_one_applies(app: Litestar) -> None:
-    async def race() -> list[int]:
-        async with AsyncTestClient(app) as client:
-            created = await client.post(
-                "/v1/games", json={"players": [{"name": "a"}, {"name": "b"}], "seed": 12}
-            )
-            game = created.json()
+class InterleavingStore(MemoryStore):
+    """The in-memory store, but every load yields to the event loop, so concurrent requests
+    interleave between loading a game and committing it, as they do with a networked store."""
+
+    async def load(self, game_id: str) -> StoredGame | None:
+        await asyncio.sleep(0.01)
+        return await super().load(game_id)
+
+
+def racing_app() -> Litestar:
+    app = create_app(Settings())
+    services = app.state["services"]
+    app.state["services"] = dataclasses.replace(services, store=InterleavingStore())
+    return app
+
+
+def test_of_racing_actions_on_one_version_exactly_one_applies(live_server_for: Any) -> None:
+    """Five identical draws sent at once: all load version 0, one commits, the rest lose the
+    compare-and-set and answer 409 with nothing applied."""
+    base = live_server_for(racing_app())
+
+    async def race() -> tuple[list[httpx.Response], dict[str, Any]]:
+        async with httpx.AsyncClient(base_url=base, timeout=10) as client:
+            players = {"players": [{"name": "a"}, {"name": "b"}], "seed": 12}
+            game = (await client.post("/v1/games", json=players)).json()
             turn = game["view"]["turn"]
             url = f"/v1/games/{game['game_id']}/actions"
             auth = {"Authorization": f"Bearer {game['seats'][turn]['token']}"}
+            draw = {"type": "draw", "source": "stock"}
             responses = await asyncio.gather(
-                *(
-                    client.post(url, json={"type": "draw", "source": "stock"}, headers=auth)
-                    for _ in range(5)
-                )
+                *(client.post(url, json=draw, headers=auth) for _ in range(5))
             )
-            after = await client.get(f"/v1/games/{game['game_id']}")
-            assert after.json()["version"] == 1
-            return sorted(r.status_code for r in responses)
+            after = (await client.get(f"/v1/games/{game['game_id']}", headers=auth)).json()
+            return list(responses), after
 
-    statuses = asyncio.run(race())
-    assert statuses[0] == 200
-    assert statuses.count(200) == 1
-    assert set(statuses[1:]) == {409}
+    responses, after = asyncio.run(race())
+    statuses = sorted(r.status_code for r in responses)
+    assert statuses == [200, 409, 409, 409, 409]
+    for response in responses:
+        if response.status_code == 409:
+            assert response.json()["type"].endswith("stale-version")
+    assert after["version"] == 1
+    assert len(after["hand"]) == 4
+
+
+def test_a_retry_racing_its_first_attempt_gets_the_first_response(live_server_for: Any) -> None:
+    """The same Idempotency-Key sent twice at once: one applies, the other (losing the race)
+    answers with the saved response instead of a 409."""
+    base = live_server_for(racing_app())
+
+    async def race() -> tuple[list[httpx.Response], int]:
+        async with httpx.AsyncClient(base_url=base, timeout=10) as client:
+            players = {"players": [{"name": "a"}, {"name": "b"}], "seed": 13}
+            game = (await client.post("/v1/games", json=players)).json()
+            turn = game["view"]["turn"]
+            url = f"/v1/games/{game['game_id']}/actions"
+            headers = {
+                "Authorization": f"Bearer {game['seats'][turn]['token']}",
+                "Idempotency-Key": "once",
+            }
+            draw = {"type": "draw", "source": "stock"}
+            responses = await asyncio.gather(
+                *(client.post(url, json=draw, headers=headers) for _ in range(2))
+            )
+            after = (await client.get(f"/v1/games/{game['game_id']}")).json()
+            return list(responses), after["version"]
+
+    responses, version = asyncio.run(race())
+    assert [r.status_code for r in responses] == [200, 200]
+    assert responses[0].content == responses[1].content
+    assert version == 1
 
 
 def test_settings_reach_the_app(client: Client) -> None:
