@@ -44,7 +44,8 @@ bench: $(STAMP) ## benchmarks (tables of figures; not part of `make test`)
 	$(BIN)/python -m tests.benchmarks
 
 openapi: $(STAMP) ## regenerate openapi/openapi.json from the app
-	$(BIN)/python -m service.openapi > openapi/openapi.json
+	$(BIN)/python -m service.openapi > openapi/openapi.json.new  # a failure keeps the old file
+	mv openapi/openapi.json.new openapi/openapi.json
 
 all: format lint typecheck test ## format, lint, typecheck, test
 
