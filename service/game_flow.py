@@ -50,6 +50,8 @@ class LoadedGame:
     stored_version: int
     record: GameRecord
     state: GameState
+    saved: bytes | None = None
+    """The response saved under the idempotency key the load recalled, if any."""
 
     def seat_of(self, token: str) -> int:
         seat = game_records.seat_of_token(token, self.record.token_hashes)
@@ -100,8 +102,8 @@ async def create_game(services: Services, request: wire.CreateGameRequest) -> wi
     )
 
 
-async def load_game(services: Services, game_id: str) -> LoadedGame:
-    stored = await services.store.load(game_id)
+async def load_game(services: Services, game_id: str, *, recall: str | None = None) -> LoadedGame:
+    stored = await services.store.load(game_id, recall=recall)
     if stored is None:
         raise GameNotFound(f"no game {game_id!r} (it may have expired)")
     record = game_records.decode_record(stored.record)
@@ -109,7 +111,7 @@ async def load_game(services: Services, game_id: str) -> LoadedGame:
     if state is None:
         state = game.loads(record.state)
         services.decoded.put(game_id, record.state, state)
-    return LoadedGame(game_id, stored.version, record, state)
+    return LoadedGame(game_id, stored.version, record, state, stored.saved)
 
 
 async def take_turn(
@@ -124,16 +126,20 @@ async def take_turn(
     token = token_from_header(authorization)
     if token is None:
         raise MissingToken("send the seat's token as 'Authorization: Bearer <token>'")
-    loaded = await load_game(services, game_id)
+    # Keys are per seat: named by the token's hash, so the load can fetch a saved response in
+    # the same round trip, before the token has been matched to its seat.
+    saved_key = (
+        None
+        if idempotency_key is None
+        else f"{game_records.token_hash(token).hex()[:32]}:{idempotency_key}"
+    )
+    loaded = await load_game(services, game_id, recall=saved_key)
     seat = loaded.seat_of(token)
-    saved_key = None if idempotency_key is None else f"{seat}:{idempotency_key}"
     # The decoded request, re-encoded: the same action sent with other spacing or key order is
     # the same request.
     fingerprint = game_records.fingerprint(_encoder.encode(request))
-    if saved_key is not None:
-        replayed = await _recall(services, game_id, saved_key, fingerprint)
-        if replayed is not None:
-            return replayed
+    if loaded.saved is not None:
+        return _replay(loaded.saved, fingerprint)
     if request.expected_version is not None and request.expected_version != loaded.state.version:
         raise StaleVersion(
             f"expected_version is {request.expected_version} but the game is at version "
@@ -179,8 +185,11 @@ async def take_turn(
 
 async def _recall(services: Services, game_id: str, key: str, fingerprint: bytes) -> bytes | None:
     data = await services.store.recall(game_id, key)
-    if data is None:
-        return None
+    return None if data is None else _replay(data, fingerprint)
+
+
+def _replay(data: bytes, fingerprint: bytes) -> bytes:
+    """The saved first response, if this request is the one that was saved with its key."""
     saved = game_records.decode_saved(data)
     if saved.fingerprint != fingerprint:
         raise IdempotencyKeyReused(

@@ -215,16 +215,27 @@ class RedisStore:
         if not created:
             raise GameExists(game_id)
 
-    async def load(self, game_id: str) -> StoredGame | None:
-        version, record = await self._call(
-            lambda: cast(
-                "Awaitable[list[bytes | None]]",
-                self.redis.hmget(game_key(self.key_prefix, game_id), ["v", "r"]),
+    async def load(self, game_id: str, *, recall: str | None = None) -> StoredGame | None:
+        if recall is None:
+            version, record = await self._call(
+                lambda: cast(
+                    "Awaitable[list[bytes | None]]",
+                    self.redis.hmget(game_key(self.key_prefix, game_id), ["v", "r"]),
+                )
             )
-        )
+            saved = None
+        else:
+            # Both keys share the game's hash tag, so one pipeline is one round trip, on a
+            # cluster too.
+            pipeline = self.redis.pipeline(transaction=False)
+            pipeline.hmget(game_key(self.key_prefix, game_id), ["v", "r"])
+            pipeline.get(idempotency_key(self.key_prefix, game_id, recall))
+            (version, record), saved = await self._call(
+                lambda: cast("Awaitable[list[Any]]", pipeline.execute())
+            )
         if version is None or record is None:
             return None
-        return StoredGame(int(version), record)
+        return StoredGame(int(version), record, saved)
 
     async def commit(
         self,

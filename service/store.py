@@ -30,14 +30,18 @@ class GameExists(StoreError):
 class StoredGame:
     version: int
     record: bytes
+    saved: bytes | None = None
+    """The response saved under the idempotency key that ``load`` was asked to recall, if any."""
 
 
 class Store(Protocol):
     async def create(self, game_id: str, record: bytes) -> None:
         """Store a new game at version 0; GameExists if the id is taken."""
 
-    async def load(self, game_id: str) -> StoredGame | None:
-        """The game's current version and record, or None if there is no such game (or expired)."""
+    async def load(self, game_id: str, *, recall: str | None = None) -> StoredGame | None:
+        """The game's current version and record, or None if there is no such game (or expired).
+        With ``recall``, also the response saved under that idempotency key, in the same round
+        trip: an action with an Idempotency-Key costs one load and one commit, like any other."""
 
     async def commit(
         self,
@@ -77,11 +81,14 @@ class MemoryStore:
             raise GameExists(game_id)
         self._games[game_id] = (StoredGame(0, record), time.monotonic() + self._game_ttl)
 
-    async def load(self, game_id: str) -> StoredGame | None:
+    async def load(self, game_id: str, *, recall: str | None = None) -> StoredGame | None:
         entry = self._games.get(game_id)
         if entry is None or entry[1] < time.monotonic():
             return None
-        return entry[0]
+        if recall is None:
+            return entry[0]
+        stored = entry[0]
+        return StoredGame(stored.version, stored.record, await self.recall(game_id, recall))
 
     async def commit(
         self,

@@ -283,9 +283,9 @@ class InterleavingStore(MemoryStore):
     """The in-memory store, but every load yields to the event loop, so concurrent requests
     interleave between loading a game and committing it, as they do with a networked store."""
 
-    async def load(self, game_id: str) -> StoredGame | None:
+    async def load(self, game_id: str, *, recall: str | None = None) -> StoredGame | None:
         await asyncio.sleep(0.01)
-        return await super().load(game_id)
+        return await super().load(game_id, recall=recall)
 
 
 def racing_app() -> Litestar:

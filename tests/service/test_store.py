@@ -231,6 +231,22 @@ def test_the_response_saved_with_a_commit_is_recalled_per_game_and_key(
     run(check())
 
 
+def test_a_load_can_recall_a_saved_response_in_the_same_answer(store_kind: StoreKind) -> None:
+    async def check() -> None:
+        store = store_kind.make()
+        game, other = new_id(), new_id()
+        await store.create(game, b"g")
+        await store.create(other, b"o")
+        assert await store.commit(game, 0, b"g1", idempotency=("key-1", b"response one"))
+        assert await store.load(game, recall="key-1") == StoredGame(1, b"g1", b"response one")
+        assert await store.load(game, recall="key-2") == StoredGame(1, b"g1", None)
+        assert await store.load(other, recall="key-1") == StoredGame(0, b"o", None)
+        assert await store.load(new_id(), recall="key-1") is None
+        await store.close()
+
+    run(check())
+
+
 # --- expiry ------------------------------------------------------------------------------------
 
 
