@@ -8,13 +8,20 @@ that passes decodes identically under the lenient rules afterwards.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 
 import msgspec
 from litestar import Request
 
+from engine import CardCodeError, parse_card, parse_rank
 from service.problems import BodyNotJson, InvalidField, field_of_validation_message
+
+_STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+# Fields whose pattern is a card or a rank code: a mismatch is explained by the engine's parser,
+# which names the code and says what a valid one looks like.
+_PARSERS = {"hand": parse_card, "card": parse_card, "wild": parse_rank}
 
 
 @cache
@@ -31,6 +38,24 @@ async def decode_body_strictly(request: Request[Any, Any, Any]) -> None:
         _decoder(parameter.annotation).decode(body)
     except msgspec.ValidationError as exc:
         field, message = field_of_validation_message(str(exc))
-        raise InvalidField(f"{field}: {message}", field=field) from None
+        raise InvalidField(f"{field}: {_explained(field, message, body)}", field=field) from None
     except msgspec.DecodeError as exc:
         raise BodyNotJson(f"the body is not JSON: {exc}") from None
+
+
+def _explained(field: str, message: str, body: bytes) -> str:
+    """msgspec's message, or for a card or rank code that misses its pattern, the engine's."""
+    if "matching regex" not in message:
+        return message
+    steps = _STEP.findall(field)
+    parse = _PARSERS.get(next((name for name, _ in reversed(steps) if name), ""))
+    if parse is None:
+        return message
+    value: Any = msgspec.json.decode(body)
+    for name, index in steps:
+        value = value[name] if name else value[int(index)]
+    try:
+        parse(value)
+    except CardCodeError as error:
+        return str(error)
+    return message  # pragma: no cover - the pattern and the parser accept the same codes

@@ -66,7 +66,12 @@ def test_a_one_card_hand_has_no_discards(client: Client) -> None:
 def test_422s_name_what_is_wrong(client: Client) -> None:
     body = assert_problem(analyse(client, hand=["4H"]), 422, "missing-wild", "wild")
     assert "round" in body["detail"]
-    assert_problem(analyse(client, hand=["4H", "ZZ"], wild="8"), 422, "invalid-field", "hand[1]")
+    bad_card = analyse(client, hand=["4H", "ZZ"], wild="8")
+    assert_problem(bad_card, 422, "invalid-field", "hand[1]")
+    assert "invalid card code 'ZZ'" in bad_card.json()["detail"]
+    bad_rank = analyse(client, hand=["4H"], wild="11")
+    assert_problem(bad_rank, 422, "invalid-field", "wild")
+    assert "'11'" in bad_rank.json()["detail"]
     body = assert_problem(analyse(client, hand=["4H"] * 31, wild="8"), 422, "invalid-field", "hand")
     assert "30" in body["detail"]
     assert_problem(analyse(client, hand=[], wild="8"), 422, "invalid-field", "hand")
