@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from engine import Rules, analyse, min_deadwood
-from engine.cards import JOKER, KING, Card, format_card
+from engine.cards import JOKER, KING, Card, format_card, parse_cards
 
 HANDS = 2000
 SEED = 313
@@ -37,31 +37,45 @@ def per_hand_seconds(
     return times
 
 
+# A random-looking 30-card hand with six wilds that the service tests found slow (threes wild).
+WILD_SPREAD_HAND = (
+    "TS 2C AD QS 4C 6H TC JD 7C 8S JK 8H KC JH 7D 3S 3D JK 7H 3C 8C QS 4H 4H 4D 9H AC 5D 6H 3C"
+)
+
+
 def slowest_hand(seconds: float, seed: int = 7) -> tuple[float, list[Card], str]:
-    """Hill-climb towards the slowest 30-card hand: many wilds and many duplicates, online rules."""
+    """Hill-climb towards the slowest 30-card analysis (online rules, eight jokers, threes wild)
+    from two starts: many duplicates in two suits, and many wilds spread over every suit."""
     rules = Rules.from_spec({"preset": "online", "jokers": 8})
     rng = random.Random(seed)
-    suits = [0, 1]  # few suits, many duplicates: the most meld candidates per card
-    palette = [s * 13 + r for s in suits for r in range(1, 8)] + [JOKER, 12, 25]
+    two_suits = [s * 13 + r for s in (0, 1) for r in range(1, 8)] + [JOKER, 2, 15]
+    whole_pack = sorted(rules.pack_cards)
+    starts = [
+        ([rng.choice(two_suits) for _ in range(30)], two_suits),
+        (parse_cards(WILD_SPREAD_HAND.split()), whole_pack),
+    ]
 
     def timed(hand: list[Card]) -> float:
         start = time.process_time()
-        analyse(hand, KING, rules)
+        analyse(hand, 3, rules)
         return time.process_time() - start
 
-    best = [rng.choice(palette) for _ in range(30)]
-    best_time = timed(best)
-    deadline = time.process_time() + seconds
-    while time.process_time() < deadline:
-        candidate = list(best)
-        for _ in range(rng.randint(1, 3)):
-            candidate[rng.randrange(30)] = rng.choice(palette)
-        elapsed = timed(candidate)
-        if elapsed > best_time:
-            best, best_time = candidate, elapsed
+    found: list[tuple[float, list[Card]]] = []
+    for start, palette in starts:
+        best, best_time = start, timed(start)
+        deadline = time.process_time() + seconds / len(starts)
+        while time.process_time() < deadline:
+            candidate = list(best)
+            for _ in range(rng.randint(1, 3)):
+                candidate[rng.randrange(30)] = rng.choice(palette)
+            elapsed = timed(candidate)
+            if elapsed > best_time:
+                best, best_time = candidate, elapsed
+        found.append((best_time, best))
+    _, best = max(found)
     # Re-time the winner a few times: report its typical time, not one noisy sample.
     best_time = statistics.median(timed(best) for _ in range(5))
-    return best_time, best, "online+8 jokers, kings wild"
+    return best_time, best, "online+8 jokers, threes wild"
 
 
 def main() -> None:
