@@ -105,7 +105,3 @@ def parse_cards(codes: Iterable[str | Card]) -> list[Card]:
         else:
             raise CardCodeError(code, "a card code, or a card int from 0 to 65")
     return out
-
-
-def format_cards(cards: Iterable[Card]) -> list[str]:
-    return [format_card(c) for c in cards]

@@ -148,9 +148,6 @@ class Rules:
         one_deck = [card(r, s) for s in range(self.suits) for r in self.ranks]
         return one_deck * self.decks_for(players) + [JOKER] * self.jokers
 
-    def in_pack(self, c: Card) -> bool:
-        return c in self.pack_cards
-
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
             raise RulesError(
