@@ -100,8 +100,8 @@ def min_deadwood(
         found = _without_wilds(naturals, rules_value.card_points, rules_value.aces == "high_or_low")
         if found is not None:
             return found
-    table = _MeldTable(rules_value, naturals, len(wilds))
-    return _Search(table, wilds, wild_rank).best(table.full)
+    table = _MeldTable(_context(rules_value, wild_rank), naturals, len(wilds))
+    return _Search(table, wilds).best(table.full)
 
 
 def arrange(
@@ -110,9 +110,10 @@ def arrange(
     """The best arrangement alone (no ranking of discards): melds, deadwood, deadwood points."""
     hand, wild_rank, rules_value = _inputs(cards, wild, rules)
     naturals, wilds = _split(hand, wild_rank)
-    table = _MeldTable(rules_value, naturals, len(wilds))
-    melds, deadwood = _Search(table, wilds, wild_rank).arrange(table.full)
-    points = sum(rules_value.points(c, wild_rank) for c in deadwood)
+    context = _context(rules_value, wild_rank)
+    table = _MeldTable(context, naturals, len(wilds))
+    melds, deadwood = _Search(table, wilds).arrange(table.full)
+    points = sum(context.card_points[c] for c in deadwood)
     return tuple(melds), tuple(deadwood), points
 
 
@@ -125,10 +126,12 @@ def analyse(
     """
     hand, wild_rank, rules_value = _inputs(cards, wild, rules)
     naturals, wilds = _split(hand, wild_rank)
-    table = _MeldTable(rules_value, naturals, len(wilds))
-    search = _Search(table, wilds, wild_rank)
+    context = _context(rules_value, wild_rank)
+    penalty = context.card_points
+    table = _MeldTable(context, naturals, len(wilds))
+    search = _Search(table, wilds)
     melds, deadwood = search.arrange(table.full)
-    points = sum(rules_value.points(c, wild_rank) for c in deadwood)
+    points = sum(penalty[c] for c in deadwood)
 
     discards: list[Discard] = []
     if len(hand) > 1:
@@ -137,29 +140,27 @@ def analyse(
         # back as deadwood would beat the best). Only melded cards need a search of their own.
         left_as_deadwood = set(deadwood)
         # Discarding a natural keeps the wilds (and the memo); each kind of wild gets a search.
-        by_wilds = {_wild_key(search.wild_cards, rules_value, wild_rank): search}
+        by_wilds = {search.wild_key: search}
         for c in sorted(set(hand)):
             if c in left_as_deadwood:
-                left = points - rules_value.points(c, wild_rank)
-            elif c in table.digit:
-                left = search.best(table.full - table.unit[table.digit[c]])
+                left = points - penalty[c]
+            elif c not in context.wild_cards:
+                left = search.best(table.full - _UNIT[_digit(c)])
             else:
                 rest = list(search.wild_cards)
                 rest.remove(c)
-                key = _wild_key(rest, rules_value, wild_rank)
+                key = _wild_key(rest, penalty)
                 if key not in by_wilds:
-                    by_wilds[key] = _Search(table, rest, wild_rank)
+                    by_wilds[key] = _Search(table, rest)
                 left = by_wilds[key].best(table.full)
             discards.append(Discard(c, left))
-        discards.sort(
-            key=lambda d: (d.deadwood_points, -rules_value.points(d.card, wild_rank), d.card)
-        )
+        discards.sort(key=lambda d: (d.deadwood_points, -penalty[d.card], d.card))
     return Analysis(wild_rank, tuple(melds), tuple(deadwood), points, tuple(discards))
 
 
-def _wild_key(wilds: Sequence[Card], rules: Rules, wild: Rank | None) -> tuple[int, ...]:
+def _wild_key(wilds: Iterable[Card], penalty: Sequence[int]) -> tuple[int, ...]:
     """Wilds differ to the search only by their penalties."""
-    return tuple(sorted(rules.points(c, wild) for c in wilds))
+    return tuple(sorted(penalty[c] for c in wilds))
 
 
 def describe(analysis: Analysis) -> str:
@@ -270,15 +271,31 @@ def _without_wilds(naturals: list[Card], points: Sequence[int], ace_high: bool) 
     return best
 
 
-# -- candidate runs and set pools -----------------------------------------------------------------
+# -- the shared layout ----------------------------------------------------------------------------
 
-# The naturals of a hand are a multiset over its distinct natural cards, packed into one int: a
-# 6-bit digit per distinct card, holding its count (at most 30) below a guard bit. Digits run in
-# rank-major order (all aces, then all twos, ...), so the search meets every card of a rank in a
-# row. A run is a vector in the same packing, so "does this run fit in what is left" is one
-# subtraction: it fits when no guard bit is borrowed.
+# The naturals of a hand are a multiset packed into one int: a 6-bit digit per possible card,
+# holding its count (at most 30) below a guard bit. Digits run in rank-major order (all aces, then
+# all twos, ...; five suits each), so the search meets every card of a rank in a row, and every
+# hand under the same rules shares one layout: the candidate runs of a card depend only on which
+# higher cards of its suit the hand holds, and are built once per process. A run is a vector in
+# the same packing, so "does this run fit in what is left" is one subtraction: it fits when no
+# guard bit is borrowed.
 _DIGIT: Final = 6
 _COUNT_MASK: Final = (1 << (_DIGIT - 1)) - 1
+_SUITS: Final = 5
+_DIGITS: Final = 13 * _SUITS
+_UNIT: Final = tuple(1 << (_DIGIT * d) for d in range(_DIGITS))
+_GUARD: Final = sum(_UNIT) << (_DIGIT - 1)
+_CARD_OF_DIGIT: Final = tuple((d % _SUITS) * 13 + d // _SUITS for d in range(_DIGITS))
+_RANK_OF_DIGIT: Final = tuple(d // _SUITS for d in range(_DIGITS))
+"""A digit's rank, 0 (ace) to 12 (king)."""
+_CACHE_LIMIT: Final = 100_000
+"""Entries a cache of candidate runs may hold before it starts again (hands are unbounded)."""
+
+
+def _digit(c: Card) -> int:
+    return (c % 13) * _SUITS + c // 13
+
 
 # A planned meld: its kind, its natural cards in play order, and the wilds it needs.
 _Plan = tuple[MeldKind, tuple[Card, ...], int]
@@ -286,8 +303,129 @@ _Plan = tuple[MeldKind, tuple[Card, ...], int]
 _Run = tuple[int, int, int, bool]
 
 
-def _rank_major(c: Card) -> tuple[int, int]:
-    return c % 13, c // 13
+class _Context:
+    """What every hand analysed under one rules value and wild rank shares: penalties, the meld
+    limits, and caches of candidate runs and of leftover-wild penalties."""
+
+    def __init__(self, rules: Rules, wild: Rank | None) -> None:
+        self.rules = rules
+        self.wild = wild
+        self.wild_cards = _WILD_CARDS[wild or 0]
+        self.card_points = tuple(rules.points(c, wild) for c in range(JOKER + 1))
+        """The penalty of every card left unmatched, wild cards included."""
+        self.digit_points = tuple(rules.card_points[c] for c in _CARD_OF_DIGIT)
+        self.rank_points = tuple(rules.rank_points[r + 1] for r in range(13))
+        self.limit = rules.max_wilds_per_meld
+        self.max_run = rules.max_run_length
+        self.ace_high = rules.aces == "high_or_low"
+        self.all_wild = rules.all_wild_melds and (self.limit is None or self.limit >= 3)
+        # A run needing two wilds or more per natural card is never better than each of its
+        # cards in a set with two wilds: no more wilds, and at least as much room for others.
+        self.singles_do_better = self.limit is None or self.limit >= 2
+        self.runs: dict[tuple[int, int, int], list[_Run]] = {}
+        self.leaves: dict[tuple[int, ...], list[list[int]]] = {}
+
+    def room(self, length: int, need: int, *, is_set: bool) -> int:
+        """How many more wilds a meld of ``length`` cards (``need`` of them wild) can take."""
+        room = _UNLIMITED if is_set else self.max_run - length
+        return room if self.limit is None else min(room, self.limit - need)
+
+    def runs_headed_by(self, head: int, higher: int, usable: int) -> list[_Run]:
+        """The candidate runs headed by digit ``head`` when the hand holds the higher ranks of its
+        suit in the bit mask ``higher`` (bit 0: the next rank up) and ``usable`` wilds."""
+        key = (head, higher, usable)
+        found = self.runs.get(key)
+        if found is None:
+            if len(self.runs) >= _CACHE_LIMIT:
+                self.runs.clear()
+            found = self.runs[key] = self._runs_headed_by(head, higher, usable)
+        return found
+
+    def _runs_headed_by(self, head: int, higher: int, usable: int) -> list[_Run]:
+        """Runs of the head with higher cards of its suit, one per rank, gaps paid in wilds:
+        upwards from it, and, for an ace that may play high, downwards from 14."""
+        rank = _RANK_OF_DIGIT[head] + 1
+        ranked = [
+            (rank + 1 + k, head + _SUITS * (k + 1)) for k in range(13 - rank) if higher >> k & 1
+        ]
+        found: list[tuple[int, int, int, int, bool]] = []  # (need, -size, vector, room, high)
+        directions = [(rank, ranked, False)]
+        if self.ace_high and rank == 1:
+            directions.append((14, ranked[::-1], True))
+        for start, cards, high in directions:
+            # Depth-first over the ranks in order: (next index, gaps so far, last rank, vector).
+            stack = [(0, 0, start, _UNIT[head], 1)]
+            while stack:
+                first, gaps, last, vector, size = stack.pop()
+                for k in range(first, len(cards)):
+                    r, d = cards[k]
+                    total = gaps + abs(r - last) - 1
+                    if total > usable:
+                        break
+                    grown, grown_size = vector + _UNIT[d], size + 1
+                    stack.append((k + 1, total, r, grown, grown_size))
+                    need = max(total, 3 - grown_size)
+                    if need >= 2 * grown_size and self.singles_do_better:
+                        continue
+                    if need <= usable and grown_size + need <= self.max_run:
+                        room = self.room(grown_size + need, need, is_set=False)
+                        found.append((need, -grown_size, grown, room, high))
+        # Fewest wilds first (the search stops at the first run it cannot pay for), and among
+        # those the longest: a hand that melds completely is found, and proven, soonest.
+        found.sort()
+        return [(vector, need, room, high) for need, _, vector, room, high in found]
+
+    def leaf(self, penalties: tuple[int, ...]) -> list[list[int]]:
+        """leaf[u][spare]: the penalty of the u cheapest of these wilds (in increasing order)
+        left over when the melds have this much spare room."""
+        found = self.leaves.get(penalties)
+        if found is None:
+            cheapest = [0, *accumulate(penalties)]
+            found = self.leaves[penalties] = [
+                [cheapest[u - self.absorbable(u, spare)] for spare in range(u + 1)]
+                for u in range(len(penalties) + 1)
+            ]
+        return found
+
+    def absorbable(self, wilds: int, spare: int) -> int:
+        """How many leftover wilds the melds' spare room and all-wild melds can hold."""
+        if wilds == 0:
+            return 0
+        best = min(wilds, spare)
+        if self.all_wild and wilds >= 3:
+            if self.limit is None:
+                return wilds
+            for in_own in range(3, wilds + 1):
+                if _splits_into(in_own, 3, self.limit):
+                    best = max(best, in_own + min(wilds - in_own, spare))
+        return best
+
+
+_CONTEXTS: dict[tuple[Rules, Rank | None], _Context] = {}
+
+
+def _context(rules: Rules, wild: Rank | None) -> _Context:
+    found = _CONTEXTS.get((rules, wild))
+    if found is None:
+        if len(_CONTEXTS) >= 64:
+            _CONTEXTS.clear()
+        found = _CONTEXTS[rules, wild] = _Context(rules, wild)
+    return found
+
+
+def _run_plan(vector: int, need: int, ace_high: bool) -> _Plan:
+    """A run's cards in play order."""
+    cards = sorted(
+        _CARD_OF_DIGIT[d]
+        for d in range(_DIGITS)
+        for _ in range(vector >> (_DIGIT * d) & _COUNT_MASK)
+    )
+    if ace_high:
+        cards = [*cards[1:], cards[0]]
+    return "run", tuple(cards), need
+
+
+# -- one hand -------------------------------------------------------------------------------------
 
 
 class _MeldTable:
@@ -301,102 +439,37 @@ class _MeldTable:
     or all deadwood.
     """
 
-    def __init__(self, rules: Rules, naturals: Sequence[Card], wild_count: int) -> None:
-        self.rules = rules
-        cards = self.cards = sorted(set(naturals), key=_rank_major)
-        self.digit = {c: i for i, c in enumerate(cards)}
-        self.rank = [c % 13 for c in cards]
-        unit = self.unit = [1 << (_DIGIT * i) for i in range(len(cards))]
-        self.guard = sum(unit) << (_DIGIT - 1)
-        counts = self.counts = [0] * len(cards)
-        for c in naturals:
-            counts[self.digit[c]] += 1
-        self.full = sum(k * u for k, u in zip(counts, unit, strict=True))
-        limit = self.limit = rules.max_wilds_per_meld
+    def __init__(self, context: _Context, naturals: Sequence[Card], wild_count: int) -> None:
+        self.context = context
+        limit = context.limit
         self.usable = wild_count if limit is None else min(wild_count, limit)
-        self.max_run = rules.max_run_length
-        self.ace_high = rules.aces == "high_or_low"
-        # Built on first use: the search never asks for the runs of a card it never heads with.
-        self.runs: list[list[_Run] | None] = [None] * len(cards)
-        self.dead = self._dead_digits()
-        self.dead_mask = sum(unit[i] * _COUNT_MASK for i in self.dead)
-
-    def room(self, length: int, need: int, *, is_set: bool) -> int:
-        """How many more wilds a meld of ``length`` cards (``need`` of them wild) can take."""
-        room = _UNLIMITED if is_set else self.max_run - length
-        return room if self.limit is None else min(room, self.limit - need)
-
-    def plan(self, vector: int, need: int, ace_high: bool) -> _Plan:
-        """A run's cards in play order."""
-        cards = sorted(
-            (
-                c
-                for i, c in enumerate(self.cards)
-                for _ in range((vector >> (_DIGIT * i)) & _COUNT_MASK)
-            ),
-        )
-        if ace_high:
-            cards = [*cards[1:], cards[0]]
-        return "run", tuple(cards), need
+        full = 0
+        masks = self.suit_masks = [0] * _SUITS
+        for c in naturals:
+            full += _UNIT[(c % 13) * _SUITS + c // 13]
+            masks[c // 13] |= 1 << (c % 13)
+        self.full = full
+        # Filled on first use: the search never asks for the runs of a card it never heads with.
+        self.runs: list[list[_Run] | None] = [None] * _DIGITS
+        self.dead = self._dead_digits(naturals) if self.usable < 2 else []
+        self.dead_mask = sum(_UNIT[d] * _COUNT_MASK for d in self.dead)
 
     def runs_headed_by(self, head: int) -> list[_Run]:
         found = self.runs[head]
         if found is None:
-            found = self.runs[head] = self._runs_headed_by(head)
+            higher = self.suit_masks[head % _SUITS] >> (_RANK_OF_DIGIT[head] + 1)
+            found = self.runs[head] = self.context.runs_headed_by(head, higher, self.usable)
         return found
 
-    def _runs_headed_by(self, head: int) -> list[_Run]:
-        """Runs of the head with higher cards of its suit, one per rank, gaps paid in wilds:
-        upwards from it, and, for an ace that may play high, downwards from 14."""
-        cards, unit, usable = self.cards, self.unit, self.usable
-        c = cards[head]
-        suit = c // 13
-        higher = sorted(
-            (cards[j] % 13 + 1, j)
-            for j in range(head + 1, len(cards))
-            if cards[j] // 13 == suit and cards[j] != c
-        )
-        found: list[tuple[int, int, int, int, bool]] = []  # (need, -size, vector, room, high)
-        # A run needing two wilds or more per natural card is never better than each of its
-        # cards in a set with two wilds: no more wilds, and at least as much room for others.
-        singles_do_better = self.limit is None or self.limit >= 2
-        directions = [(c % 13 + 1, higher, False)]
-        if self.ace_high and c % 13 == 0:
-            directions.append((14, higher[::-1], True))
-        for start, ranked, high in directions:
-            # Depth-first over the ranks in order: (next index, gaps so far, last rank, vector).
-            stack = [(0, 0, start, unit[head], 1)]
-            while stack:
-                first, gaps, last, vector, size = stack.pop()
-                for k in range(first, len(ranked)):
-                    r, j = ranked[k]
-                    total = gaps + abs(r - last) - 1
-                    if total > usable:
-                        break
-                    grown, grown_size = vector + unit[j], size + 1
-                    stack.append((k + 1, total, r, grown, grown_size))
-                    need = max(total, 3 - grown_size)
-                    if need >= 2 * grown_size and singles_do_better:
-                        continue
-                    if need <= usable and grown_size + need <= self.max_run:
-                        room = self.room(grown_size + need, need, is_set=False)
-                        found.append((need, -grown_size, grown, room, high))
-        # Fewest wilds first (the search stops at the first run it cannot pay for), and among
-        # those the longest: a hand that melds completely is found, and proven, soonest.
-        found.sort()
-        return [(vector, need, room, high) for need, _, vector, room, high in found]
-
-    def _dead_digits(self) -> list[int]:
-        """The cards no meld can hold, whatever the rest of the hand does: always deadwood."""
-        usable = self.usable
-        if usable >= 2:
-            return []  # any card and two wilds make a set
+    def _dead_digits(self, naturals: Sequence[Card]) -> list[int]:
+        """The cards no meld can hold, whatever the rest of the hand does: always deadwood (with
+        fewer than two usable wilds; with two, any card and two wilds make a set)."""
+        usable, ace_high = self.usable, self.context.ace_high
         by_rank = [0] * 13
-        suits = [0] * 5
-        for c, k in zip(self.cards, self.counts, strict=True):
-            by_rank[c % 13] += k
-            suits[c // 13] |= 1 << (c % 13 + 1)
-        if self.ace_high:
+        for c in naturals:
+            by_rank[c % 13] += 1
+        suits = [mask << 1 for mask in self.suit_masks]  # bit r: rank r (1 to 13)
+        if ace_high:
             suits = [mask | (mask & 2) << 13 for mask in suits]
         if usable == 0:
             # Positions inside a window of three present ranks.
@@ -408,12 +481,12 @@ class _MeldTable:
             # One wild bridges any two cards of a suit at most two ranks apart.
             reach = [(mask << 1 | mask << 2 | mask >> 1 | mask >> 2) & mask for mask in suits]
         dead = []
-        for i, c in enumerate(self.cards):
+        for c in sorted(set(naturals)):
             position = 1 << (c % 13 + 1)
-            if self.ace_high and c % 13 == 0:
+            if ace_high and c % 13 == 0:
                 position |= 1 << 14
             if by_rank[c % 13] + usable < 3 and not reach[c // 13] & position:
-                dead.append(i)
+                dead.append(_digit(c))
         return dead
 
 
@@ -430,23 +503,15 @@ class _Search:
     ranking the discards of a hand revisits most states for free.
     """
 
-    def __init__(self, table: _MeldTable, wilds: Sequence[Card], wild: Rank | None) -> None:
-        rules = table.rules
+    def __init__(self, table: _MeldTable, wilds: Sequence[Card]) -> None:
+        context = self.context = table.context
         self.table = table
-        self.wild = wild
         self.wild_count = len(wilds)
-        self.wild_cards = sorted(wilds, key=lambda c: rules.points(c, wild))
-        cheapest = [0, *accumulate(rules.points(c, wild) for c in self.wild_cards)]
-        self.all_wild = rules.all_wild_melds and (table.limit is None or table.limit >= 3)
-        # leaf[u][spare]: the penalty of u wilds left over when the melds have this spare room.
-        self.leaf = [
-            [cheapest[u - self._absorbable(u, spare)] for spare in range(u + 1)]
-            for u in range(self.wild_count + 1)
-        ]
-        self.points = [rules.points(c, wild) for c in table.cards]
-        self.rank_points = [rules.rank_points[r + 1] for r in range(13)]
+        self.wild_cards = sorted(wilds, key=context.card_points.__getitem__)
+        self.wild_key = tuple(context.card_points[c] for c in self.wild_cards)
+        self.leaf = context.leaf(self.wild_key)
         # pools[n]: the ways n pooled cards of a rank can all be sets, given every wild.
-        self.pools = _pool_options(self.wild_count, table.limit)
+        self.pools = _pool_options(self.wild_count, context.limit)
         self.memo: dict[tuple[int, int, int, int, int], int] = {}
         self.solve = self._solver()
 
@@ -454,44 +519,57 @@ class _Search:
         """The least deadwood of the naturals in ``state`` plus all the wilds."""
         dead_points = 0
         if state & self.table.dead_mask:
-            for i in self.table.dead:
-                dead_points += ((state >> (_DIGIT * i)) & _COUNT_MASK) * self.points[i]
+            points = self.context.digit_points
+            for d in self.table.dead:
+                dead_points += ((state >> (_DIGIT * d)) & _COUNT_MASK) * points[d]
             state &= ~self.table.dead_mask
         return dead_points + self.solve(state, self.wild_count, 0, 0, 0)
 
     def _solver(self) -> Callable[[int, int, int, int, int], int]:
         # A closure over locals: this is the hot loop of the whole service.
         table = self.table
-        runs, ranks, unit, guard = table.runs, table.rank, table.unit, table.guard
+        runs, ranks, unit, guard = table.runs, _RANK_OF_DIGIT, _UNIT, _GUARD
         build = table.runs_headed_by
-        leaf, memo, pools, rank_points = self.leaf, self.memo, self.pools, self.rank_points
-        limited = table.limit is not None
+        leaf, memo, pools = self.leaf, self.memo, self.pools
+        rank_points = self.context.rank_points
+        limited = self.context.limit is not None
+        free_sets = not limited
 
         def solve(state: int, wilds: int, spare: int, pool_rank: int, pooled: int) -> int:
-            # A card that heads no run it could pay for goes straight to its rank's pool.
-            head = -1
-            while state:
-                head = ((state & -state).bit_length() - 1) // _DIGIT
-                if pooled and ranks[head] != pool_rank:
-                    break
+            # First settle what leaves no choice: a card that heads no run it could pay for goes
+            # to its rank's pool; a pool left behind is deadwood when it cannot be a set, and a
+            # set when it holds three cards or more (with no limit of wilds per meld: a free set
+            # with room for every wild, which deadwood never beats).
+            passed = 0
+            while True:
+                head = ((state & -state).bit_length() - 1) // _DIGIT if state else -1
+                if pooled and (head < 0 or ranks[head] != pool_rank):
+                    options = pools[pooled]
+                    if not options or options[0][1] > wilds:
+                        passed += pooled * rank_points[pool_rank]
+                    elif free_sets and pooled >= 3:
+                        spare = wilds
+                    else:
+                        break  # sets or deadwood: a choice
+                    pool_rank = pooled = 0
+                    continue
+                if head < 0:
+                    return passed + leaf[wilds][spare]
                 melds = runs[head]
                 if melds is None:
                     melds = build(head)
                 if melds and melds[0][1] <= wilds:
-                    break
+                    break  # the head's pool or one of its runs: a choice
                 state -= unit[head]
                 pool_rank = ranks[head]
                 pooled += 1
-                head = -1
-            if not state and not pooled:
-                return leaf[wilds][spare]
-            # Past three cards a pool is a free set that takes any number more: with no limit of
-            # wilds per meld, those states are one.
+            # A pool of three cards or more is a free set that takes any number more: with no
+            # limit of wilds per meld, those states are one.
             counted = pooled if limited or pooled < 3 else 3
             key = (state, wilds, spare, pool_rank, counted)
             found = memo.get(key)
             if found is not None:
-                return found
+                return passed + found
             if pooled and (head < 0 or ranks[head] != pool_rank):
                 # Leaving a rank: its pool is all deadwood, or all in sets.
                 best = pooled * rank_points[pool_rank] + solve(state, wilds, spare, 0, 0)
@@ -503,7 +581,7 @@ class _Search:
                     total = solve(state, left, after if after < left else left, 0, 0)
                     best = min(best, total)
                 memo[key] = best
-                return best
+                return passed + best
             best = solve(state - unit[head], wilds, spare, ranks[head], pooled + 1)
             if best:
                 guarded = state | guard
@@ -523,7 +601,7 @@ class _Search:
                         if not best:
                             break
             memo[key] = best
-            return best
+            return passed + best
 
         return solve
 
@@ -531,7 +609,9 @@ class _Search:
         """The best arrangement: melds (wilds assigned) and deadwood cards."""
         table, solve = self.table, self.solve
         deadwood = [
-            table.cards[i] for i in table.dead for _ in range((state >> (_DIGIT * i)) & _COUNT_MASK)
+            _CARD_OF_DIGIT[d]
+            for d in table.dead
+            for _ in range((state >> (_DIGIT * d)) & _COUNT_MASK)
         ]
         state &= ~table.dead_mask
         plan: list[_Plan] = []
@@ -539,7 +619,7 @@ class _Search:
         while state or pool:
             target = solve(state, wilds, spare, pool_rank, len(pool))
             head = ((state & -state).bit_length() - 1) // _DIGIT if state else -1
-            if pool and (not state or table.rank[head] != pool_rank):
+            if pool and (not state or _RANK_OF_DIGIT[head] != pool_rank):
                 for sets, need, room in self.pools[len(pool)]:
                     left = wilds - need
                     after = min(spare + room, left)
@@ -554,54 +634,39 @@ class _Search:
                     deadwood.extend(pool)
                 pool, pool_rank = [], 0
                 continue
-            if (
-                solve(state - table.unit[head], wilds, spare, table.rank[head], len(pool) + 1)
-                == target
-            ):
-                pool.append(table.cards[head])
-                pool_rank = table.rank[head]
-                state -= table.unit[head]
+            rank = _RANK_OF_DIGIT[head]
+            if solve(state - _UNIT[head], wilds, spare, rank, len(pool) + 1) == target:
+                pool.append(_CARD_OF_DIGIT[head])
+                pool_rank = rank
+                state -= _UNIT[head]
                 continue
-            guarded = state | table.guard
+            guarded = state | _GUARD
             for vector, need, room, high in table.runs_headed_by(head):
                 rest = guarded - vector
-                if need > wilds or rest & table.guard != table.guard:
+                if need > wilds or rest & _GUARD != _GUARD:
                     continue
                 left = wilds - need
                 after = min(spare + room, left)
-                if solve(rest ^ table.guard, left, after, pool_rank, len(pool)) == target:
-                    plan.append(table.plan(vector, need, high))
-                    state, wilds, spare = rest ^ table.guard, left, after
+                if solve(rest ^ _GUARD, left, after, pool_rank, len(pool)) == target:
+                    plan.append(_run_plan(vector, need, high))
+                    state, wilds, spare = rest ^ _GUARD, left, after
                     break
             else:  # pragma: no cover - the memo holds the minimum of exactly these moves
                 raise AssertionError("no move reaches the searched minimum")
         melds, unplaced = self._place_wilds(plan, wilds)
         return melds, sorted(deadwood) + unplaced
 
-    def _absorbable(self, wilds: int, spare: int) -> int:
-        """How many leftover wilds the melds' spare room and all-wild melds can hold."""
-        if wilds == 0:
-            return 0
-        best = min(wilds, spare)
-        if self.all_wild and wilds >= 3:
-            limit = self.table.limit
-            if limit is None:
-                return wilds
-            for in_own in range(3, wilds + 1):
-                if _splits_into(in_own, 3, limit):
-                    best = max(best, in_own + min(wilds - in_own, spare))
-        return best
-
     # -- laying out the wilds ---------------------------------------------------------------------
 
     def _room(self, kind: MeldKind, cards: tuple[Card, ...], need: int) -> int:
-        return self.table.room(len(cards) + need, need, is_set=kind == "set")
+        return self.context.room(len(cards) + need, need, is_set=kind == "set")
 
     def _place_wilds(self, plan: list[_Plan], wilds: int) -> tuple[list[Meld], list[Card]]:
         """Give each meld the wilds it needs, then place the spare ones: in the melds' room, then
         in all-wild melds. The dearest wilds are placed; the cheapest are left unmatched."""
+        limit = self.context.limit
         spare = min(sum(self._room(*meld) for meld in plan), wilds)
-        extra = self._absorbable(wilds, spare)
+        extra = self.context.absorbable(wilds, spare)
         unplaced = self.wild_cards[: wilds - extra]
         pool = self.wild_cards[wilds - extra :][::-1]  # the dearest first
         own = 0  # wilds in melds of their own
@@ -609,7 +674,7 @@ class _Search:
             own = min(
                 k
                 for k in range(3, extra + 1)
-                if (self.table.limit is None or _splits_into(k, 3, self.table.limit))
+                if (limit is None or _splits_into(k, 3, limit))
                 and k + min(extra - k, spare) >= extra
             )
         room_left = extra - own
@@ -620,7 +685,7 @@ class _Search:
             mine, pool = pool[: need + take], pool[need + take :]
             melds.append(self._lay_out(kind, cards, mine))
         while own:
-            size = own if self.table.limit is None else min(own, self.table.limit)
+            size = own if limit is None else min(own, limit)
             if own - size in (1, 2):
                 size = own - 3
             mine, pool = pool[:size], pool[size:]
@@ -629,7 +694,7 @@ class _Search:
         return melds, unplaced
 
     def _lay_out(self, kind: MeldKind, naturals: tuple[Card, ...], wilds: list[Card]) -> Meld:
-        suits = self.table.rules.suits
+        suits = self.context.rules.suits
         if kind == "set":
             rank = naturals[0] % 13 + 1
             free = [s for s in range(suits) if card(rank, s) not in naturals] or list(range(suits))
@@ -641,8 +706,8 @@ class _Search:
         positions = [c % 13 + 1 for c in naturals]
         if len(positions) > 1 and positions[-1] == 1:
             positions[-1] = 14
-        top = 14 if self.table.ace_high and 1 not in positions else 13
-        bottom = 2 if 14 in positions else self.table.rules.low_rank
+        top = 14 if self.context.ace_high and 1 not in positions else 13
+        bottom = 2 if 14 in positions else self.context.rules.low_rank
         filled = dict(zip(positions, naturals, strict=True))
         lo, hi = min(positions), max(positions)
         slots = [p for p in range(lo, hi + 1) if p not in filled]
@@ -662,7 +727,7 @@ class _Search:
         return Meld("run", tuple(c for c, _ in ordered), tuple(s for _, s in ordered))
 
     def _all_wild(self, wilds: list[Card]) -> Meld:
-        rank = self.wild if self.wild is not None else 13
+        rank = self.context.wild if self.context.wild is not None else 13
         return Meld("set", tuple(wilds), tuple(card(rank, i % 4) for i in range(len(wilds))))
 
 
