@@ -11,7 +11,10 @@ as soon as the last answer arrived. In one run, alternating so that machine nois
   on turn (load, token check, apply, store commit, event publication).
 
 The client is a few lines of asyncio over raw sockets (HTTP/1.1, Content-Length bodies), so that
-it costs the shared CPUs far less than the server it measures.
+it costs the shared CPUs far less than the server it measures. Besides requests per second (over
+the time each scenario really took, last answers included), the table shows the CPU time the
+server's processes and the client spent per request: on a shared machine the server's CPU per
+request is the steadier figure, and the client's shows that it is not the bottleneck.
 
 It measures granian (``make run``) and then uvicorn with uvloop and httptools, the runner-up, for
 the server choice in the README; ``--server NAME...`` picks which.
@@ -28,7 +31,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 CONNECTIONS = 32
@@ -89,15 +92,54 @@ def random_hands(count: int, seed: int = 13) -> list[bytes]:
     ]
 
 
+def process_tree_cpu(root: int) -> float:
+    """CPU seconds (user + system) used so far by ``root`` and every process below it (granian
+    serves from a worker process). Linux's /proc; 0.0 where there is none."""
+    children: dict[int, list[int]] = {}
+    ticks: dict[int, int] = {}
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii") as stat:
+                fields = stat.read().rpartition(")")[2].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        pid = int(entry)
+        children.setdefault(int(fields[1]), []).append(pid)  # fields[1]: the parent's pid
+        ticks[pid] = int(fields[11]) + int(fields[12])  # utime + stime
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += ticks.get(pid, 0)
+        todo += children.get(pid, [])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Tally:
+    ok: int = 0
+    errors: int = 0
+    seconds: float = 0.0
+    server_cpu: float = 0.0
+    client_cpu: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+
+
 async def timed_loop(
     connections: list[Connection],
     seconds: float,
     step: Callable[[int, Connection], Awaitable[bool]],
-) -> tuple[int, int, list[float]]:
-    """Run ``step`` on every connection until time is up: (ok count, errors, latencies in s)."""
-    latencies: list[float] = []
+    server_pid: int,
+    tally: Tally,
+) -> None:
+    """Run ``step`` on every connection until time is up, adding to ``tally``: answers, errors,
+    latencies, the time taken (until the last answer) and the CPU time of server and client."""
+    latencies = tally.latencies
     counts = [0, 0]
-    stop = time.perf_counter() + seconds
+    started_cpu = (process_tree_cpu(server_pid), time.process_time())
+    began = time.perf_counter()
+    stop = began + seconds
 
     async def worker(index: int, connection: Connection) -> None:
         while time.perf_counter() < stop:
@@ -107,7 +149,11 @@ async def timed_loop(
             counts[0 if ok else 1] += 1
 
     await asyncio.gather(*(worker(i, c) for i, c in enumerate(connections)))
-    return counts[0], counts[1], latencies
+    tally.seconds += time.perf_counter() - began
+    tally.server_cpu += process_tree_cpu(server_pid) - started_cpu[0]
+    tally.client_cpu += time.process_time() - started_cpu[1]
+    tally.ok += counts[0]
+    tally.errors += counts[1]
 
 
 @dataclass
@@ -118,7 +164,7 @@ class GameSeat:
     hand: list[str] | None = None
 
 
-async def run_client(port: int) -> dict[str, dict[str, Any]]:
+async def run_client(port: int, server_pid: int) -> dict[str, dict[str, Any]]:
     connections = [await Connection.open(port) for _ in range(CONNECTIONS)]
     health = build_request("GET", "/healthz")
     hands = random_hands(256)
@@ -163,26 +209,23 @@ async def run_client(port: int) -> dict[str, dict[str, Any]]:
         return True
 
     scenarios = {"GET /healthz": healthz, "POST /v1/analyse": analyse, "game actions": act}
-    results: dict[str, dict[str, Any]] = {
-        name: {"ok": 0, "errors": 0, "lat": [], "secs": 0.0} for name in scenarios
-    }
+    tallies = {name: Tally() for name in scenarios}
     for _ in range(ROUNDS):
         for name, step in scenarios.items():
-            ok, errors, latencies = await timed_loop(connections, ROUND_SECONDS, step)
-            results[name]["ok"] += ok
-            results[name]["errors"] += errors
-            results[name]["lat"] += latencies
-            results[name]["secs"] += ROUND_SECONDS
+            await timed_loop(connections, ROUND_SECONDS, step, server_pid, tallies[name])
     for connection in connections:
         connection.writer.close()
     summary = {}
-    for name, r in results.items():
-        latencies = sorted(r["lat"])
+    for name, tally in tallies.items():
+        latencies = sorted(tally.latencies)
+        answered = tally.ok + tally.errors
         summary[name] = {
-            "rate": r["ok"] / r["secs"],
-            "errors": r["errors"],
+            "rate": tally.ok / tally.seconds,
+            "errors": tally.errors,
             "p50_ms": 1000 * latencies[len(latencies) // 2],
             "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)],
+            "server_us": 1e6 * tally.server_cpu / answered,
+            "client_us": 1e6 * tally.client_cpu / answered,
         }
     return summary
 
@@ -230,7 +273,10 @@ def measure(kind: str) -> dict[str, dict[str, Any]]:
     server = start_server(kind, port)
     try:
         client = subprocess.run(
-            [sys.executable, "-m", "tests.benchmarks.bench_http", "--client", str(port)],
+            [
+                *(sys.executable, "-m", "tests.benchmarks.bench_http"),
+                *("--client", str(port), str(server.pid)),
+            ],
             capture_output=True,
             check=True,
             timeout=300,
@@ -248,33 +294,33 @@ def print_table(kind: str, results: dict[str, dict[str, Any]]) -> None:
         f"HTTP on {kind}: {CONNECTIONS} connections, {ROUNDS}x{ROUND_SECONDS:.0f}s per row, "
         "load client in another process"
     )
-    name, rate, ratio, p50, p99, errors = (
-        "scenario",
-        "req/s",
-        "vs healthz",
-        "p50 ms",
-        "p99 ms",
-        "errors",
+    health_cpu = results["GET /healthz"]["server_us"]
+    print(
+        f"{'scenario':<20} {'req/s':>9} {'vs healthz':>11} {'p50 ms':>8} {'p99 ms':>8} "
+        f"{'errors':>7} {'server CPU/req':>15} {'client CPU/req':>15}"
     )
-    print(f"{name:<20} {rate:>9} {ratio:>11} {p50:>8} {p99:>8} {errors:>7}")
     for name, r in results.items():
+        # The CPU ratio is healthz's CPU per request over this scenario's: comparable to the rate
+        # ratio when the server is the bottleneck, and far less sensitive to a busy machine.
         print(
             f"{name:<20} {r['rate']:>9.0f} {r['rate'] / health:>10.0%} "
-            f"{r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} {r['errors']:>7}"
+            f"{r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} {r['errors']:>7} "
+            f"{r['server_us']:>6.0f} us {health_cpu / r['server_us']:>5.0%} "
+            f"{r['client_us']:>12.0f} us"
         )
 
 
 def main() -> None:
     # The production server first, then the runner-up, for the README's server choice.
-    kinds = (
-        sys.argv[2:] if len(sys.argv) > 2 and sys.argv[1] == "--server" else ["granian", "uvicorn"]
-    )
+    # `--server NAME...` anywhere, so that `python -m tests.benchmarks http --server granian` works.
+    args = sys.argv[1:]
+    kinds = args[args.index("--server") + 1 :] if "--server" in args else ["granian", "uvicorn"]
     for kind in kinds:
         print_table(kind, measure(kind))
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--client":
-        print(json.dumps(asyncio.run(run_client(int(sys.argv[2])))))
+    if len(sys.argv) == 4 and sys.argv[1] == "--client":
+        print(json.dumps(asyncio.run(run_client(int(sys.argv[2]), int(sys.argv[3])))))
     else:
         main()
