@@ -1,18 +1,26 @@
 """What the game asks of the analyser: go-out checks, the best arrangement of a hand, and
 whether a card can be laid off on a meld on the table (redemption).
 
-Go-out checks call ``engine.analysis.min_deadwood``; scoring calls ``engine.analysis.arrange``,
-the best arrangement without the ranking of every discard that ``analyse`` adds.
+Go-out checks call ``engine.analysis.min_deadwood``, after a cheap bound (``wild_shares``) has
+ruled out the many hands that cannot be melded; scoring calls ``engine.analysis.arrange``, the
+best arrangement without the ranking of every discard that ``analyse`` adds.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
 from engine.analysis import Meld, min_deadwood
 from engine.analysis import arrange as best_arrangement
 from engine.cards import JOKER, Card, Rank, card
 from engine.rules import Rules
+
+SHARE_UNIT: Final = 360360
+"""One wild card in ``wild_shares``: the least common multiple of 1 to 15, so a meld's wilds
+split evenly among its naturals (at most 14 run positions) is always a whole number."""
+NO_MELD: Final = 64 * SHARE_UNIT
+"""The share of a natural that fits no meld with the hand's wilds: more than any hand holds."""
 
 
 @lru_cache(maxsize=4096)
@@ -34,90 +42,100 @@ def arrange(
 
 def going_out_discards(hand: tuple[Card, ...], wild: Rank | None, rules: Rules) -> tuple[Card, ...]:
     """The distinct cards whose discard leaves ``hand`` (sorted, just drawn) fully melded."""
-    lonely, paired, wilds = meld_partners(hand, wild, rules)
-    # Most hands are far from melded: rule them out before any search (see meld_partners).
-    if not _may_meld(len(lonely) - 1, len(paired) - 1, len(wilds)):
+    total, shares, wilds = wild_shares(hand, wild, rules)
+    budget = wilds * SHARE_UNIT
+    # Most hands are far from melded: rule them out before any search (see wild_shares).
+    # Discarding a card takes its share away and leaves the others' shares at least as large.
+    if total - max(shares.values(), default=0) > budget:
         return ()
-    whole = deadwood_points(hand, wild, rules)
     found = []
     for c in sorted(set(hand)):
-        left_lonely = len(lonely) - (c in lonely)
-        left_paired = len(paired) - (c in paired)
-        if not _may_meld(left_lonely, left_paired, len(wilds) - (c in wilds)):
+        share = shares.get(c)
+        if (total > budget - SHARE_UNIT) if share is None else (total - share > budget):
             continue
-        # Discarding c leaves a melded hand only if the whole hand can be arranged with c as
-        # its only deadwood.
-        if rules.points(c, wild) < whole:
-            continue
-        if deadwood_points(without(hand, c), wild, rules) == 0:
+        rest = without(hand, c)
+        if may_meld(rest, wild, rules) and deadwood_points(rest, wild, rules) == 0:
             found.append(c)
     return tuple(found)
 
 
-def _may_meld(lonely: int, paired: int, wilds: int) -> bool:
-    """Whether a hand with this many naturals without a partner and with one partner could be
-    fully melded with ``wilds`` wild cards: each of the first needs two wilds in its meld, and
-    each meld holding one of the second needs one, for at most two of them."""
-    return 2 * max(lonely, 0) + (max(paired, 0) + 1) // 2 <= wilds
+def may_meld(hand: tuple[Card, ...], wild: Rank | None, rules: Rules) -> bool:
+    """False only for a hand that cannot be fully melded (see ``wild_shares``)."""
+    total, _, wilds = wild_shares(hand, wild, rules)
+    return total <= wilds * SHARE_UNIT
 
 
-def meld_partners(
+def wild_shares(
     hand: tuple[Card, ...], wild: Rank | None, rules: Rules
-) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
-    """The naturals of ``hand`` with no possible meld partner, those with exactly one, and the
-    hand's wild cards.
+) -> tuple[int, dict[Card, int], int]:
+    """A lower bound on the wild cards a full melding of ``hand`` needs, in ``SHARE_UNIT``\\ s:
+    the bound, each natural's least share of it, and the hand's wild cards.
 
-    Two naturals are partners if they could sit in one meld: the same rank (a set), or the same
-    suit with few enough ranks missing between them for the hand's wilds to fill (a run).
-    Every other natural in a meld holding ``c`` is a partner of ``c``, so removing cards never
-    gives the rest more partners: the counts only bound the wilds a full melding needs.
+    Split each meld's wilds evenly among its naturals. A natural's share is then at least the
+    least over every meld it could sit in: a set of its rank with every natural of that rank
+    (no share with three or more), or a run of its suit from one natural to another around it,
+    counted with every natural in between. Each meld's wilds fill the gaps between its
+    naturals and make it three long, and more naturals only lower the share, so the real share
+    is never below that least one. A full melding therefore needs at least the sum of the
+    least shares in wilds, and a hand with fewer is not worth a search. Removing a card never
+    lowers the others' least shares.
     """
     ace_high = rules.aces == "high_or_low"
-    wilds: list[Card] = []
-    naturals: list[Card] = []
-    by_rank = [0] * 13
-    # How many naturals sit at each run position of each suit: suit * 16 + position (1-14, an
-    # ace also at 14 when it may play high; 0 and 15 stay empty and stop the walks below).
-    at = [0] * 80
+    by_rank = [0] * 14
+    masks = [0] * 5
+    naturals = []
+    wilds = 0
     for c in hand:
-        rank = c % 13
-        if c == JOKER or rank + 1 == wild:
-            wilds.append(c)
+        rank = c % 13 + 1
+        if c == JOKER or rank == wild:
+            wilds += 1
             continue
         naturals.append(c)
         by_rank[rank] += 1
-        at[c // 13 * 16 + rank + 1] += 1
-        if ace_high and rank == 0:
-            at[c // 13 * 16 + 14] += 1
-    spare = len(wilds)
-    lonely: list[Card] = []
-    paired: list[Card] = []
+        masks[c // 13] |= 1 << rank
+        if ace_high and rank == 1:
+            masks[c // 13] |= 1 << 14
+    set_shares = _SET_SHARES[min(wilds, 2)]
+    total = 0
+    shares: dict[Card, int] = {}
     for c in naturals:
-        partners = by_rank[c % 13] - 1
-        if partners > 1:
-            continue
-        base = c // 13 * 16
-        start = c % 13 + 1
-        # Walk away from the card either way; each rank missing on the way needs a wild.
-        # Counting a partner twice (an ace low and high) only weakens the bound.
-        for position in (start, 14) if ace_high and start == 1 else (start,):
-            for step in (1, -1):
-                missing = 0
-                p = base + position + step
-                while missing <= spare and partners < 2:
-                    here = at[p]
-                    if here:
-                        partners += here
-                    elif p == base or p == base + 15:
-                        break
-                    else:
-                        missing += 1
-                    p += step
-        if partners == 0:
-            lonely.append(c)
-        elif partners == 1:
-            paired.append(c)
-    return tuple(lonely), tuple(paired), tuple(wilds)
+        rank = c % 13 + 1
+        share = set_shares[min(by_rank[rank], 3)]
+        if share:
+            runs = _run_shares(masks[c // 13], wilds)
+            share = min(share, runs[rank], runs[14] if rank == 1 else share)
+        shares[c] = share
+        total += share
+    return total, shares, wilds
+
+
+_SET_SHARES: Final = (
+    # By the hand's wilds (0, 1, 2 or more), then the naturals of the rank (0 unused, 1, 2, 3+).
+    (NO_MELD, NO_MELD, NO_MELD, 0),
+    (NO_MELD, NO_MELD, SHARE_UNIT // 2, 0),
+    (NO_MELD, 2 * SHARE_UNIT, SHARE_UNIT // 2, 0),
+)
+
+
+@lru_cache(maxsize=16384)
+def _run_shares(mask: int, wilds: int) -> tuple[int, ...]:
+    """For each run position (0 to 15) of a suit whose naturals sit at the bits of ``mask``, the
+    least share of wilds a natural there pays in a run, with ``wilds`` wilds in the hand."""
+    positions = [p for p in range(16) if mask >> p & 1]
+    shares = [NO_MELD] * 16
+    for low, start in enumerate(positions):
+        for high in range(low, len(positions)):
+            span = positions[high] - start + 1
+            present = high - low + 1
+            if span - present > wilds:
+                break  # the gaps only grow from here
+            needed = span - present + max(0, 3 - span)
+            if needed > wilds:
+                continue
+            share = needed * SHARE_UNIT // present
+            for p in positions[low : high + 1]:
+                shares[p] = min(shares[p], share)
+    return tuple(shares)
 
 
 def without(hand: tuple[Card, ...], c: Card) -> tuple[Card, ...]:

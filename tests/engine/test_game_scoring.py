@@ -4,15 +4,16 @@ when a card is laid off on the table."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.analysis import min_deadwood
-from engine.cards import JOKER, Card, card
+from engine.cards import JOKER, Card, card, parse_cards
 from engine.game.scoring import (
     going_out_discards,
     lay_out_meld,
-    meld_partners,
+    may_meld,
     without,
 )
 from engine.rules import Rules
@@ -74,15 +75,28 @@ def test_go_outs_are_exactly_the_discards_that_leave_no_deadwood(
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(near_melded_hands())
-def test_a_fully_melded_hand_always_passes_the_partner_bound(
+def test_a_fully_melded_hand_always_passes_the_share_bound(
     case: tuple[tuple[Card, ...], int, Rules],
 ) -> None:
     """The bound only ever skips hands that cannot be melded: never one that can."""
     hand, wild, rules = case
-    if min_deadwood(hand, wild, rules) != 0:
-        return
-    lonely, paired, wilds = meld_partners(hand, wild, rules)
-    assert 2 * len(lonely) + (len(paired) + 1) // 2 <= len(wilds)
+    if min_deadwood(hand, wild, rules) == 0:
+        assert may_meld(hand, wild, rules)
+
+
+@pytest.mark.parametrize(
+    ("hand", "wild", "why"),
+    [
+        ("7H 9S TS QS 2H 2D", 7, "the one wild fills the set of twos or the run's gap"),
+        ("5D QD 9S JS QS", 5, "QD QS want the one wild for a set, 9S JS QS for a run"),
+        ("7H 7H 3S TS QS KS KS", 7, "3S wants both wilds, and TS QS KS one more"),
+        ("8H 9H 9H AS 2S 3S", 5, "8H 9H 9H is no run, and there is no wild"),
+    ],
+)
+def test_the_share_bound_skips_hands_a_card_short(hand: str, wild: int, why: str) -> None:
+    cards = tuple(sorted(parse_cards(hand.split())))
+    assert min_deadwood(cards, wild, "classic") > 0
+    assert not may_meld(cards, wild, Rules.from_spec("classic")), why
 
 
 @settings(max_examples=500, deadline=None)
