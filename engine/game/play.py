@@ -41,7 +41,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, TypeVar
 
 from engine.analysis import Meld
-from engine.cards import JACK, KING, Card, Rank
+from engine.cards import JACK, JOKER, KING, Card, Rank
 from engine.errors import (
     CannotGoOut,
     CardNotInHand,
@@ -244,28 +244,37 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     return _legal_discards(state, seat) + _legal_lay_offs(state, seat)
 
 
+# legal_actions lists the same few actions turn after turn: frozen values, made once.
+_DRAW_STOCK: Final = Draw("stock")
+_DRAW_DISCARD: Final = Draw("discard")
+_DISCARDS: Final = tuple(Discard(c) for c in range(JOKER + 1))
+_GO_OUTS: Final = tuple(Discard(c, go_out=True) for c in range(JOKER + 1))
+
+
 def _legal_draws(state: GameState) -> list[Action]:
-    actions: list[Action] = [Draw("stock")]
+    actions: list[Action] = [_DRAW_STOCK]
     if state.rules.discard_piles == "per_player":
         actions += [Draw("discard", k) for k, pile in enumerate(state.piles) if pile]
     elif state.piles[0]:
-        actions.append(Draw("discard"))
+        actions.append(_DRAW_DISCARD)
     return actions
 
 
 def _legal_discards(state: GameState, seat: int) -> list[Action]:
     hand = state.hands[seat]
-    distinct = sorted(set(hand))
-    if not state.rules.discard_drawn_upcard and state.upcard is not None:
-        distinct = [c for c in distinct if c != state.upcard or hand.count(c) > 1]
-    actions: list[Action] = [Discard(c) for c in distinct]
+    distinct = list(dict.fromkeys(hand))  # sorted, as the hand is
+    rules = state.rules
+    upcard = state.upcard
+    if upcard is not None and not rules.discard_drawn_upcard and hand.count(upcard) == 1:
+        distinct.remove(upcard)
+    actions: list[Action] = [_DISCARDS[c] for c in distinct]
     if _go_out_refusal(state) is None:
-        rules = state.rules
         if rules.failed_go_out == "penalty":
-            out = set(distinct)
+            actions += [_GO_OUTS[c] for c in distinct]
         else:
-            out = set(going_out_discards(hand, state.wild, rules))
-        actions += [Discard(c, go_out=True) for c in distinct if c in out]
+            out = going_out_discards(hand, state.wild, rules)
+            if out:
+                actions += [_GO_OUTS[c] for c in distinct if c in out]
     return actions
 
 
