@@ -512,30 +512,39 @@ class _Search:
         self.leaf = context.leaf(self.wild_key)
         # pools[n]: the ways n pooled cards of a rank can all be sets, given every wild.
         self.pools = _pool_options(self.wild_count, context.limit)
+        # Exact results, and lower bounds proven by searches under a budget.
         self.memo: dict[tuple[int, int, int, int, int], int] = {}
+        self.lower: dict[tuple[int, int, int, int, int], int] = {}
         self.solve = self._solver()
 
-    def best(self, state: int) -> int:
-        """The least deadwood of the naturals in ``state`` plus all the wilds."""
+    def best(self, state: int, budget: int = _UNLIMITED) -> int:
+        """The least deadwood of the naturals in ``state`` plus all the wilds, when it is below
+        ``budget``; otherwise a lower bound of it, at least ``budget``."""
         dead_points = 0
         if state & self.table.dead_mask:
             points = self.context.digit_points
             for d in self.table.dead:
                 dead_points += ((state >> (_DIGIT * d)) & _COUNT_MASK) * points[d]
             state &= ~self.table.dead_mask
-        return dead_points + self.solve(state, self.wild_count, 0, 0, 0)
+        if dead_points >= budget:
+            return dead_points
+        return dead_points + self.solve(state, self.wild_count, 0, 0, 0, budget - dead_points)
 
-    def _solver(self) -> Callable[[int, int, int, int, int], int]:
+    def _solver(self) -> Callable[[int, int, int, int, int, int], int]:
         # A closure over locals: this is the hot loop of the whole service.
         table = self.table
         runs, ranks, unit, guard = table.runs, _RANK_OF_DIGIT, _UNIT, _GUARD
         build = table.runs_headed_by
-        leaf, memo, pools = self.leaf, self.memo, self.pools
+        leaf, memo, lower, pools = self.leaf, self.memo, self.lower, self.pools
         rank_points = self.context.rank_points
         limited = self.context.limit is not None
         free_sets = not limited
 
-        def solve(state: int, wilds: int, spare: int, pool_rank: int, pooled: int) -> int:
+        def solve(  # noqa: PLR0917 - the hot loop: positional arguments are the cheapest
+            state: int, wilds: int, spare: int, pool_rank: int, pooled: int, budget: int
+        ) -> int:
+            """The least deadwood from here when below ``budget``, else a lower bound of it that
+            is at least ``budget`` (a search under a budget cuts what cannot get below it)."""
             # First settle what leaves no choice: a card that heads no run it could pay for goes
             # to its rank's pool; a pool left behind is deadwood when it cannot be a set, and a
             # set when it holds three cards or more (with no limit of wilds per meld: a free set
@@ -547,6 +556,8 @@ class _Search:
                     options = pools[pooled]
                     if not options or options[0][1] > wilds:
                         passed += pooled * rank_points[pool_rank]
+                        if passed >= budget:
+                            return passed
                     elif free_sets and pooled >= 3:
                         spare = wilds
                     else:
@@ -563,6 +574,7 @@ class _Search:
                 state -= unit[head]
                 pool_rank = ranks[head]
                 pooled += 1
+            budget -= passed
             # A pool of three cards or more is a free set that takes any number more: with no
             # limit of wilds per meld, those states are one.
             counted = pooled if limited or pooled < 3 else 3
@@ -570,20 +582,27 @@ class _Search:
             found = memo.get(key)
             if found is not None:
                 return passed + found
+            bound = lower.get(key, 0)
+            if bound >= budget:
+                return passed + bound
             if pooled and (head < 0 or ranks[head] != pool_rank):
                 # Leaving a rank: its pool is all deadwood, or all in sets.
-                best = pooled * rank_points[pool_rank] + solve(state, wilds, spare, 0, 0)
+                cost = pooled * rank_points[pool_rank]
+                best = cost
+                if cost < budget:
+                    best += solve(state, wilds, spare, 0, 0, budget - cost)
                 for _, need, room in pools[pooled]:
                     if need > wilds or not best:
                         break
                     left = wilds - need
                     after = spare + room
-                    total = solve(state, left, after if after < left else left, 0, 0)
-                    best = min(best, total)
-                memo[key] = best
-                return passed + best
-            best = solve(state - unit[head], wilds, spare, ranks[head], pooled + 1)
-            if best:
+                    total = solve(
+                        state, left, after if after < left else left, 0, 0, min(best, budget)
+                    )
+                    if total < best:  # noqa: PLR1730 - cheaper than calling min() here
+                        best = total
+            else:
+                best = _UNLIMITED
                 guarded = state | guard
                 for vector, need, room, _ in runs[head] or ():
                     if need > wilds:
@@ -594,13 +613,32 @@ class _Search:
                     left = wilds - need
                     after = spare + room
                     total = solve(
-                        rest ^ guard, left, after if after < left else left, pool_rank, pooled
+                        rest ^ guard,
+                        left,
+                        after if after < left else left,
+                        pool_rank,
+                        pooled,
+                        best if best < budget else budget,
                     )
                     if total < best:
                         best = total
                         if not best:
                             break
-            memo[key] = best
+                if best:
+                    total = solve(
+                        state - unit[head],
+                        wilds,
+                        spare,
+                        ranks[head],
+                        pooled + 1,
+                        best if best < budget else budget,
+                    )
+                    if total < best:  # noqa: PLR1730 - cheaper than calling min() here
+                        best = total
+            if best < budget:
+                memo[key] = best
+            else:
+                lower[key] = best
             return passed + best
 
         return solve
@@ -617,13 +655,13 @@ class _Search:
         plan: list[_Plan] = []
         wilds, spare, pool_rank, pool = self.wild_count, 0, 0, list[Card]()
         while state or pool:
-            target = solve(state, wilds, spare, pool_rank, len(pool))
+            target = solve(state, wilds, spare, pool_rank, len(pool), _UNLIMITED)
             head = ((state & -state).bit_length() - 1) // _DIGIT if state else -1
             if pool and (not state or _RANK_OF_DIGIT[head] != pool_rank):
                 for sets, need, room in self.pools[len(pool)]:
                     left = wilds - need
                     after = min(spare + room, left)
-                    if need <= wilds and solve(state, left, after, 0, 0) == target:
+                    if need <= wilds and solve(state, left, after, 0, 0, _UNLIMITED) == target:
                         sizes = _set_sizes(len(pool), sets)
                         for size in sizes:
                             plan.append(("set", tuple(pool[:size]), max(0, 3 - size)))
@@ -635,7 +673,7 @@ class _Search:
                 pool, pool_rank = [], 0
                 continue
             rank = _RANK_OF_DIGIT[head]
-            if solve(state - _UNIT[head], wilds, spare, rank, len(pool) + 1) == target:
+            if solve(state - _UNIT[head], wilds, spare, rank, len(pool) + 1, _UNLIMITED) == target:
                 pool.append(_CARD_OF_DIGIT[head])
                 pool_rank = rank
                 state -= _UNIT[head]
@@ -647,7 +685,7 @@ class _Search:
                     continue
                 left = wilds - need
                 after = min(spare + room, left)
-                if solve(rest ^ _GUARD, left, after, pool_rank, len(pool)) == target:
+                if solve(rest ^ _GUARD, left, after, pool_rank, len(pool), _UNLIMITED) == target:
                     plan.append(_run_plan(vector, need, high))
                     state, wilds, spare = rest ^ _GUARD, left, after
                     break
