@@ -42,87 +42,128 @@ def arrange(
 
 def going_out_discards(hand: tuple[Card, ...], wild: Rank | None, rules: Rules) -> tuple[Card, ...]:
     """The distinct cards whose discard leaves ``hand`` (sorted, just drawn) fully melded."""
-    total, shares, wilds = wild_shares(hand, wild, rules)
-    budget = wilds * SHARE_UNIT
-    # Most hands are far from melded: rule them out before any search (see wild_shares).
-    # Discarding a card takes its share away and leaves the others' shares at least as large.
-    if total - max(shares.values(), default=0) > budget:
+    # Most hands are far from melded: rule them out before any search.
+    if not may_meld(hand, wild, rules, but_one=True):
         return ()
     found = []
-    for c in sorted(set(hand)):
-        share = shares.get(c)
-        if (total > budget - SHARE_UNIT) if share is None else (total - share > budget):
-            continue
+    for c in dict.fromkeys(hand):  # sorted, as the hand is
         rest = without(hand, c)
         if may_meld(rest, wild, rules) and deadwood_points(rest, wild, rules) == 0:
             found.append(c)
     return tuple(found)
 
 
-def may_meld(hand: tuple[Card, ...], wild: Rank | None, rules: Rules) -> bool:
-    """False only for a hand that cannot be fully melded (see ``wild_shares``)."""
-    total, _, wilds = wild_shares(hand, wild, rules)
-    return total <= wilds * SHARE_UNIT
-
-
-def wild_shares(
-    hand: tuple[Card, ...], wild: Rank | None, rules: Rules
-) -> tuple[int, dict[Card, int], int]:
-    """A lower bound on the wild cards a full melding of ``hand`` needs, in ``SHARE_UNIT``\\ s:
-    the bound, each natural's least share of it, and the hand's wild cards.
+def may_meld(
+    hand: tuple[Card, ...], wild: Rank | None, rules: Rules, *, but_one: bool = False
+) -> bool:
+    """False only for a hand that cannot be fully melded, ``but_one``: not even once any one of
+    its cards is discarded. A cheap bound on the wilds a full melding needs, in two steps.
 
     Split each meld's wilds evenly among its naturals. A natural's share is then at least the
     least over every meld it could sit in: a set of its rank with every natural of that rank
     (no share with three or more), or a run of its suit from one natural to another around it,
     counted with every natural in between. Each meld's wilds fill the gaps between its
     naturals and make it three long, and more naturals only lower the share, so the real share
-    is never below that least one. A full melding therefore needs at least the sum of the
-    least shares in wilds, and a hand with fewer is not worth a search. Removing a card never
-    lowers the others' least shares.
+    is never below that least one. A full melding needs at least the sum of the least shares
+    in wilds. Discarding a card takes its share away and never lowers the others'.
+
+    The first step counts only the naturals that are alone of their rank and have no other
+    natural of their suit near enough for the wilds to bridge: each needs two wilds to itself.
+    Most hands are ruled out there; the rest get every natural's least share.
     """
-    ace_high = rules.aces == "high_or_low"
-    by_rank = [0] * 14
-    masks = [0] * 5
-    naturals = []
-    wilds = 0
+    bits = _POSITION_BITS[wild or 0]
+    present = twins = ranks = ranks_twice = ranks_thrice = wilds = 0
     for c in hand:
-        rank = c % 13 + 1
-        if c == JOKER or rank == wild:
+        bit = bits[c]
+        if not bit:
             wilds += 1
             continue
-        naturals.append(c)
-        by_rank[rank] += 1
-        masks[c // 13] |= 1 << rank
-        if ace_high and rank == 1:
-            masks[c // 13] |= 1 << 14
-    set_shares = _SET_SHARES[min(wilds, 2)]
-    total = 0
-    shares: dict[Card, int] = {}
-    for c in naturals:
-        rank = c % 13 + 1
-        share = set_shares[min(by_rank[rank], 3)]
-        if share:
-            runs = _run_shares(masks[c // 13], wilds)
-            share = min(share, runs[rank], runs[14] if rank == 1 else share)
-        shares[c] = share
-        total += share
-    return total, shares, wilds
+        if present & bit:
+            twins |= bit
+        present |= bit
+        rank = _RANK_BITS[c]
+        if ranks & rank:
+            if ranks_twice & rank:
+                ranks_thrice |= rank
+            else:
+                ranks_twice |= rank
+        else:
+            ranks |= rank
+    # Ranks with three naturals or more make sets with no wild: their cards carry no share.
+    singles = ranks & ~ranks_twice
+    pairs = ranks_twice & ~ranks_thrice
+    if not singles | pairs:
+        return True
+    budget = wilds * SHARE_UNIT
+    alone = 2 * SHARE_UNIT if wilds >= 2 else NO_MELD  # a set of the rank's only natural
+    ace_high = rules.aces == "high_or_low"
+
+    # Step one, every suit at once (16 bits each); a shift that crosses into the next suit
+    # only finds a partner too many, which keeps the bound a bound.
+    reach = present | (present & _ACES) << 13 if ace_high else present
+    near = 0
+    for distance in range(1, min(wilds, 13) + 2):
+        near |= reach << distance | reach >> distance
+    if ace_high:
+        near |= near >> 13 & _ACES  # an ace has a partner if it has one low or high
+    stranded = (present & ~near & singles * _LANES).bit_count() - but_one
+    if stranded > 0 and stranded * alone > budget:
+        return False
+
+    # Step two: every natural's least share.
+    paired = SHARE_UNIT // 2 if wilds else NO_MELD  # a set of both naturals of the rank
+    wilds_key = min(wilds, 15) << 16  # no meld of naturals needs more
+    total = most = 0
+    for shift in _SUIT_SHIFTS:
+        positions = present >> shift & 0xFFFF
+        lone = positions & singles
+        two = positions & pairs
+        if not lone | two:
+            continue
+        doubled = twins >> shift & two
+        if ace_high and positions & 2:
+            positions |= 1 << 14
+        for run, group in _run_shares(positions | wilds_key):
+            count = (group & lone).bit_count()
+            if count:
+                share = min(run, alone)
+                total += count * share
+                most = max(most, share)
+            count = (group & two).bit_count() + (group & doubled).bit_count()
+            if count:
+                share = min(run, paired)
+                total += count * share
+                most = max(most, share)
+    return total - (most if but_one else 0) <= budget
 
 
-_SET_SHARES: Final = (
-    # By the hand's wilds (0, 1, 2 or more), then the naturals of the rank (0 unused, 1, 2, 3+).
-    (NO_MELD, NO_MELD, NO_MELD, 0),
-    (NO_MELD, NO_MELD, SHARE_UNIT // 2, 0),
-    (NO_MELD, 2 * SHARE_UNIT, SHARE_UNIT // 2, 0),
+_SUIT_SHIFTS: Final = (0, 16, 32, 48, 64)
+_LANES: Final = sum(1 << shift for shift in _SUIT_SHIFTS)
+_ACES: Final = _LANES << 1
+_POSITION_BITS: Final = tuple(
+    # By the wild rank (0: none), each card's run position in its suit's 16 bits, 0 for a wild.
+    tuple(
+        0 if c == JOKER or c % 13 + 1 == wild else 1 << (c // 13 * 16 + c % 13 + 1)
+        for c in range(JOKER + 1)
+    )
+    for wild in range(14)
 )
+_RANK_BITS: Final = tuple(1 << (c % 13 + 1) for c in range(JOKER + 1))
 
 
-@lru_cache(maxsize=16384)
-def _run_shares(mask: int, wilds: int) -> tuple[int, ...]:
-    """For each run position (0 to 15) of a suit whose naturals sit at the bits of ``mask``, the
-    least share of wilds a natural there pays in a run, with ``wilds`` wilds in the hand."""
-    positions = [p for p in range(16) if mask >> p & 1]
-    shares = [NO_MELD] * 16
+@lru_cache(maxsize=1 << 14)
+def _run_shares(key: int) -> tuple[tuple[int, int], ...]:
+    """The least share of wilds a natural pays in a run of its suit, grouped: (share, the run
+    positions 1-13 of the naturals that pay it). ``key``: the suit's run positions in its low 16
+    bits (an ace also at 14 when aces may play high), the hand's wilds above."""
+    wilds = key >> 16
+    positions = []
+    rest = key & 0xFFFF
+    while rest:
+        lowest = rest & -rest
+        positions.append(lowest.bit_length() - 1)
+        rest ^= lowest
+    shares = [NO_MELD] * len(positions)
     for low, start in enumerate(positions):
         for high in range(low, len(positions)):
             span = positions[high] - start + 1
@@ -130,12 +171,17 @@ def _run_shares(mask: int, wilds: int) -> tuple[int, ...]:
             if span - present > wilds:
                 break  # the gaps only grow from here
             needed = span - present + max(0, 3 - span)
-            if needed > wilds:
-                continue
-            share = needed * SHARE_UNIT // present
-            for p in positions[low : high + 1]:
-                shares[p] = min(shares[p], share)
-    return tuple(shares)
+            if needed <= wilds:
+                share = needed * SHARE_UNIT // present
+                for i in range(low, high + 1):
+                    shares[i] = min(shares[i], share)
+    if positions[-1] == 14:  # an ace plays low or high
+        positions.pop()
+        shares[0] = min(shares[0], shares.pop())
+    groups: dict[int, int] = {}
+    for p, share in zip(positions, shares, strict=True):
+        groups[share] = groups.get(share, 0) | 1 << p
+    return tuple(groups.items())
 
 
 def without(hand: tuple[Card, ...], c: Card) -> tuple[Card, ...]:
