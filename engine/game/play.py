@@ -231,6 +231,14 @@ def _seats_after(seat: int, active: tuple[int, ...], n: int) -> list[int]:
     return [s for s in ((seat + k) % n for k in range(1, n + 1)) if s in active]
 
 
+def _next_seat(seat: int, active: tuple[int, ...], n: int) -> int:
+    """The active seat after ``seat`` (``_seats_after(...)[0]``, which every turn asks)."""
+    following = (seat + 1) % n
+    while following not in active:
+        following = (following + 1) % n
+    return following
+
+
 # -- legal actions --------------------------------------------------------------------------------
 
 
@@ -341,11 +349,11 @@ def _apply_draw(state: GameState, seat: int, action: Draw) -> GameState:
         piles = _replace_at(state.piles, index, pile[:-1])
     else:
         raise IllegalAction(f"draw source must be 'stock' or 'discard', not {action.source!r}")
-    hand = list(state.hands[seat])
-    bisect.insort(hand, card)
+    hand = state.hands[seat]
+    at = bisect.bisect(hand, card)
     return _evolve(
         state,
-        hands=_replace_at(state.hands, seat, tuple(hand)),
+        hands=_replace_at(state.hands, seat, (*hand[:at], card, *hand[at:])),
         stock=stock,
         piles=piles,
         upcard=upcard,
@@ -419,7 +427,7 @@ def _apply_discard(state: GameState, seat: int, action: Discard) -> GameState:
         turns_done=state.turns_done + 1,
         upcard=None,
         phase=Phase.DRAW,
-        turn=_seats_after(seat, state.active, len(state.players))[0],
+        turn=_next_seat(seat, state.active, len(state.players)),
         **_recorded(state, seat, action, card),
     )
     if out_seat is not None and last_turns == 0:
