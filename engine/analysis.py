@@ -353,17 +353,28 @@ class _Context:
         if self.ace_high and rank == 1:
             directions.append((14, ranked[::-1], True))
         for start, cards, high in directions:
-            # Depth-first over the ranks in order: (next index, gaps so far, last rank, vector).
-            stack = [(0, 0, start, _UNIT[head], 1)]
+            # Depth-first over the ranks in order: (next index, gaps so far, last rank, vector,
+            # size, and each gap so far as (its wilds, the length before it, the rank after it)).
+            stack: list[tuple[int, int, int, int, int, tuple[tuple[int, int, int], ...]]]
+            stack = [(0, 0, start, _UNIT[head], 1, ())]
             while stack:
-                first, gaps, last, vector, size = stack.pop()
+                first, gaps, last, vector, size, holes = stack.pop()
                 for k in range(first, len(cards)):
                     r, d = cards[k]
-                    total = gaps + abs(r - last) - 1
+                    gap = abs(r - last) - 1
+                    total = gaps + gap
                     if total > usable:
                         break
+                    grown_holes = (*holes, (gap, abs(last - start) + 1, r)) if gap else holes
+                    if any(
+                        max(0, 3 - before) + max(0, 2 - abs(r - after)) <= wilds
+                        for wilds, before, after in grown_holes
+                    ):
+                        # Split at that gap, the two ends need no more wilds than the gap (and
+                        # have more room): so does every longer run through the same gap.
+                        continue
                     grown, grown_size = vector + _UNIT[d], size + 1
-                    stack.append((k + 1, total, r, grown, grown_size))
+                    stack.append((k + 1, total, r, grown, grown_size, grown_holes))
                     need = max(total, 3 - grown_size)
                     if need >= 2 * grown_size and self.singles_do_better:
                         continue
