@@ -141,18 +141,31 @@ def analyse(
         left_as_deadwood = set(deadwood)
         # Discarding a natural keeps the wilds (and the memo); each kind of wild gets a search.
         by_wilds = {search.wild_key: search}
+        # The search for a discard redoes the ranks below the card's own: a card in the upper
+        # half of the hand is searched for in the mirrored hand, where it comes early.
+        ranks = sorted(c % 13 for c in naturals)
+        halfway = ranks[len(ranks) // 2] if ranks else 0
+        mirror: tuple[_MeldTable, _Search] | None = None
         for c in sorted(set(hand)):
             if c in left_as_deadwood:
                 left = points - penalty[c]
-            elif c not in context.wild_cards:
-                left = search.best(table.full - _UNIT[_digit(c)])
-            else:
+            elif c in context.wild_cards:
                 rest = list(search.wild_cards)
                 rest.remove(c)
                 key = _wild_key(rest, penalty)
                 if key not in by_wilds:
                     by_wilds[key] = _Search(table, rest)
                 left = by_wilds[key].best(table.full)
+            elif c % 13 <= halfway:
+                left = search.best(table.full - _UNIT[_digit(c)])
+            else:
+                if mirror is None:
+                    mirrored = _context(rules_value, wild_rank, mirrored=True)
+                    flipped = [context.mirror[n] for n in naturals]
+                    mirror_table = _MeldTable(mirrored, flipped, len(wilds))
+                    mirror = mirror_table, _Search(mirror_table, wilds)
+                mirror_table, mirror_search = mirror
+                left = mirror_search.best(mirror_table.full - _UNIT[_digit(context.mirror[c])])
             discards.append(Discard(c, left))
         discards.sort(key=lambda d: (d.deadwood_points, -penalty[d.card], d.card))
     return Analysis(wild_rank, tuple(melds), tuple(deadwood), points, tuple(discards))
@@ -307,14 +320,25 @@ class _Context:
     """What every hand analysed under one rules value and wild rank shares: penalties, the meld
     limits, and caches of candidate runs and of leftover-wild penalties."""
 
-    def __init__(self, rules: Rules, wild: Rank | None) -> None:
+    def __init__(self, rules: Rules, wild: Rank | None, *, mirrored: bool = False) -> None:
         self.rules = rules
         self.wild = wild
         self.wild_cards = _WILD_CARDS[wild or 0]
         self.card_points = tuple(rules.points(c, wild) for c in range(JOKER + 1))
         """The penalty of every card left unmatched, wild cards included."""
-        self.digit_points = tuple(rules.card_points[c] for c in _CARD_OF_DIGIT)
-        self.rank_points = tuple(rules.rank_points[r + 1] for r in range(13))
+        # The mirror image of each natural card: the same suit, its rank counted from the other
+        # end (an ace that may play high stays an ace). Runs stay runs and sets stay sets, so a
+        # mirrored hand searched with the mirrored penalties has the same least deadwood; the
+        # search then meets the high ranks first.
+        low = rules.low_rank
+        if rules.aces == "high_or_low" and low == 1:
+            ranks = [1, *range(13, 1, -1)]
+        else:
+            ranks = [*range(1, low), *range(13, low - 1, -1)]
+        self.mirror = tuple((c // 13) * 13 + ranks[c % 13] - 1 for c in range(JOKER))
+        face = self.mirror if mirrored else range(JOKER)
+        self.digit_points = tuple(rules.card_points[face[c]] for c in _CARD_OF_DIGIT)
+        self.rank_points = tuple(self.digit_points[_digit(r)] for r in range(13))
         self.limit = rules.max_wilds_per_meld
         self.max_run = rules.max_run_length
         self.ace_high = rules.aces == "high_or_low"
@@ -412,15 +436,15 @@ class _Context:
         return best
 
 
-_CONTEXTS: dict[tuple[Rules, Rank | None], _Context] = {}
+_CONTEXTS: dict[tuple[Rules, Rank | None, bool], _Context] = {}
 
 
-def _context(rules: Rules, wild: Rank | None) -> _Context:
-    found = _CONTEXTS.get((rules, wild))
+def _context(rules: Rules, wild: Rank | None, *, mirrored: bool = False) -> _Context:
+    found = _CONTEXTS.get((rules, wild, mirrored))
     if found is None:
         if len(_CONTEXTS) >= 64:
             _CONTEXTS.clear()
-        found = _CONTEXTS[rules, wild] = _Context(rules, wild)
+        found = _CONTEXTS[rules, wild, mirrored] = _Context(rules, wild, mirrored=mirrored)
     return found
 
 
@@ -434,6 +458,16 @@ def _run_plan(vector: int, need: int, ace_high: bool) -> _Plan:
     if ace_high:
         cards = [*cards[1:], cards[0]]
     return "run", tuple(cards), need
+
+
+def _within_reach(higher: int, wilds: int) -> int:
+    """The part of ``higher`` (the ranks above a card, bit 0 the next rank up) that a run from
+    that card can reach with this many wilds: up to the first gap wider than the wilds."""
+    gaps = ~higher & ((1 << (13 + wilds)) - 1)
+    starts = gaps
+    for shift in range(1, wilds + 1):
+        starts &= gaps >> shift
+    return higher & ((starts & -starts) - 1)
 
 
 # -- one hand -------------------------------------------------------------------------------------
@@ -469,6 +503,8 @@ class _MeldTable:
         found = self.runs[head]
         if found is None:
             higher = self.suit_masks[head % _SUITS] >> (_RANK_OF_DIGIT[head] + 1)
+            if self.usable < 12:
+                higher = _within_reach(higher, self.usable)
             found = self.runs[head] = self.context.runs_headed_by(head, higher, self.usable)
         return found
 
