@@ -503,7 +503,8 @@ class _MeldTable:
         found = self.runs[head]
         if found is None:
             higher = self.suit_masks[head % _SUITS] >> (_RANK_OF_DIGIT[head] + 1)
-            if self.usable < 12:
+            if self.usable < 12 and not (head < _SUITS and self.context.ace_high):
+                # (An ace that may play high reaches down from the top too.)
                 higher = _within_reach(higher, self.usable)
             found = self.runs[head] = self.context.runs_headed_by(head, higher, self.usable)
         return found
