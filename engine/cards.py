@@ -92,7 +92,7 @@ def format_card(card: Card) -> str:
 def parse_cards(codes: Iterable[str | Card]) -> list[Card]:
     """Card codes or card ints (validated) → card ints."""
     given = list(codes)
-    if all(type(c) is int for c in given):  # the engine's own callers: plain ints
+    if set(map(type, given)) <= {int}:  # the engine's own callers: plain ints
         numbers = cast("list[Card]", given)
         if not numbers or (min(numbers) >= 0 and max(numbers) <= JOKER):
             return numbers
