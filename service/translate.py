@@ -2,51 +2,69 @@
 
 Cards are text only at this edge; everything past it works on the engine's ints. A code that
 fails to parse becomes an ``InvalidField`` naming where it was (``hand[3]``, ``card``).
+
+Every request pays for this edge, so it remembers: the engine's parse of each code (the wire's
+patterns accept a few hundred spellings), the code of each card int, and the ``Rules`` built from
+each rules object (a frozen value, whose validation costs more than a small hand's analysis).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
+from typing import Final
 
 import msgspec
 
 import engine
-from engine.cards import Card, Rank, format_card, format_rank, parse_card, parse_rank
+from engine.cards import JOKER, Card, Rank, format_card, format_rank, parse_card, parse_rank
 from engine.game.actions import Action, Discard, Draw, LayOff
 from engine.game.state import RoundResult
 from engine.game.views import GameView, LogEntry
 from service import wire
 from service.problems import InvalidField
 
+# Bounded, though every code that reaches them has passed the wire's pattern already.
+_parsed_card: Final = lru_cache(maxsize=1024)(parse_card)
+_parsed_rank: Final = lru_cache(maxsize=64)(parse_rank)
+_CODE_OF_CARD: Final = tuple(format_card(c) for c in range(JOKER + 1))
+_OPTIONAL_CODE: Final[dict[Card | None, str | None]] = {
+    None: None,
+    **dict(enumerate(_CODE_OF_CARD)),
+}
+
 
 def card_from_code(code: str, field: str) -> Card:
     try:
-        return parse_card(code)
+        return _parsed_card(code)
     except engine.CardCodeError as exc:
         raise InvalidField(str(exc), field=field) from None
 
 
 def cards_from_codes(codes: Sequence[str], field: str) -> list[Card]:
-    return [card_from_code(code, f"{field}[{index}]") for index, code in enumerate(codes)]
+    try:
+        return list(map(_parsed_card, codes))
+    except engine.CardCodeError:  # again, one by one, to name the bad one
+        return [card_from_code(code, f"{field}[{index}]") for index, code in enumerate(codes)]
 
 
 def rank_from_code(code: str, field: str) -> Rank:
     try:
-        return parse_rank(code)
+        return _parsed_rank(code)
     except engine.CardCodeError as exc:
         raise InvalidField(str(exc), field=field) from None
 
 
 def card_code(card: Card) -> str:
-    return format_card(card)
+    return _CODE_OF_CARD[card]
 
 
 def card_codes(cards: Sequence[Card]) -> list[str]:
-    return [format_card(c) for c in cards]
+    return list(map(_CODE_OF_CARD.__getitem__, cards))
 
 
 def optional_card_code(card: Card | None) -> str | None:
-    return None if card is None else format_card(card)
+    return _OPTIONAL_CODE[card]
 
 
 def rank_code(rank: Rank | None) -> str | None:
@@ -57,7 +75,14 @@ def rules_from_wire(spec: wire.RulesSpec) -> engine.Rules:
     """A preset name or overrides → engine Rules (RulesError, naming the field, if they clash)."""
     if isinstance(spec, str):
         return engine.Rules.from_spec(spec)
-    return engine.Rules.from_spec(msgspec.to_builtins(spec))
+    return _rules_of_overrides(msgspec.json.encode(spec))
+
+
+@lru_cache(maxsize=256)
+def _rules_of_overrides(encoded: bytes) -> engine.Rules:
+    """Keyed by the overrides' JSON (the struct holds a list, so it has no hash); a RulesError
+    is raised again each time, never remembered."""
+    return engine.Rules.from_spec(msgspec.json.decode(encoded))
 
 
 def rules_to_wire(rules: engine.Rules) -> wire.RulesOut:
@@ -68,7 +93,7 @@ def meld_to_wire(meld: engine.Meld) -> wire.MeldOut:
     return wire.MeldOut(
         kind=meld.kind,
         cards=card_codes(meld.cards),
-        stands_for=[optional_card_code(s) for s in meld.stands_for],
+        stands_for=list(map(_OPTIONAL_CODE.__getitem__, meld.stands_for)),
     )
 
 
@@ -81,7 +106,7 @@ def analysis_to_wire(analysis: engine.Analysis) -> wire.AnalyseResponse:
         deadwood_points=analysis.deadwood_points,
         melded=analysis.melded,
         discards=[
-            wire.DiscardOut(card=format_card(d.card), deadwood_points=d.deadwood_points)
+            wire.DiscardOut(card=_CODE_OF_CARD[d.card], deadwood_points=d.deadwood_points)
             for d in analysis.discards
         ],
         suggested_discard=optional_card_code(suggested),

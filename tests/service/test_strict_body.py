@@ -1,0 +1,150 @@
+"""How bodies are read and decoded (``service.strict_body``): the analyse request's cheap path
+answers exactly what the strict decoding answers, and Litestar never reads or decodes a body a
+second time."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import litestar.connection.request as litestar_request
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from service import wire
+from service.app import create_app
+from service.problems import ServiceProblem
+from service.settings import Settings
+from service.strict_body import decode_analyse_request, strict_decoder
+from tests.service.test_games_api import assert_problem
+
+Client = TestClient[Litestar]
+
+_CODES = ["4H", "th", "10♥", "Q♤", "jk", "JK", "7x", "AS", "kD", "9c", "4H\n"]
+_NOT_CODES = ["", "1H", "4", "ZZ", "4H ", " 4H", "★", "10", "JKR", "4h\n\n", 4, None]
+_RANKS = ["8", "t", "10", "A", "K", "8\n", "1", "11", "Z", "", " 8", 8]
+
+_HANDS: st.SearchStrategy[Any] = st.one_of(
+    st.lists(st.sampled_from(_CODES), min_size=1, max_size=30),
+    st.lists(st.sampled_from(_CODES), min_size=29, max_size=32),
+    st.lists(st.sampled_from(_CODES + _NOT_CODES), max_size=4),
+    st.lists(st.text(max_size=3), max_size=3),
+    st.sampled_from(["4H", {}, None]),
+)
+_OPTIONAL_FIELDS = {
+    "wild": st.sampled_from([*_RANKS, None]),
+    "round": st.sampled_from([1, 11, 22, 23, 0, "3", None, 2.0]),
+    "rules": st.sampled_from(
+        [
+            "classic",
+            "five-crowns",
+            "poker",
+            {"preset": "online", "wild_points": 25},
+            {"preset": "classic", "aces": 3},
+            {"colour": "red"},
+            [],
+        ]
+    ),
+}
+_BODY_FIELDS = st.one_of(
+    st.fixed_dictionaries({"hand": _HANDS}, optional=_OPTIONAL_FIELDS),
+    st.fixed_dictionaries({}, optional={"hand": _HANDS, **_OPTIONAL_FIELDS, "colour": st.just(1)}),
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.one_of(
+        _BODY_FIELDS.map(lambda fields: json.dumps(fields).encode()),
+        st.sampled_from([b"", b"{", b"[]", b"null", b'{"hand": ["4H"], "wild": "8"']),
+    )
+)
+def test_the_analyse_request_decodes_as_strictly_as_its_struct_says(body: bytes) -> None:
+    """The same value, or the same problem with the same detail and field."""
+    strict = strict_decoder(wire.AnalyseRequest)
+    try:
+        expected: Any = strict(body)
+    except ServiceProblem as problem:
+        expected = (type(problem), problem.detail, problem.field)
+    try:
+        got: Any = decode_analyse_request(body)
+    except ServiceProblem as problem:
+        got = (type(problem), problem.detail, problem.field)
+    assert got == expected
+    assert type(got) is type(expected)
+
+
+def test_litestar_neither_reads_nor_decodes_a_body_again(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_second_decoding(*_: Any, **__: Any) -> Any:
+        raise AssertionError("Litestar decoded a body")
+
+    monkeypatch.setattr(litestar_request, "decode_json", no_second_decoding)
+    analysed = client.post("/v1/analyse", json={"hand": ["4H", "5H", "6H"], "wild": "8"})
+    assert analysed.status_code == 200, analysed.text
+    created = client.post("/v1/games", json={"players": [{"name": "a"}, {"name": "b"}]})
+    assert created.status_code == 201, created.text
+
+
+def _post_in_chunks(app: Litestar, chunks: list[bytes]) -> tuple[int, bytes]:
+    """POST /v1/analyse straight through ASGI, the body in several messages and without a
+    Content-Length (as a chunked upload arrives)."""
+    messages = [
+        {"type": "http.request", "body": chunk, "more_body": index < len(chunks) - 1}
+        for index, chunk in enumerate(chunks)
+    ]
+    answer: dict[str, Any] = {"body": b""}
+
+    async def receive() -> dict[str, Any]:
+        if messages:
+            return messages.pop(0)
+        await asyncio.sleep(3600)  # pragma: no cover - the body is read once
+        raise AssertionError
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            answer["status"] = message["status"]
+        elif message["type"] == "http.response.body":
+            answer["body"] += message.get("body", b"")
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0", "spec_version": "2.3"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/v1/analyse",
+        "raw_path": b"/v1/analyse",
+        "root_path": "",
+        "query_string": b"",
+        "headers": [(b"content-type", b"application/json")],
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 2),
+    }
+    asyncio.run(app(scope, receive, send))  # type: ignore[arg-type]
+    return answer["status"], answer["body"]
+
+
+def test_a_body_in_several_messages_is_read_whole_and_within_the_limit() -> None:
+    app = create_app(Settings(max_body_bytes=1024))
+    body = json.dumps({"hand": ["4H", "5H", "6H", "KD"], "wild": "8"}).encode()
+    status, answer = _post_in_chunks(app, [body[:7], b"", body[7:20], body[20:]])
+    assert status == 200, answer
+    assert json.loads(answer)["deadwood"] == ["KD"]
+    padded = body[:-1] + b"," + b" " * 1024 + b'"round": 1}'
+    status, answer = _post_in_chunks(app, [padded[:600], padded[600:]])
+    assert status == 413, answer
+
+
+def test_a_content_length_over_the_limit_is_refused_before_reading(client: Client) -> None:
+    response = client.post(
+        "/v1/analyse",
+        content=b'{"hand": ["4H"], "wild": "8"}',
+        headers={"content-type": "application/json", "content-length": str(10**6)},
+    )
+    assert_problem(response, 413, "body-too-large")
