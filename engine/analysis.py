@@ -611,7 +611,6 @@ class _Search:
                     else:
                         break  # sets or deadwood: a choice
                     pool_rank = pooled = 0
-                    continue
                 if head < 0:
                     return passed + leaf[wilds][spare]
                 melds = runs[head]
