@@ -584,6 +584,8 @@ class _Search:
         runs, ranks, unit, guard = table.runs, _RANK_OF_DIGIT, _UNIT, _GUARD
         build = table.runs_headed_by
         leaf, memo, lower, pools = self.leaf, self.memo, self.lower, self.pools
+        # The fewest wilds that make a pool of each size sets.
+        pool_need = [options[0][1] if options else _UNLIMITED for options in pools]
         rank_points = self.context.rank_points
         limited = self.context.limit is not None
         free_sets = not limited
@@ -599,10 +601,13 @@ class _Search:
             # with room for every wild, which deadwood never beats).
             passed = 0
             while True:
-                head = ((state & -state).bit_length() - 1) // _DIGIT if state else -1
-                if pooled and (head < 0 or ranks[head] != pool_rank):
-                    options = pools[pooled]
-                    if not options or options[0][1] > wilds:
+                if state:
+                    head = ((state & -state).bit_length() - 1) // _DIGIT
+                    rank = ranks[head]
+                else:
+                    head = rank = -1
+                if pooled and rank != pool_rank:
+                    if pool_need[pooled] > wilds:
                         passed += pooled * rank_points[pool_rank]
                         if passed >= budget:
                             return passed
@@ -619,7 +624,7 @@ class _Search:
                 if melds and melds[0][1] <= wilds:
                     break  # the head's pool or one of its runs: a choice
                 state -= unit[head]
-                pool_rank = ranks[head]
+                pool_rank = rank
                 pooled += 1
             budget -= passed
             # A pool of three cards or more is a free set that takes any number more: with no
