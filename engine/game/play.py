@@ -72,6 +72,10 @@ from engine.rules import Rules
 
 MAX_NAME = 64
 _T = TypeVar("_T")
+# The phases as plain module constants: an enum member read through its class costs several
+# times a global, and apply and legal_actions read them every action.
+_DRAW_PHASE: Final = Phase.DRAW
+_DISCARD_PHASE: Final = Phase.DISCARD
 
 # -- the shape of a round -------------------------------------------------------------------------
 
@@ -132,7 +136,7 @@ def _start(
         dealer=first_dealer,
         active=tuple(range(n)),
         turn=first_dealer,
-        phase=Phase.DRAW,
+        phase=_DRAW_PHASE,
         hands=empty,
         stock=(),
         piles=(),
@@ -213,7 +217,7 @@ def _deal(state: GameState, round_number: int, active: tuple[int, ...]) -> GameS
         dealer=dealer,
         active=active,
         turn=order[0],
-        phase=Phase.DRAW,
+        phase=_DRAW_PHASE,
         hands=tuple(tuple(sorted(h)) for h in hands),
         stock=tuple(stock),
         piles=tuple(piles),
@@ -247,7 +251,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     once per distinct card, with ``go_out=True`` too for each card whose discard goes out."""
     if state.status != "playing" or seat != state.turn:
         return []
-    if state.phase is Phase.DRAW:
+    if state.phase is _DRAW_PHASE:
         return _legal_draws(state)
     return _legal_discards(state, seat) + _legal_lay_offs(state, seat)
 
@@ -332,7 +336,7 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
 
 
 def _apply_draw(state: GameState, seat: int, action: Draw) -> GameState:
-    if state.phase is not Phase.DRAW:
+    if state.phase is not _DRAW_PHASE:
         raise WrongPhase(state.phase.value, action)
     if action.source == "stock":
         if action.pile is not None:
@@ -357,8 +361,9 @@ def _apply_draw(state: GameState, seat: int, action: Draw) -> GameState:
         stock=stock,
         piles=piles,
         upcard=upcard,
-        phase=Phase.DISCARD,
-        **_recorded(state, seat, action, card),
+        phase=_DISCARD_PHASE,
+        version=state.version + 1,
+        records=_recorded(state.records, Record(seat, action, card, state.deal)),
     )
 
 
@@ -375,7 +380,7 @@ def _pile_index(state: GameState, seat: int, pile: int | None) -> int:
 
 
 def _apply_discard(state: GameState, seat: int, action: Discard) -> GameState:
-    if state.phase is not Phase.DISCARD:
+    if state.phase is not _DISCARD_PHASE:
         raise WrongPhase(state.phase.value, action)
     hand = state.hands[seat]
     card = action.card
@@ -426,9 +431,10 @@ def _apply_discard(state: GameState, seat: int, action: Discard) -> GameState:
         table=table,
         turns_done=state.turns_done + 1,
         upcard=None,
-        phase=Phase.DRAW,
+        phase=_DRAW_PHASE,
         turn=_next_seat(seat, state.active, len(state.players)),
-        **_recorded(state, seat, action, card),
+        version=state.version + 1,
+        records=_recorded(state.records, Record(seat, action, card, state.deal)),
     )
     if out_seat is not None and last_turns == 0:
         return _end_round(state)
@@ -454,7 +460,7 @@ def _lay_off_open(state: GameState, seat: int) -> bool:
         state.rules.redemption
         and state.out_seat is not None
         and state.out_seat != seat
-        and state.phase is Phase.DISCARD
+        and state.phase is _DISCARD_PHASE
     )
 
 
@@ -470,7 +476,7 @@ def _apply_lay_off(state: GameState, seat: int, action: LayOff) -> GameState:
     rules = state.rules
     if not rules.redemption:
         raise OptionNotEnabled("redemption")
-    if state.phase is not Phase.DISCARD:
+    if state.phase is not _DISCARD_PHASE:
         raise WrongPhase(state.phase.value, action)
     if not _lay_off_open(state, seat):
         raise IllegalAction("cards are laid off only on a last turn, after someone has gone out")
@@ -501,7 +507,8 @@ def _apply_lay_off(state: GameState, seat: int, action: LayOff) -> GameState:
         state,
         hands=_replace_at(state.hands, seat, without(hand, action.card)),
         table=table,
-        **_recorded(state, seat, action, action.card),
+        version=state.version + 1,
+        records=_recorded(state.records, Record(seat, action, action.card, state.deal)),
     )
 
 
@@ -589,15 +596,13 @@ def _is_int(value: object) -> bool:
 # -- bookkeeping ----------------------------------------------------------------------------------
 
 
-def _recorded(state: GameState, seat: int, action: Action, card: Card | None) -> dict[str, Any]:
-    """The changes that record an applied action."""
-    record = Record(seat, action, card, state.deal)
-    records = state.records
+def _recorded(
+    records: tuple[tuple[Record, ...], ...], record: Record
+) -> tuple[tuple[Record, ...], ...]:
+    """``records`` with one more, in chunks (see ``GameState.records``)."""
     if records and len(records[-1]) < RECORD_CHUNK:
-        records = (*records[:-1], (*records[-1], record))
-    else:
-        records = (*records, (record,))
-    return {"version": state.version + 1, "records": records}
+        return (*records[:-1], (*records[-1], record))
+    return (*records, (record,))
 
 
 _FIELDS: Final = frozenset(f.name for f in dataclasses.fields(GameState))
@@ -605,12 +610,12 @@ _FIELDS: Final = frozenset(f.name for f in dataclasses.fields(GameState))
 
 def _evolve(state: GameState, **changes: Any) -> GameState:
     """``dataclasses.replace`` without its per-call overhead, which apply pays thousands of
-    times a game: the state has no __post_init__, so copying its fields is all there is."""
+    times a game: the state has no __post_init__, so a copy of its fields is all there is."""
     assert _FIELDS.issuperset(changes), changes
-    new = object.__new__(GameState)
-    fields = new.__dict__
-    fields.update(state.__dict__)
+    fields = state.__dict__.copy()
     fields.update(changes)
+    new = object.__new__(GameState)
+    object.__setattr__(new, "__dict__", fields)
     return new
 
 

@@ -7,7 +7,7 @@ each shuffled pack): ``engine.game.views`` decides what a seat sees.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from engine.analysis import Meld
 from engine.cards import Card, Rank
@@ -51,10 +51,10 @@ class Shuffles:
     packs: tuple[tuple[Card, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
+class Record(NamedTuple):
     """An applied action, with the card a draw took and the deal it happened in (so a view can
-    tell when a card drawn from the stock stops being secret)."""
+    tell when a card drawn from the stock stops being secret). A named tuple rather than a
+    frozen dataclass: apply makes one per action, and a tuple is made in half the time."""
 
     seat: int
     action: Action
