@@ -312,6 +312,8 @@ def _digit(c: Card) -> int:
 
 # A planned meld: its kind, its natural cards in play order, and the wilds it needs.
 _Plan = tuple[MeldKind, tuple[Card, ...], int]
+# A search's tables for its wilds: leftover penalties, pool options, the fewest wilds per pool.
+_WildTables = tuple[list[list[int]], list[list[tuple[int, int, int]]], list[int]]
 # A candidate run: (vector, wilds needed, room for more wilds, ace played high).
 _Run = tuple[int, int, int, bool]
 
@@ -323,6 +325,7 @@ class _Context:
     def __init__(self, rules: Rules, wild: Rank | None, *, mirrored: bool = False) -> None:
         self.rules = rules
         self.wild = wild
+        self.mirrored = mirrored
         self.wild_cards = _WILD_CARDS[wild or 0]
         self.card_points = tuple(rules.points(c, wild) for c in range(JOKER + 1))
         """The penalty of every card left unmatched, wild cards included."""
@@ -347,7 +350,7 @@ class _Context:
         # cards in a set with two wilds: no more wilds, and at least as much room for others.
         self.singles_do_better = self.limit is None or self.limit >= 2
         self.runs: dict[tuple[int, int, int], list[_Run]] = {}
-        self.leaves: dict[tuple[int, ...], list[list[int]]] = {}
+        self.leaves: dict[tuple[int, ...], _WildTables] = {}
 
     def room(self, length: int, need: int, *, is_set: bool) -> int:
         """How many more wilds a meld of ``length`` cards (``need`` of them wild) can take."""
@@ -410,16 +413,22 @@ class _Context:
         found.sort()
         return [(vector, need, room, high) for need, _, vector, room, high in found]
 
-    def leaf(self, penalties: tuple[int, ...]) -> list[list[int]]:
-        """leaf[u][spare]: the penalty of the u cheapest of these wilds (in increasing order)
-        left over when the melds have this much spare room."""
+    def wild_tables(self, penalties: tuple[int, ...]) -> _WildTables:
+        """What a search needs to know of its wilds (their penalties, in increasing order)."""
         found = self.leaves.get(penalties)
         if found is None:
             cheapest = [0, *accumulate(penalties)]
-            found = self.leaves[penalties] = [
+            # leaf[u][spare]: the penalty of the u cheapest wilds left over when the melds have
+            # this much spare room.
+            leaf = [
                 [cheapest[u - self.absorbable(u, spare)] for spare in range(u + 1)]
                 for u in range(len(penalties) + 1)
             ]
+            # pools[n]: the ways n pooled cards of a rank can all be sets, given every wild; and
+            # the fewest wilds that make them sets.
+            pools = _pool_options(len(penalties), self.limit)
+            pool_need = [options[0][1] if options else _UNLIMITED for options in pools]
+            found = self.leaves[penalties] = leaf, pools, pool_need
         return found
 
     def absorbable(self, wilds: int, spare: int) -> int:
@@ -437,14 +446,19 @@ class _Context:
 
 
 _CONTEXTS: dict[tuple[Rules, Rank | None, bool], _Context] = {}
+_LAST_CONTEXT: list[_Context] = [_Context(Rules.from_spec("classic"), None)]
 
 
 def _context(rules: Rules, wild: Rank | None, *, mirrored: bool = False) -> _Context:
+    last = _LAST_CONTEXT[0]
+    if last.rules is rules and last.wild == wild and last.mirrored == mirrored:
+        return last  # the same rules object as last time: no need to hash it
     found = _CONTEXTS.get((rules, wild, mirrored))
     if found is None:
         if len(_CONTEXTS) >= 64:
             _CONTEXTS.clear()
         found = _CONTEXTS[rules, wild, mirrored] = _Context(rules, wild, mirrored=mirrored)
+    _LAST_CONTEXT[0] = found
     return found
 
 
@@ -557,9 +571,7 @@ class _Search:
         self.wild_count = len(wilds)
         self.wild_cards = sorted(wilds, key=context.card_points.__getitem__)
         self.wild_key = tuple(context.card_points[c] for c in self.wild_cards)
-        self.leaf = context.leaf(self.wild_key)
-        # pools[n]: the ways n pooled cards of a rank can all be sets, given every wild.
-        self.pools = _pool_options(self.wild_count, context.limit)
+        self.leaf, self.pools, self.pool_need = context.wild_tables(self.wild_key)
         # Exact results, and lower bounds proven by searches under a budget.
         self.memo: dict[tuple[int, int, int, int, int], int] = {}
         self.lower: dict[tuple[int, int, int, int, int], int] = {}
@@ -584,8 +596,7 @@ class _Search:
         runs, ranks, unit, guard = table.runs, _RANK_OF_DIGIT, _UNIT, _GUARD
         build = table.runs_headed_by
         leaf, memo, lower, pools = self.leaf, self.memo, self.lower, self.pools
-        # The fewest wilds that make a pool of each size sets.
-        pool_need = [options[0][1] if options else _UNLIMITED for options in pools]
+        pool_need = self.pool_need
         rank_points = self.context.rank_points
         limited = self.context.limit is not None
         free_sets = not limited
