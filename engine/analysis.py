@@ -218,11 +218,14 @@ _WILD_CARDS: Final = (
 
 
 def _split(hand: Sequence[Card], wild: Rank | None) -> tuple[list[Card], list[Card]]:
-    if wild is None and JOKER not in hand:
-        return sorted(hand), []
     wild_cards = _WILD_CARDS[wild or 0]
-    naturals = sorted(c for c in hand if c not in wild_cards)
-    wilds = [c for c in hand if c in wild_cards]
+    if wild_cards.isdisjoint(hand):
+        return sorted(hand), []
+    naturals: list[Card] = []
+    wilds: list[Card] = []
+    for c in hand:
+        (wilds if c in wild_cards else naturals).append(c)
+    naturals.sort()
     return naturals, wilds
 
 
@@ -301,6 +304,9 @@ _UNIT: Final = tuple(1 << (_DIGIT * d) for d in range(_DIGITS))
 _GUARD: Final = sum(_UNIT) << (_DIGIT - 1)
 _CARD_OF_DIGIT: Final = tuple((d % _SUITS) * 13 + d // _SUITS for d in range(_DIGITS))
 _RANK_OF_DIGIT: Final = tuple(d // _SUITS for d in range(_DIGITS))
+_UNIT_OF_CARD: Final = tuple(_UNIT[(c % 13) * _SUITS + c // 13] for c in range(_DIGITS))
+_RANK_BIT: Final = tuple(1 << (c % 13) for c in range(_DIGITS))
+_RANK_OF_CARD: Final = tuple(c % 13 for c in range(_DIGITS))
 """A digit's rank, 0 (ace) to 12 (king)."""
 _CACHE_LIMIT: Final = 100_000
 """Entries a cache of candidate runs may hold before it starts again (hands are unbounded)."""
@@ -502,12 +508,10 @@ class _MeldTable:
         self.context = context
         limit = context.limit
         self.usable = wild_count if limit is None else min(wild_count, limit)
-        full = 0
+        self.full = sum(map(_UNIT_OF_CARD.__getitem__, naturals))
         masks = self.suit_masks = [0] * _SUITS
         for c in naturals:
-            full += _UNIT[(c % 13) * _SUITS + c // 13]
-            masks[c // 13] |= 1 << (c % 13)
-        self.full = full
+            masks[c // 13] |= _RANK_BIT[c]
         # Filled on first use: the search never asks for the runs of a card it never heads with.
         self.runs: list[list[_Run] | None] = [None] * _DIGITS
         self.dead = self._dead_digits(naturals) if self.usable < 2 else []
@@ -528,8 +532,8 @@ class _MeldTable:
         fewer than two usable wilds; with two, any card and two wilds make a set)."""
         usable, ace_high = self.usable, self.context.ace_high
         by_rank = [0] * 13
-        for c in naturals:
-            by_rank[c % 13] += 1
+        for rank in map(_RANK_OF_CARD.__getitem__, naturals):
+            by_rank[rank] += 1
         suits = [mask << 1 for mask in self.suit_masks]  # bit r: rank r (1 to 13)
         if ace_high:
             suits = [mask | (mask & 2) << 13 for mask in suits]
@@ -543,7 +547,7 @@ class _MeldTable:
             # One wild bridges any two cards of a suit at most two ranks apart.
             reach = [(mask << 1 | mask << 2 | mask >> 1 | mask >> 2) & mask for mask in suits]
         dead = []
-        for c in sorted(set(naturals)):
+        for c in set(naturals):
             position = 1 << (c % 13 + 1)
             if ace_high and c % 13 == 0:
                 position |= 1 << 14
