@@ -121,9 +121,16 @@ def may_meld(
         if not lone | two:
             continue
         doubled = twins >> shift & two
-        if ace_high and positions & 2:
-            positions |= 1 << 14
-        for run, group in _run_shares(positions | wilds_key):
+        # Shares depend only on the distances between positions: memoise them from the lowest.
+        low = (positions & -positions).bit_length() - 1
+        lone >>= low
+        two >>= low
+        doubled >>= low
+        if ace_high and positions & 2:  # an ace is also the highest position, 14
+            key = (positions | 1 << 14) >> low | _ACE_AT_BOTH_ENDS | wilds_key
+        else:
+            key = positions >> low | wilds_key
+        for run, group in _run_shares(key):
             count = (group & lone).bit_count()
             if count:
                 share = min(run, alone)
@@ -149,16 +156,18 @@ _POSITION_BITS: Final = tuple(
     for wild in range(14)
 )
 _RANK_BITS: Final = tuple(1 << (c % 13 + 1) for c in range(JOKER + 1))
+_ACE_AT_BOTH_ENDS: Final = 1 << 15
 
 
 @lru_cache(maxsize=1 << 14)
 def _run_shares(key: int) -> tuple[tuple[int, int], ...]:
-    """The least share of wilds a natural pays in a run of its suit, grouped: (share, the run
-    positions 1-13 of the naturals that pay it). ``key``: the suit's run positions in its low 16
-    bits (an ace also at 14 when aces may play high), the hand's wilds above."""
+    """The least share of wilds a natural pays in a run of its suit, grouped: (share, the
+    naturals that pay it). ``key``: the suit's run positions in its low 15 bits, less the lowest
+    one (so bit 0 is the lowest); ``_ACE_AT_BOTH_ENDS`` when the lowest and the highest are one
+    ace; the hand's wilds above."""
     wilds = key >> 16
     positions = []
-    rest = key & 0xFFFF
+    rest = key & 0x7FFF
     while rest:
         lowest = rest & -rest
         positions.append(lowest.bit_length() - 1)
@@ -175,7 +184,7 @@ def _run_shares(key: int) -> tuple[tuple[int, int], ...]:
                 share = needed * SHARE_UNIT // present
                 for i in range(low, high + 1):
                     shares[i] = min(shares[i], share)
-    if positions[-1] == 14:  # an ace plays low or high
+    if key & _ACE_AT_BOTH_ENDS:  # an ace plays low or high
         positions.pop()
         shares[0] = min(shares[0], shares.pop())
     groups: dict[int, int] = {}
