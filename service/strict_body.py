@@ -126,8 +126,9 @@ def _explained(field: str, message: str, body: bytes) -> str:
 # -- the analyse request --------------------------------------------------------------------------
 
 
-class _AnalyseRequestUnchecked(wire.Strict, frozen=True):
-    """``wire.AnalyseRequest`` without the patterns of its card and rank codes."""
+class AnalyseRequestUnchecked(wire.Strict, frozen=True):
+    """``wire.AnalyseRequest`` without the patterns of its card and rank codes (the same fields:
+    the cheap path builds the request from them)."""
 
     hand: Annotated[list[str], get_args(wire.Hand)[1]]
     wild: str | None = None
@@ -152,7 +153,7 @@ class _AcceptedCodes:
         return True
 
 
-_UNCHECKED: Final = msgspec.json.Decoder(_AnalyseRequestUnchecked)
+_UNCHECKED: Final = msgspec.json.Decoder(AnalyseRequestUnchecked)
 _CARD_CODES: Final = _AcceptedCodes(wire.CardCode)
 _RANK_CODES: Final = _AcceptedCodes(wire.RankCode)
 
@@ -171,4 +172,6 @@ def decode_analyse_request(body: bytes) -> wire.AnalyseRequest:
         # Again the strict way, for its first error (or the value, should it find none).
         value: wire.AnalyseRequest = strict_decoder(wire.AnalyseRequest)(body)
         return value
-    return wire.AnalyseRequest(**msgspec.structs.asdict(unchecked))
+    return wire.AnalyseRequest(
+        hand=unchecked.hand, wild=unchecked.wild, round=unchecked.round, rules=unchecked.rules
+    )

@@ -4,8 +4,9 @@ Cards are text only at this edge; everything past it works on the engine's ints.
 fails to parse becomes an ``InvalidField`` naming where it was (``hand[3]``, ``card``).
 
 Every request pays for this edge, so it remembers: the engine's parse of each code (the wire's
-patterns accept a few hundred spellings), the code of each card int, and the ``Rules`` built from
-each rules object (a frozen value, whose validation costs more than a small hand's analysis).
+patterns accept a few hundred spellings), the code of each card int, and the ``Rules`` of each
+preset and each rules object (frozen values, whose validation costs more than a small hand's
+analysis).
 """
 
 from __future__ import annotations
@@ -21,30 +22,40 @@ from engine.cards import JOKER, Card, Rank, format_card, format_rank, parse_card
 from engine.game.actions import Action, Discard, Draw, LayOff
 from engine.game.state import RoundResult
 from engine.game.views import GameView, LogEntry
+from engine.rules import PRESET_NAMES
 from service import wire
 from service.problems import InvalidField
 
-# Bounded, though every code that reaches them has passed the wire's pattern already.
-_parsed_card: Final = lru_cache(maxsize=1024)(parse_card)
+_CARD_OF_CODE: Final[dict[str, Card]] = {}
+"""The card of every code parsed so far, up to a bound (the wire's pattern accepts a few hundred
+spellings, and every code that reaches this module has passed it)."""
+_CARD_CODES_KEPT: Final = 1024
 _parsed_rank: Final = lru_cache(maxsize=64)(parse_rank)
 _CODE_OF_CARD: Final = tuple(format_card(c) for c in range(JOKER + 1))
 _OPTIONAL_CODE: Final[dict[Card | None, str | None]] = {
     None: None,
     **dict(enumerate(_CODE_OF_CARD)),
 }
+_PRESET_RULES: Final = {name: engine.Rules.preset_named(name) for name in PRESET_NAMES}
 
 
 def card_from_code(code: str, field: str) -> Card:
-    try:
-        return _parsed_card(code)
-    except engine.CardCodeError as exc:
-        raise InvalidField(str(exc), field=field) from None
+    card = _CARD_OF_CODE.get(code)
+    if card is None:
+        try:
+            card = parse_card(code)
+        except engine.CardCodeError as exc:
+            raise InvalidField(str(exc), field=field) from None
+        if len(_CARD_OF_CODE) < _CARD_CODES_KEPT:
+            _CARD_OF_CODE[code] = card
+    return card
 
 
 def cards_from_codes(codes: Sequence[str], field: str) -> list[Card]:
+    known = _CARD_OF_CODE
     try:
-        return list(map(_parsed_card, codes))
-    except engine.CardCodeError:  # again, one by one, to name the bad one
+        return [known[code] for code in codes]
+    except KeyError:  # one by one, each new code parsed (and a bad one named)
         return [card_from_code(code, f"{field}[{index}]") for index, code in enumerate(codes)]
 
 
@@ -60,7 +71,8 @@ def card_code(card: Card) -> str:
 
 
 def card_codes(cards: Sequence[Card]) -> list[str]:
-    return list(map(_CODE_OF_CARD.__getitem__, cards))
+    code = _CODE_OF_CARD
+    return [code[c] for c in cards]
 
 
 def optional_card_code(card: Card | None) -> str | None:
@@ -74,7 +86,8 @@ def rank_code(rank: Rank | None) -> str | None:
 def rules_from_wire(spec: wire.RulesSpec) -> engine.Rules:
     """A preset name or overrides → engine Rules (RulesError, naming the field, if they clash)."""
     if isinstance(spec, str):
-        return engine.Rules.from_spec(spec)
+        preset = _PRESET_RULES.get(spec)
+        return engine.Rules.from_spec(spec) if preset is None else preset  # unknown: its error
     return _rules_of_overrides(msgspec.json.encode(spec))
 
 
@@ -90,26 +103,27 @@ def rules_to_wire(rules: engine.Rules) -> wire.RulesOut:
 
 
 def meld_to_wire(meld: engine.Meld) -> wire.MeldOut:
+    code, optional_code = _CODE_OF_CARD, _OPTIONAL_CODE
     return wire.MeldOut(
         kind=meld.kind,
-        cards=card_codes(meld.cards),
-        stands_for=list(map(_OPTIONAL_CODE.__getitem__, meld.stands_for)),
+        cards=[code[c] for c in meld.cards],
+        stands_for=[optional_code[s] for s in meld.stands_for],
     )
 
 
 def analysis_to_wire(analysis: engine.Analysis) -> wire.AnalyseResponse:
-    suggested = analysis.suggested_discard
+    code, discard_out = _CODE_OF_CARD, wire.DiscardOut
     return wire.AnalyseResponse(
         wild=rank_code(analysis.wild),
         melds=[meld_to_wire(m) for m in analysis.melds],
-        deadwood=card_codes(analysis.deadwood),
+        deadwood=[code[c] for c in analysis.deadwood],
         deadwood_points=analysis.deadwood_points,
         melded=analysis.melded,
         discards=[
-            wire.DiscardOut(card=_CODE_OF_CARD[d.card], deadwood_points=d.deadwood_points)
+            discard_out(card=code[d.card], deadwood_points=d.deadwood_points)
             for d in analysis.discards
         ],
-        suggested_discard=optional_card_code(suggested),
+        suggested_discard=_OPTIONAL_CODE[analysis.suggested_discard],
         can_go_out=analysis.can_go_out,
     )
 

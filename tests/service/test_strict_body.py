@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 import litestar.connection.request as litestar_request
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,7 +20,7 @@ from service import wire
 from service.app import create_app
 from service.problems import ServiceProblem
 from service.settings import Settings
-from service.strict_body import decode_analyse_request, strict_decoder
+from service.strict_body import AnalyseRequestUnchecked, decode_analyse_request, strict_decoder
 from tests.service.test_games_api import assert_problem
 
 Client = TestClient[Litestar]
@@ -76,6 +77,13 @@ def test_the_analyse_request_decodes_as_strictly_as_its_struct_says(body: bytes)
         got = (type(problem), problem.detail, problem.field)
     assert got == expected
     assert type(got) is type(expected)
+
+
+def test_the_cheap_path_knows_every_field_of_the_analyse_request() -> None:
+    def fields(struct: type[msgspec.Struct]) -> list[tuple[str, Any]]:
+        return [(f.name, f.default) for f in msgspec.structs.fields(struct)]
+
+    assert fields(AnalyseRequestUnchecked) == fields(wire.AnalyseRequest)
 
 
 def test_litestar_neither_reads_nor_decodes_a_body_again(
