@@ -469,12 +469,12 @@ def _context(rules: Rules, wild: Rank | None, *, mirrored: bool = False) -> _Con
 
 
 def _run_plan(vector: int, need: int, ace_high: bool) -> _Plan:
-    """A run's cards in play order."""
-    cards = sorted(
-        _CARD_OF_DIGIT[d]
-        for d in range(_DIGITS)
-        for _ in range(vector >> (_DIGIT * d) & _COUNT_MASK)
-    )
+    """A run's cards in play order (a run holds one card per rank)."""
+    cards = []
+    while vector:
+        digit = ((vector & -vector).bit_length() - 1) // _DIGIT
+        cards.append(_CARD_OF_DIGIT[digit])
+        vector -= _UNIT[digit]
     if ace_high:
         cards = [*cards[1:], cards[0]]
     return "run", tuple(cards), need
@@ -579,6 +579,9 @@ class _Search:
         # Exact results, and lower bounds proven by searches under a budget.
         self.memo: dict[tuple[int, int, int, int, int], int] = {}
         self.lower: dict[tuple[int, int, int, int, int], int] = {}
+        # The move that reaches each exact result: a run's index, a pool option's, or -1 (the
+        # head to its pool; the pool to deadwood).
+        self.moves: dict[tuple[int, int, int, int, int], int] = {}
         self.solve = self._solver()
 
     def best(self, state: int, budget: int = _UNLIMITED) -> int:
@@ -600,6 +603,7 @@ class _Search:
         runs, ranks, unit, guard = table.runs, _RANK_OF_DIGIT, _UNIT, _GUARD
         build = table.runs_headed_by
         leaf, memo, lower, pools = self.leaf, self.memo, self.lower, self.pools
+        moves = self.moves
         pool_need = self.pool_need
         rank_points = self.context.rank_points
         limited = self.context.limit is not None
@@ -655,10 +659,10 @@ class _Search:
             if pooled and (head < 0 or ranks[head] != pool_rank):
                 # Leaving a rank: its pool is all deadwood, or all in sets.
                 cost = pooled * rank_points[pool_rank]
-                best = cost
+                best, move = cost, -1
                 if cost < budget:
                     best += solve(state, wilds, spare, 0, 0, budget - cost)
-                for _, need, room in pools[pooled]:
+                for option, (_, need, room) in enumerate(pools[pooled]):
                     if need > wilds or not best:
                         break
                     left = wilds - need
@@ -666,12 +670,12 @@ class _Search:
                     total = solve(
                         state, left, after if after < left else left, 0, 0, min(best, budget)
                     )
-                    if total < best:  # noqa: PLR1730 - cheaper than calling min() here
-                        best = total
+                    if total < best:
+                        best, move = total, option
             else:
-                best = _UNLIMITED
+                best, move = _UNLIMITED, -1
                 guarded = state | guard
-                for vector, need, room, _ in runs[head] or ():
+                for option, (vector, need, room, _) in enumerate(runs[head] or ()):
                     if need > wilds:
                         break
                     rest = guarded - vector
@@ -688,7 +692,7 @@ class _Search:
                         best if best < budget else budget,
                     )
                     if total < best:
-                        best = total
+                        best, move = total, option
                         if not best:
                             break
                 if best:
@@ -700,10 +704,11 @@ class _Search:
                         pooled + 1,
                         best if best < budget else budget,
                     )
-                    if total < best:  # noqa: PLR1730 - cheaper than calling min() here
-                        best = total
+                    if total < best:
+                        best, move = total, -1
             if best < budget:
                 memo[key] = best
+                moves[key] = move
             else:
                 lower[key] = best
             return passed + best
@@ -711,53 +716,58 @@ class _Search:
         return solve
 
     def arrange(self, state: int) -> tuple[list[Meld], list[Card]]:
-        """The best arrangement: melds (wilds assigned) and deadwood cards."""
-        table, solve = self.table, self.solve
+        """The best arrangement: melds (wilds assigned) and deadwood cards. It searches ``state``,
+        then follows the search's own path: what it settled without a choice, the same way, and
+        at each choice the move it recorded."""
+        table, moves, pools = self.table, self.moves, self.pools
+        free_sets = self.context.limit is None
         deadwood = [
             _CARD_OF_DIGIT[d]
             for d in table.dead
             for _ in range((state >> (_DIGIT * d)) & _COUNT_MASK)
         ]
         state &= ~table.dead_mask
+        self.solve(state, self.wild_count, 0, 0, 0, _UNLIMITED)
         plan: list[_Plan] = []
         wilds, spare, pool_rank, pool = self.wild_count, 0, 0, list[Card]()
-        while state or pool:
-            target = solve(state, wilds, spare, pool_rank, len(pool), _UNLIMITED)
+
+        def key() -> tuple[int, int, int, int, int]:
+            pooled = len(pool)
+            return state, wilds, spare, pool_rank, pooled if not free_sets or pooled < 3 else 3
+
+        while True:
             head = ((state & -state).bit_length() - 1) // _DIGIT if state else -1
-            if pool and (not state or _RANK_OF_DIGIT[head] != pool_rank):
-                for sets, need, room in self.pools[len(pool)]:
-                    left = wilds - need
-                    after = min(spare + room, left)
-                    if need <= wilds and solve(state, left, after, 0, 0, _UNLIMITED) == target:
-                        sizes = _set_sizes(len(pool), sets)
-                        for size in sizes:
-                            plan.append(("set", tuple(pool[:size]), max(0, 3 - size)))
-                            pool = pool[size:]
-                        wilds, spare = left, after
-                        break
+            rank = _RANK_OF_DIGIT[head] if head >= 0 else -1
+            if pool and rank != pool_rank:
+                if self.pool_need[len(pool)] > wilds:
+                    move = -1
+                elif free_sets and len(pool) >= 3:
+                    move = 0
                 else:
+                    move = moves[key()]
+                if move < 0:
                     deadwood.extend(pool)
+                else:
+                    sets, need, room = pools[len(pool)][move]
+                    for size in _set_sizes(len(pool), sets):
+                        plan.append(("set", tuple(pool[:size]), max(0, 3 - size)))
+                        pool = pool[size:]
+                    wilds -= need
+                    spare = min(spare + room, wilds)
                 pool, pool_rank = [], 0
+            if head < 0:
+                break
+            runs = table.runs_headed_by(head)
+            if runs and runs[0][1] <= wilds and (move := moves[key()]) >= 0:
+                vector, need, room, high = runs[move]
+                plan.append(_run_plan(vector, need, high))
+                state -= vector
+                wilds -= need
+                spare = min(spare + room, wilds)
                 continue
-            rank = _RANK_OF_DIGIT[head]
-            if solve(state - _UNIT[head], wilds, spare, rank, len(pool) + 1, _UNLIMITED) == target:
-                pool.append(_CARD_OF_DIGIT[head])
-                pool_rank = rank
-                state -= _UNIT[head]
-                continue
-            guarded = state | _GUARD
-            for vector, need, room, high in table.runs_headed_by(head):
-                rest = guarded - vector
-                if need > wilds or rest & _GUARD != _GUARD:
-                    continue
-                left = wilds - need
-                after = min(spare + room, left)
-                if solve(rest ^ _GUARD, left, after, pool_rank, len(pool), _UNLIMITED) == target:
-                    plan.append(_run_plan(vector, need, high))
-                    state, wilds, spare = rest ^ _GUARD, left, after
-                    break
-            else:  # pragma: no cover - the memo holds the minimum of exactly these moves
-                raise AssertionError("no move reaches the searched minimum")
+            pool.append(_CARD_OF_DIGIT[head])
+            pool_rank = rank
+            state -= _UNIT[head]
         melds, unplaced = self._place_wilds(plan, wilds)
         return melds, sorted(deadwood) + unplaced
 
