@@ -153,9 +153,14 @@ def analyse(
                 rest = list(search.wild_cards)
                 rest.remove(c)
                 key = _wild_key(rest, penalty)
-                if key not in by_wilds:
-                    by_wilds[key] = _Search(table, rest)
-                left = by_wilds[key].best(table.full)
+                if key == search.wild_key[:-1]:
+                    # Without one of the dearest wilds, the search's tables still hold: the
+                    # same search, with one wild fewer.
+                    left = search.best(table.full, wilds=len(rest))
+                else:
+                    if key not in by_wilds:
+                        by_wilds[key] = _Search(table, rest)
+                    left = by_wilds[key].best(table.full)
             elif c % 13 <= halfway:
                 left = search.best(table.full - _UNIT[_digit(c)])
             else:
@@ -584,9 +589,10 @@ class _Search:
         self.moves: dict[tuple[int, int, int, int, int], int] = {}
         self.solve = self._solver()
 
-    def best(self, state: int, budget: int = _UNLIMITED) -> int:
-        """The least deadwood of the naturals in ``state`` plus all the wilds, when it is below
-        ``budget``; otherwise a lower bound of it, at least ``budget``."""
+    def best(self, state: int, budget: int = _UNLIMITED, wilds: int | None = None) -> int:
+        """The least deadwood of the naturals in ``state`` plus the wilds (all of them, or the
+        ``wilds`` cheapest), when it is below ``budget``; otherwise a lower bound of it, at least
+        ``budget``."""
         dead_points = 0
         if state & self.table.dead_mask:
             points = self.context.digit_points
@@ -595,7 +601,9 @@ class _Search:
             state &= ~self.table.dead_mask
         if dead_points >= budget:
             return dead_points
-        return dead_points + self.solve(state, self.wild_count, 0, 0, 0, budget - dead_points)
+        if wilds is None:
+            wilds = self.wild_count
+        return dead_points + self.solve(state, wilds, 0, 0, 0, budget - dead_points)
 
     def _solver(self) -> Callable[[int, int, int, int, int, int], int]:
         # A closure over locals: this is the hot loop of the whole service.
