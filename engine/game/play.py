@@ -601,7 +601,7 @@ def _recorded(
 ) -> tuple[tuple[Record, ...], ...]:
     """``records`` with one more, in chunks (see ``GameState.records``)."""
     if records and len(records[-1]) < RECORD_CHUNK:
-        return (*records[:-1], (*records[-1], record))
+        return (*records[:-1], records[-1] + (record,))
     return (*records, (record,))
 
 
@@ -612,11 +612,18 @@ def _evolve(state: GameState, **changes: Any) -> GameState:
     """``dataclasses.replace`` without its per-call overhead, which apply pays thousands of
     times a game: the state has no __post_init__, so a copy of its fields is all there is."""
     assert _FIELDS.issuperset(changes), changes
-    fields = state.__dict__.copy()
+    # dict(), not .copy(): the first state's fields come out as a split dict (shared keys), a
+    # copy of one stays split, and CPython 3.11 reads attributes of such an instance on a slow
+    # path (several times slower; the game reads its state's fields dozens of times a turn).
+    fields = dict(state.__dict__)
     fields.update(changes)
     new = object.__new__(GameState)
-    object.__setattr__(new, "__dict__", fields)
+    _set_fields(new, fields)
     return new
+
+
+_set_fields: Final = GameState.__dict__["__dict__"].__set__
+"""Sets an instance's ``__dict__`` past the frozen dataclass's ``__setattr__``."""
 
 
 def _replace_at(items: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
