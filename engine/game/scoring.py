@@ -67,9 +67,9 @@ def may_meld(
     is never below that least one. A full melding needs at least the sum of the least shares
     in wilds. Discarding a card takes its share away and never lowers the others'.
 
-    The first step counts only the naturals that are alone of their rank and have no other
-    natural of their suit near enough for the wilds to bridge: each needs two wilds to itself.
-    Most hands are ruled out there; the rest get every natural's least share.
+    The first step counts only the naturals with no other natural of their suit near enough
+    for the wilds to bridge: alone of its rank, such a card needs two wilds to itself; one of
+    two, half a wild. Most hands are ruled out there; the rest get every natural's least share.
     """
     bits = _POSITION_BITS[wild or 0]
     present = twins = ranks = ranks_twice = ranks_thrice = wilds = 0
@@ -101,18 +101,24 @@ def may_meld(
     # Step one, every suit at once (16 bits each); a shift that crosses into the next suit
     # only finds a partner too many, which keeps the bound a bound.
     reach = present | (present & _ACES) << 13 if ace_high else present
-    near = 0
-    for distance in range(1, min(wilds, 13) + 2):
+    near = reach << 1 | reach >> 1
+    for distance in range(2, wilds + 2 if wilds < 13 else 15):
         near |= reach << distance | reach >> distance
     if ace_high:
         near |= near >> 13 & _ACES  # an ace has a partner if it has one low or high
-    stranded = (present & ~near & singles * _LANES).bit_count() - but_one
-    if stranded > 0 and stranded * alone > budget:
+    isolated = present & ~near
+    alone_count = (isolated & singles * _LANES).bit_count()
+    paired = SHARE_UNIT // 2 if wilds else NO_MELD  # a set of both naturals of the rank
+    isolated_pairs = isolated & pairs * _LANES
+    paired_count = isolated_pairs.bit_count() + (isolated_pairs & twins).bit_count()
+    least = alone_count * alone + paired_count * paired
+    if but_one:
+        least -= alone if alone_count else paired if paired_count else 0
+    if least > budget:
         return False
 
     # Step two: every natural's least share.
-    paired = SHARE_UNIT // 2 if wilds else NO_MELD  # a set of both naturals of the rank
-    wilds_key = min(wilds, 15) << 16  # no meld of naturals needs more
+    wilds_key = (wilds if wilds < 15 else 15) << 16  # no meld of naturals needs more
     total = most = 0
     for shift in _SUIT_SHIFTS:
         positions = present >> shift & 0xFFFF
@@ -131,16 +137,15 @@ def may_meld(
         else:
             key = positions >> low | wilds_key
         for run, group in _run_shares(key):
-            count = (group & lone).bit_count()
-            if count:
-                share = min(run, alone)
-                total += count * share
-                most = max(most, share)
-            count = (group & two).bit_count() + (group & doubled).bit_count()
-            if count:
-                share = min(run, paired)
-                total += count * share
-                most = max(most, share)
+            # Conditional expressions, not min() and max(): this loop is the bound's hot spot.
+            if group & lone:
+                share = run if run < alone else alone
+                total += (group & lone).bit_count() * share
+                most = share if share > most else most
+            if group & two:
+                share = run if run < paired else paired
+                total += ((group & two).bit_count() + (group & doubled).bit_count()) * share
+                most = share if share > most else most
     return total - (most if but_one else 0) <= budget
 
 
