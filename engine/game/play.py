@@ -355,16 +355,15 @@ def _apply_draw(state: GameState, seat: int, action: Draw) -> GameState:
         raise IllegalAction(f"draw source must be 'stock' or 'discard', not {action.source!r}")
     hand = state.hands[seat]
     at = bisect.bisect(hand, card)
-    return _evolve(
-        state,
-        hands=_replace_at(state.hands, seat, (*hand[:at], card, *hand[at:])),
-        stock=stock,
-        piles=piles,
-        upcard=upcard,
-        phase=_DISCARD_PHASE,
-        version=state.version + 1,
-        records=_recorded(state.records, Record(seat, action, card, state.deal)),
-    )
+    fields = dict(state.__dict__)
+    fields["hands"] = _replace_at(state.hands, seat, (*hand[:at], card, *hand[at:]))
+    fields["stock"] = stock
+    fields["piles"] = piles
+    fields["upcard"] = upcard
+    fields["phase"] = _DISCARD_PHASE
+    fields["version"] = state.version + 1
+    fields["records"] = _recorded(state.records, Record(seat, action, card, state.deal))
+    return _state_from(fields)
 
 
 def _pile_index(state: GameState, seat: int, pile: int | None) -> int:
@@ -421,21 +420,20 @@ def _apply_discard(state: GameState, seat: int, action: Discard) -> GameState:
         table = _replace_at(table, seat, melds)
         hands = _replace_at(hands, seat, deadwood)
     # One new state per action: apply runs thousands of times a game.
-    state = _evolve(
-        state,
-        hands=hands,
-        piles=_replace_at(state.piles, index, (*state.piles[index], card)),
-        penalties=penalties,
-        out_seat=out_seat,
-        last_turns=last_turns,
-        table=table,
-        turns_done=state.turns_done + 1,
-        upcard=None,
-        phase=_DRAW_PHASE,
-        turn=_next_seat(seat, state.active, len(state.players)),
-        version=state.version + 1,
-        records=_recorded(state.records, Record(seat, action, card, state.deal)),
-    )
+    fields = dict(state.__dict__)
+    fields["hands"] = hands
+    fields["piles"] = _replace_at(state.piles, index, (*state.piles[index], card))
+    fields["penalties"] = penalties
+    fields["out_seat"] = out_seat
+    fields["last_turns"] = last_turns
+    fields["table"] = table
+    fields["turns_done"] = state.turns_done + 1
+    fields["upcard"] = None
+    fields["phase"] = _DRAW_PHASE
+    fields["turn"] = _next_seat(seat, state.active, len(state.players))
+    fields["version"] = state.version + 1
+    fields["records"] = _recorded(state.records, Record(seat, action, card, state.deal))
+    state = _state_from(fields)
     if out_seat is not None and last_turns == 0:
         return _end_round(state)
     if not state.stock:
@@ -609,14 +607,22 @@ _FIELDS: Final = frozenset(f.name for f in dataclasses.fields(GameState))
 
 
 def _evolve(state: GameState, **changes: Any) -> GameState:
-    """``dataclasses.replace`` without its per-call overhead, which apply pays thousands of
-    times a game: the state has no __post_init__, so a copy of its fields is all there is."""
-    assert _FIELDS.issuperset(changes), changes
-    # dict(), not .copy(): the first state's fields come out as a split dict (shared keys), a
-    # copy of one stays split, and CPython 3.11 reads attributes of such an instance on a slow
-    # path (several times slower; the game reads its state's fields dozens of times a turn).
+    """``dataclasses.replace`` without its per-call overhead. A draw and a discard, thousands
+    a game, set their fields in ``dict(state.__dict__)`` and call ``_state_from`` themselves:
+    passing them as keyword arguments took a seventh of a whole game's replay."""
     fields = dict(state.__dict__)
     fields.update(changes)
+    return _state_from(fields)
+
+
+def _state_from(fields: dict[str, Any]) -> GameState:
+    """The state of these fields (the state has no __post_init__: its fields are all there is).
+
+    Make ``fields`` with dict(), not .copy(): the first state's fields come out as a split dict
+    (shared keys), a copy of one stays split, and CPython 3.11 reads the attributes of such an
+    instance on a slow path, several times slower; the game reads dozens a turn.
+    """
+    assert len(fields) == len(_FIELDS), set(fields) ^ _FIELDS  # a misspelt field
     new = object.__new__(GameState)
     _set_fields(new, fields)
     return new
