@@ -253,7 +253,10 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         return []
     if state.phase is _DRAW_PHASE:
         return _legal_draws(state)
-    return _legal_discards(state, seat) + _legal_lay_offs(state, seat)
+    actions = _legal_discards(state, seat)
+    if state.rules.redemption:
+        actions += _legal_lay_offs(state, seat)
+    return actions
 
 
 # legal_actions lists the same few actions turn after turn: frozen values, made once.
