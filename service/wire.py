@@ -13,12 +13,15 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
+# Bodies are plain trees of values, never in a reference cycle: so their structs are left out of
+# the garbage collector's tracking (``gc=False``), which makes each one cheaper to make and free.
 
-class Strict(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+
+class Strict(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, gc=False):
     """Base of every request body: a field the API does not know is an error, not ignored."""
 
 
-class Out(msgspec.Struct, frozen=True, kw_only=True):
+class Out(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Base of every response body."""
 
 
