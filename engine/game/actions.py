@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
-from engine.cards import Card
+from engine.cards import JOKER, Card
 
 DrawSource = Literal["stock", "discard"]
 
@@ -54,3 +54,11 @@ class EndLayOff:
 
 
 Action = Draw | Discard | LayOff | EndLayOff
+
+# The actions a game lists and stores over and over, made once: frozen values can be shared.
+STOCK_DRAW: Final = Draw("stock")
+DISCARD_DRAW: Final = Draw("discard")
+DISCARDS: Final = tuple(Discard(c) for c in range(JOKER + 1))
+"""``DISCARDS[card]`` is ``Discard(card)``."""
+GO_OUTS: Final = tuple(Discard(c, go_out=True) for c in range(JOKER + 1))
+"""``GO_OUTS[card]`` is ``Discard(card, go_out=True)``."""

@@ -41,7 +41,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, TypeVar
 
 from engine.analysis import Meld
-from engine.cards import JACK, JOKER, KING, Card, Rank
+from engine.cards import JACK, KING, Card, Rank
 from engine.errors import (
     CannotGoOut,
     CardNotInHand,
@@ -52,7 +52,18 @@ from engine.errors import (
     OptionNotEnabled,
     WrongPhase,
 )
-from engine.game.actions import Action, Discard, Draw, EndLayOff, LayOff, Phase
+from engine.game.actions import (
+    DISCARD_DRAW,
+    DISCARDS,
+    GO_OUTS,
+    STOCK_DRAW,
+    Action,
+    Discard,
+    Draw,
+    EndLayOff,
+    LayOff,
+    Phase,
+)
 from engine.game.scoring import (
     arrange,
     deadwood_points,
@@ -259,19 +270,12 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     return actions
 
 
-# legal_actions lists the same few actions turn after turn: frozen values, made once.
-_DRAW_STOCK: Final = Draw("stock")
-_DRAW_DISCARD: Final = Draw("discard")
-_DISCARDS: Final = tuple(Discard(c) for c in range(JOKER + 1))
-_GO_OUTS: Final = tuple(Discard(c, go_out=True) for c in range(JOKER + 1))
-
-
 def _legal_draws(state: GameState) -> list[Action]:
-    actions: list[Action] = [_DRAW_STOCK]
+    actions: list[Action] = [STOCK_DRAW]
     if state.rules.discard_piles == "per_player":
         actions += [Draw("discard", k) for k, pile in enumerate(state.piles) if pile]
     elif state.piles[0]:
-        actions.append(_DRAW_DISCARD)
+        actions.append(DISCARD_DRAW)
     return actions
 
 
@@ -282,14 +286,14 @@ def _legal_discards(state: GameState, seat: int) -> list[Action]:
     upcard = state.upcard
     if upcard is not None and not rules.discard_drawn_upcard and hand.count(upcard) == 1:
         distinct.remove(upcard)
-    actions: list[Action] = [_DISCARDS[c] for c in distinct]
+    actions: list[Action] = [DISCARDS[c] for c in distinct]
     if _go_out_refusal(state) is None:
         if rules.failed_go_out == "penalty":
-            actions += [_GO_OUTS[c] for c in distinct]
+            actions += [GO_OUTS[c] for c in distinct]
         else:
             out = going_out_discards(hand, state.wild, rules)
             if out:
-                actions += [_GO_OUTS[c] for c in distinct if c in out]
+                actions += [GO_OUTS[c] for c in distinct if c in out]
     return actions
 
 

@@ -9,12 +9,23 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any
+from typing import Any, Final
 
 from engine.analysis import Meld
-from engine.cards import Card
+from engine.cards import JOKER, Card
 from engine.errors import EngineError, StateFormatError
-from engine.game.actions import Action, Discard, Draw, EndLayOff, LayOff, Phase
+from engine.game.actions import (
+    DISCARD_DRAW,
+    DISCARDS,
+    GO_OUTS,
+    STOCK_DRAW,
+    Action,
+    Discard,
+    Draw,
+    EndLayOff,
+    LayOff,
+    Phase,
+)
 from engine.game.state import RECORD_CHUNK, GameState, Record, RoundResult, SeatResult
 from engine.rules import Rules
 
@@ -22,10 +33,11 @@ FORMAT = 1
 
 
 def dumps(state: GameState) -> bytes:
-    data = {
+    # Tuples are written as JSON arrays, like lists.
+    head = {
         "format": FORMAT,
         "rules": state.rules.to_spec(),
-        "players": list(state.players),
+        "players": state.players,
         "seed": state.seed,
         "first_dealer": state.first_dealer,
         "version": state.version,
@@ -34,26 +46,39 @@ def dumps(state: GameState) -> bytes:
         "wild": state.wild,
         "deal": state.deal,
         "dealer": state.dealer,
-        "active": list(state.active),
+        "active": state.active,
         "turn": state.turn,
         "phase": state.phase.value,
-        "hands": [list(h) for h in state.hands],
-        "stock": list(state.stock),
-        "piles": [list(p) for p in state.piles],
+        "hands": state.hands,
+        "stock": state.stock,
+        "piles": state.piles,
         "upcard": state.upcard,
         "turns_done": state.turns_done,
         "out_seat": state.out_seat,
         "last_turns": state.last_turns,
         "table": [[_meld_out(m) for m in melds] for melds in state.table],
-        "penalties": list(state.penalties),
-        "round_scores": [list(s) for s in state.round_scores],
+        "penalties": state.penalties,
+        "round_scores": state.round_scores,
         "last_round": None if state.last_round is None else _round_out(state.last_round),
-        "winners": None if state.winners is None else list(state.winners),
-        "history": [[r.seat, _action_out(r.action), r.card, r.deal] for r in state.history],
-        "shuffles": [list(p) for p in state.shuffles],
-        "pending": [list(p) for p in state.pending],
+        "winners": state.winners,
     }
-    return json.dumps(data, separators=(",", ":")).encode()
+    tail = {"shuffles": state.shuffles, "pending": state.pending}
+    # The history, most of a long game's bytes, is written record by record: the same bytes as
+    # the json module writes, for a third of what it takes over so many short lists.
+    shared = _SHARED_ACTIONS_JSON.get
+    history = ",".join(
+        [
+            f"[{seat},{shared(id(action)) or _json(_action_out(action))},"
+            f"{'null' if card is None else card},{deal}]"
+            for chunk in state.records
+            for seat, action, card, deal in chunk
+        ]
+    )
+    return f'{_json(head)[:-1]},"history":[{history}],{_json(tail)[1:]}'.encode()
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 def loads(data: bytes) -> GameState:
@@ -101,15 +126,21 @@ def _round_out(result: RoundResult) -> dict[str, Any]:
 
 def _action_out(action: Action) -> list[Any]:
     match action:
-        case Draw(source, pile):
-            return ["draw", source, pile]
         case Discard(card, go_out):
             return ["discard", card, go_out]
+        case Draw(source, pile):
+            return ["draw", source, pile]
         case LayOff(card, seat, meld):
             return ["lay_off", card, seat, meld]
         case EndLayOff():
             return ["end_lay_off"]
     raise AssertionError(action)  # pragma: no cover
+
+
+_SHARED_ACTIONS: Final[tuple[Action, ...]] = (*DISCARDS, *GO_OUTS, STOCK_DRAW, DISCARD_DRAW)
+_SHARED_ACTIONS_JSON: Final = {id(action): _json(_action_out(action)) for action in _SHARED_ACTIONS}
+"""The JSON of the actions ``engine.game.actions`` makes once, by identity (they live as long as
+the process): legal_actions lists them and loads reads them back, so most records hold one."""
 
 
 # -- in -------------------------------------------------------------------------------------------
@@ -126,9 +157,15 @@ def _opt_int(value: object) -> int | None:
 
 
 def _ints(values: object) -> tuple[int, ...]:
+    # One pass in C over the types first; the other path names what is wrong.
+    if type(values) is list and set(map(type, values)) <= _JUST_INT:
+        return tuple(values)
     if not isinstance(values, list):
         raise StateFormatError(f"stored game state is damaged: expected a list, not {values!r}")
     return tuple(_int(v) for v in values)
+
+
+_JUST_INT: Final = frozenset((int,))
 
 
 def _lists(values: object) -> list[Any]:
@@ -164,6 +201,19 @@ def _round_in(raw: dict[str, Any]) -> RoundResult:
 
 
 def _action_in(raw: object) -> Action:
+    # Most records draw from the stock or discard: read back as the actions made once.
+    if type(raw) is list and len(raw) == 3:
+        tag, first, second = raw
+        if tag == "discard" and type(first) is int and 0 <= first <= JOKER:
+            if second is True:
+                return GO_OUTS[first]
+            if second is False:
+                return DISCARDS[first]
+        elif tag == "draw" and second is None:
+            if first == "stock":
+                return STOCK_DRAW
+            if first == "discard":
+                return DISCARD_DRAW
     tag, *rest = _lists(raw)
     match tag, rest:
         case "draw", [source, pile] if source in ("stock", "discard"):
@@ -212,18 +262,25 @@ def _state_in(raw: dict[str, Any]) -> GameState:
         round_scores=tuple(_ints(s) for s in _lists(raw["round_scores"])),
         last_round=None if last_round is None else _round_in(last_round),
         winners=None if winners is None else _ints(winners),
-        records=_chunked(
-            [
-                Record(_int(seat), _action_in(action), _opt_int(card), _int(deal))
-                for seat, action, card, deal in _lists(raw["history"])
-            ]
-        ),
+        records=_records_in(raw["history"]),
         shuffles=tuple(_ints(p) for p in _lists(raw["shuffles"])),
         pending=tuple(_ints(p) for p in _lists(raw["pending"])),
     )
 
 
-def _chunked(records: list[Record]) -> tuple[tuple[Record, ...], ...]:
+def _records_in(raw: object) -> tuple[tuple[Record, ...], ...]:
+    records = []
+    for seat, action, card, deal in _lists(raw):
+        if (
+            type(seat) is not int
+            or type(deal) is not int
+            or not (card is None or type(card) is int)
+        ):
+            # JSON holds no other kind of int: one of them is not an integer, named here.
+            _int(seat)
+            _opt_int(card)
+            _int(deal)
+        records.append(Record(seat, _action_in(action), card, deal))
     return tuple(tuple(records[i : i + RECORD_CHUNK]) for i in range(0, len(records), RECORD_CHUNK))
 
 

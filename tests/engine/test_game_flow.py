@@ -360,6 +360,7 @@ def test_dumps_and_loads_round_trip_exactly_and_carry_a_format_version() -> None
     state = played(8, 300)
     data = dumps(state)
     assert json.loads(data)["format"] == 1
+    assert json.dumps(json.loads(data), separators=(",", ":")).encode() == data
     assert loads(data) == state
     assert dumps(loads(data)) == data
     for partial in (played(None, 0), played(None, 37)):
@@ -381,3 +382,16 @@ def test_loads_refuses_other_formats_and_damaged_state() -> None:
         loads(json.dumps(without_stock).encode())
     with pytest.raises(StateFormatError, match="integer"):
         loads(json.dumps({**data, "version": "3"}).encode())
+    seat, action, card, deal = data["history"][1]
+    assert action[0] == "discard"
+    for damaged, why in (
+        ([True, action, card, deal], "integer"),
+        ([seat, action, str(card), deal], "integer"),
+        ([seat, action, card, 1.0], "integer"),
+        ([seat, [*action[:2], 0], card, deal], "unknown action"),
+        ([seat, ["discard", str(action[1]), False], card, deal], "integer"),
+        ([seat, ["draw", "deck", None], card, deal], "unknown action"),
+    ):
+        history = [data["history"][0], damaged, *data["history"][2:]]
+        with pytest.raises(StateFormatError, match=why):
+            loads(json.dumps({**data, "history": history}).encode())

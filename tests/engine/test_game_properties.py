@@ -14,6 +14,7 @@ minute on one core; ``GAME_EXAMPLES=1000`` is the thorough run (about 17 000 gam
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import random
 from collections import Counter
@@ -429,7 +430,9 @@ def play_out(state: GameState, rng: random.Random, max_actions: int) -> Referee:
 
 
 def check_round_trips(state: GameState) -> None:
-    copy = loads(dumps(state))
+    data = dumps(state)
+    assert json.dumps(json.loads(data), separators=(",", ":")).encode() == data
+    copy = loads(data)
     assert copy == state
     assert copy.pending == state.pending
     assert dumps(copy) == dumps(state)
