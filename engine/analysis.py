@@ -309,10 +309,11 @@ _UNIT: Final = tuple(1 << (_DIGIT * d) for d in range(_DIGITS))
 _GUARD: Final = sum(_UNIT) << (_DIGIT - 1)
 _CARD_OF_DIGIT: Final = tuple((d % _SUITS) * 13 + d // _SUITS for d in range(_DIGITS))
 _RANK_OF_DIGIT: Final = tuple(d // _SUITS for d in range(_DIGITS))
+"""A digit's rank, 0 (ace) to 12 (king)."""
+# Per natural card: its unit in the layout, its rank's bit in a suit mask, its rank (0 to 12).
 _UNIT_OF_CARD: Final = tuple(_UNIT[(c % 13) * _SUITS + c // 13] for c in range(_DIGITS))
 _RANK_BIT: Final = tuple(1 << (c % 13) for c in range(_DIGITS))
 _RANK_OF_CARD: Final = tuple(c % 13 for c in range(_DIGITS))
-"""A digit's rank, 0 (ace) to 12 (king)."""
 _CACHE_LIMIT: Final = 100_000
 """Entries a cache of candidate runs may hold before it starts again (hands are unbounded)."""
 
