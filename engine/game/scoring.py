@@ -1,7 +1,7 @@
 """What the game asks of the analyser: go-out checks, the best arrangement of a hand, and
 whether a card can be laid off on a meld on the table (redemption).
 
-Go-out checks call ``engine.analysis.min_deadwood``, after a cheap bound (``wild_shares``) has
+Go-out checks call ``engine.analysis.min_deadwood``, after a cheap bound (``may_meld``) has
 ruled out the many hands that cannot be melded; scoring calls ``engine.analysis.arrange``, the
 best arrangement without the ranking of every discard that ``analyse`` adds.
 """
@@ -17,7 +17,7 @@ from engine.cards import JOKER, Card, Rank, card
 from engine.rules import Rules
 
 SHARE_UNIT: Final = 360360
-"""One wild card in ``wild_shares``: the least common multiple of 1 to 15, so a meld's wilds
+"""One wild card in ``may_meld``'s shares: the least common multiple of 1 to 15, so a meld's wilds
 split evenly among its naturals (at most 14 run positions) is always a whole number."""
 NO_MELD: Final = 64 * SHARE_UNIT
 """The share of a natural that fits no meld with the hand's wilds: more than any hand holds."""
@@ -167,9 +167,9 @@ _ACE_AT_BOTH_ENDS: Final = 1 << 15
 @lru_cache(maxsize=1 << 14)
 def _run_shares(key: int) -> tuple[tuple[int, int], ...]:
     """The least share of wilds a natural pays in a run of its suit, grouped: (share, the
-    naturals that pay it). ``key``: the suit's run positions in its low 15 bits, less the lowest
-    one (so bit 0 is the lowest); ``_ACE_AT_BOTH_ENDS`` when the lowest and the highest are one
-    ace; the hand's wilds above."""
+    naturals that pay it). ``key``: the suit's run positions in its low 15 bits, shifted down to
+    start at bit 0; ``_ACE_AT_BOTH_ENDS`` when the lowest and the highest are one ace; the
+    hand's wilds above."""
     wilds = key >> 16
     positions = []
     rest = key & 0x7FFF

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.analysis import min_deadwood
-from engine.cards import JOKER, Card, card, parse_cards
+from engine.cards import JOKER, Card, card
 from engine.game.scoring import (
     going_out_discards,
     lay_out_meld,
@@ -17,6 +17,7 @@ from engine.game.scoring import (
     without,
 )
 from engine.rules import Rules
+from tests.engine.game_scenarios import cards
 from tests.engine.reference import is_valid_meld, is_wild
 
 
@@ -94,9 +95,18 @@ def test_a_fully_melded_hand_always_passes_the_share_bound(
     ],
 )
 def test_the_share_bound_skips_hands_a_card_short(hand: str, wild: int, why: str) -> None:
-    cards = tuple(sorted(parse_cards(hand.split())))
-    assert min_deadwood(cards, wild, "classic") > 0
-    assert not may_meld(cards, wild, Rules.from_spec("classic")), why
+    held = tuple(sorted(cards(hand)))
+    assert min_deadwood(held, wild, "classic") > 0
+    assert not may_meld(held, wild, Rules.from_spec("classic")), why
+
+
+def test_the_share_bound_spares_the_card_a_go_out_discards() -> None:
+    classic = Rules.from_spec("classic")
+    one_stray = tuple(sorted(cards("4H 5H 6H KS")))
+    assert not may_meld(one_stray, 8, classic)
+    assert may_meld(one_stray, 8, classic, but_one=True)
+    two_strays = tuple(sorted(cards("4H 5H 6H KS QD")))
+    assert not may_meld(two_strays, 8, classic, but_one=True)
 
 
 @settings(max_examples=500, deadline=None)
