@@ -184,11 +184,12 @@ def _run_shares(key: int) -> tuple[tuple[int, int], ...]:
             present = high - low + 1
             if span - present > wilds:
                 break  # the gaps only grow from here
-            needed = span - present + max(0, 3 - span)
+            needed = span - present + (3 - span if span < 3 else 0)
             if needed <= wilds:
                 share = needed * SHARE_UNIT // present
                 for i in range(low, high + 1):
-                    shares[i] = min(shares[i], share)
+                    if share < shares[i]:  # noqa: PLR1730 (a call to min() costs more)
+                        shares[i] = share
     if key & _ACE_AT_BOTH_ENDS:  # an ace plays low or high
         positions.pop()
         shares[0] = min(shares[0], shares.pop())
