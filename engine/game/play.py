@@ -327,6 +327,8 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
         raise IllegalAction(f"no seat {seat!r}: seats are 0 to {len(state.players) - 1}")
     if seat != state.turn:
         raise NotYourTurn(seat, state.turn)
+    # The state keeps plain ints: a caller's int subclass could print as something else.
+    seat = state.turn
     match action:
         case Draw():
             return _apply_draw(state, seat, action)
@@ -392,6 +394,7 @@ def _apply_discard(state: GameState, seat: int, action: Discard) -> GameState:
     card = action.card
     if not _is_int(card) or card not in hand:
         raise CardNotInHand(card)
+    card = int(card)  # a plain int, as in apply
     if not isinstance(action.go_out, bool):
         raise IllegalAction(f"go_out must be true or false, not {action.go_out!r}")
     rules = state.rules
@@ -501,19 +504,19 @@ def _apply_lay_off(state: GameState, seat: int, action: LayOff) -> GameState:
     melds = state.table[owner]
     if not _is_int(action.meld) or not 0 <= action.meld < len(melds):
         raise IllegalAction(f"seat {owner} has no meld {action.meld!r} on the table")
-    wild = state.wild
-    extended = lay_out_meld((*melds[action.meld].cards, action.card), wild, rules)
+    card = int(action.card)  # a plain int, as in apply
+    extended = lay_out_meld((*melds[action.meld].cards, card), state.wild, rules)
     if extended is None:
         raise IllegalAction(
-            f"card {action.card} does not extend seat {owner}'s meld {action.meld} into a meld"
+            f"card {card} does not extend seat {owner}'s meld {action.meld} into a meld"
         )
     table = _replace_at(state.table, owner, _replace_at(melds, action.meld, extended))
     return _evolve(
         state,
-        hands=_replace_at(state.hands, seat, without(hand, action.card)),
+        hands=_replace_at(state.hands, seat, without(hand, card)),
         table=table,
         version=state.version + 1,
-        records=_recorded(state.records, Record(seat, action, action.card, state.deal)),
+        records=_recorded(state.records, Record(seat, action, card, state.deal)),
     )
 
 

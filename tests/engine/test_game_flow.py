@@ -367,6 +367,22 @@ def test_dumps_and_loads_round_trip_exactly_and_carry_a_format_version() -> None
         assert loads(dumps(partial)) == partial
 
 
+def test_the_state_keeps_plain_ints_whatever_ints_the_caller_passes() -> None:
+    """A seat or card given as an int subclass is stored as a plain int, so dumps writes it as
+    JSON however the subclass prints."""
+
+    class Loud(int):
+        def __str__(self) -> str:
+            return "loud"
+
+    state = new_game(["a", "b"], "classic", 3)
+    state = apply(state, Loud(state.turn), Draw("stock"))
+    state = apply(state, Loud(state.turn), Discard(Loud(state.hands[state.turn][0])))
+    assert all(type(r.seat) is int and type(r.card) is int for r in state.history)
+    data = dumps(state)
+    assert json.dumps(json.loads(data), separators=(",", ":")).encode() == data
+
+
 def test_loads_refuses_other_formats_and_damaged_state() -> None:
     data = json.loads(dumps(played(8, 20)))
     with pytest.raises(StateFormatError, match="format 2"):
