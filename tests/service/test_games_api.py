@@ -281,10 +281,12 @@ def test_a_retried_idempotency_key_returns_the_first_response_and_applies_nothin
 
 class InterleavingStore(MemoryStore):
     """The in-memory store, but every load yields to the event loop, so concurrent requests
-    interleave between loading a game and committing it, as they do with a networked store."""
+    interleave between loading a game and committing it, as they do with a networked store.
+    Long enough that requests sent together all load before the first commits, also on a busy
+    machine (at 10 ms, one in a few runs of the whole suite had a request load after it)."""
 
     async def load(self, game_id: str, *, recall: str | None = None) -> StoredGame | None:
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.2)
         return await super().load(game_id, recall=recall)
 
 
