@@ -4,7 +4,6 @@ second time."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
@@ -21,6 +20,7 @@ from service.app import create_app
 from service.problems import ServiceProblem
 from service.settings import Settings
 from service.strict_body import AnalyseRequestUnchecked, decode_analyse_request, strict_decoder
+from tests.service.asgi_calls import asgi_post, status_and_body
 from tests.service.test_games_api import assert_problem
 
 Client = TestClient[Litestar]
@@ -99,70 +99,26 @@ def test_litestar_neither_reads_nor_decodes_a_body_again(
     assert created.status_code == 201, created.text
 
 
-def _post_in_chunks(
-    app: Litestar, chunks: list[bytes], *, announced: int | None = None
-) -> tuple[int, bytes]:
-    """POST /v1/analyse straight through ASGI, the body in several messages; without
-    ``announced`` there is no Content-Length (as a chunked upload arrives), with it the last
-    message still says more is to come (as granian's does: its next one is empty)."""
-    messages = [
-        {
-            "type": "http.request",
-            "body": chunk,
-            "more_body": announced is not None or index < len(chunks) - 1,
-        }
-        for index, chunk in enumerate(chunks)
-    ]
-    answer: dict[str, Any] = {"body": b""}
-
-    async def receive() -> dict[str, Any]:
-        if messages:
-            return messages.pop(0)
-        raise AssertionError("the body was read past its end")
-
-    async def send(message: dict[str, Any]) -> None:
-        if message["type"] == "http.response.start":
-            answer["status"] = message["status"]
-        elif message["type"] == "http.response.body":
-            answer["body"] += message.get("body", b"")
-
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0", "spec_version": "2.3"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": "/v1/analyse",
-        "raw_path": b"/v1/analyse",
-        "root_path": "",
-        "query_string": b"",
-        "headers": [(b"content-type", b"application/json")]
-        + ([] if announced is None else [(b"content-length", str(announced).encode())]),
-        "client": ("127.0.0.1", 1),
-        "server": ("127.0.0.1", 2),
-    }
-    asyncio.run(app(scope, receive, send))  # type: ignore[arg-type]
-    return answer["status"], answer["body"]
-
-
 def test_a_body_in_several_messages_is_read_whole_and_within_the_limit() -> None:
     app = create_app(Settings(max_body_bytes=1024))
     body = json.dumps({"hand": ["4H", "5H", "6H", "KD"], "wild": "8"}).encode()
-    status, answer = _post_in_chunks(app, [body[:7], b"", body[7:20], body[20:]])
+    sent = asgi_post(app, "/v1/analyse", [body[:7], b"", body[7:20], body[20:]])
+    status, answer = status_and_body(sent)
     assert status == 200, answer
     assert json.loads(answer)["deadwood"] == ["KD"]
     padded = body[:-1] + b"," + b" " * 1024 + b'"round": 1}'
-    status, answer = _post_in_chunks(app, [padded[:600], padded[600:]])
+    status, answer = status_and_body(asgi_post(app, "/v1/analyse", [padded[:600], padded[600:]]))
     assert status == 413, answer
 
 
 def test_a_body_ends_with_the_bytes_its_content_length_announced() -> None:
     """No wait for the server's empty last message (a round trip through granian's threads)."""
     app = create_app(Settings())
-    body = json.dumps({"hand": ["4H", "5H", "6H", "KD"], "wild": "8"}).encode()
-    status, answer = _post_in_chunks(app, [body[:9], body[9:]], announced=len(body))
-    assert status == 200, answer
-    assert json.loads(answer)["deadwood"] == ["KD"]
+    body = json.dumps({"players": [{"name": "a"}, {"name": "b"}], "seed": 3}).encode()
+    sent = asgi_post(app, "/v1/games", [body[:9], body[9:]], announced=len(body))
+    status, answer = status_and_body(sent)
+    assert status == 201, answer
+    assert len(json.loads(answer)["seats"]) == 2
 
 
 def test_a_content_length_over_the_limit_is_refused_before_reading(client: Client) -> None:
