@@ -281,11 +281,11 @@ def _legal_draws(state: GameState) -> list[Action]:
 
 def _legal_discards(state: GameState, seat: int) -> list[Action]:
     hand = state.hands[seat]
-    distinct = list(dict.fromkeys(hand))  # sorted, as the hand is
+    distinct = dict.fromkeys(hand)  # sorted, as the hand is
     rules = state.rules
     upcard = state.upcard
     if upcard is not None and not rules.discard_drawn_upcard and hand.count(upcard) == 1:
-        distinct.remove(upcard)
+        del distinct[upcard]
     actions: list[Action] = [DISCARDS[c] for c in distinct]
     if _go_out_refusal(state) is None:
         if rules.failed_go_out == "penalty":
@@ -323,7 +323,8 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
     ``EngineError`` naming what is wrong, with nothing applied."""
     if state.status != "playing":
         raise GameFinished()
-    if not _is_int(seat) or not 0 <= seat < len(state.players):
+    # type() first: a plain int needs no call (apply runs thousands of times a game).
+    if not (type(seat) is int or _is_int(seat)) or not 0 <= seat < len(state.players):
         raise IllegalAction(f"no seat {seat!r}: seats are 0 to {len(state.players) - 1}")
     if seat != state.turn:
         raise NotYourTurn(seat, state.turn)
@@ -392,7 +393,7 @@ def _apply_discard(state: GameState, seat: int, action: Discard) -> GameState:
         raise WrongPhase(state.phase.value, action)
     hand = state.hands[seat]
     card = action.card
-    if not _is_int(card) or card not in hand:
+    if not (type(card) is int or _is_int(card)) or card not in hand:
         raise CardNotInHand(card)
     card = int(card)  # a plain int, as in apply
     if not isinstance(action.go_out, bool):
@@ -609,7 +610,8 @@ def _recorded(
 ) -> tuple[tuple[Record, ...], ...]:
     """``records`` with one more, in chunks (see ``GameState.records``)."""
     if records and len(records[-1]) < RECORD_CHUNK:
-        return (*records[:-1], records[-1] + (record,))
+        # Concatenation: unpacking into a new tuple goes through a list.
+        return records[:-1] + (records[-1] + (record,),)  # noqa: RUF005
     return (*records, (record,))
 
 
