@@ -118,8 +118,12 @@ def choose(state: GameState, rng: random.Random) -> Action:
         return rng.choice(lay_offs)
     discards = [a for a in actions if isinstance(a, Discard)]
     if state.out_seat is None:
-        outs = set(going_out_discards(hand, wild, rules))
-        real = [a for a in discards if a.go_out and a.card in outs]
+        # Under the penalty rule every discard is listed as a go-out; otherwise only real ones.
+        if rules.failed_go_out == "penalty":
+            outs = set(going_out_discards(hand, wild, rules))
+            real = [a for a in discards if a.go_out and a.card in outs]
+        else:
+            real = [a for a in discards if a.go_out]
         if real:
             return rng.choice(real)
         if rules.failed_go_out == "penalty" and rng.random() < 0.05:
