@@ -362,7 +362,7 @@ class _Context:
         # cards in a set with two wilds: no more wilds, and at least as much room for others.
         self.singles_do_better = self.limit is None or self.limit >= 2
         self.runs: dict[tuple[int, int, int], list[_Run]] = {}
-        self.leaves: dict[tuple[int, ...], _WildTables] = {}
+        self.tables_by_wilds: dict[tuple[int, ...], _WildTables] = {}
 
     def room(self, length: int, need: int, *, is_set: bool) -> int:
         """How many more wilds a meld of ``length`` cards (``need`` of them wild) can take."""
@@ -427,7 +427,7 @@ class _Context:
 
     def wild_tables(self, penalties: tuple[int, ...]) -> _WildTables:
         """What a search needs to know of its wilds (their penalties, in increasing order)."""
-        found = self.leaves.get(penalties)
+        found = self.tables_by_wilds.get(penalties)
         if found is None:
             cheapest = [0, *accumulate(penalties)]
             # leaf[u][spare]: the penalty of the u cheapest wilds left over when the melds have
@@ -440,7 +440,7 @@ class _Context:
             # the fewest wilds that make them sets.
             pools = _pool_options(len(penalties), self.limit)
             pool_need = [options[0][1] if options else _UNLIMITED for options in pools]
-            found = self.leaves[penalties] = leaf, pools, pool_need
+            found = self.tables_by_wilds[penalties] = leaf, pools, pool_need
         return found
 
     def absorbable(self, wilds: int, spare: int) -> int:
