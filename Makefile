@@ -10,7 +10,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: help install run test lint format typecheck bench openapi all clean
+.PHONY: help install native run test lint format typecheck bench openapi all clean
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -21,12 +21,25 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e . --group dev
 	touch $(STAMP)
 
-install: $(STAMP) ## create .venv with the project and its dev tools
+# The analyser compiled by mypyc (part of mypy): the same typed source as a C extension, which
+# Python imports in place of engine/analysis.py. Rebuilt whenever the source changes; the tests
+# refuse a stale one. Without it (`make clean`, a plain `pip install`) the pure module runs.
+EXT_SUFFIX := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+NATIVE := engine/analysis$(EXT_SUFFIX)
 
-run: $(STAMP) ## serve on $HOST:$PORT (default 127.0.0.1:8000); REDIS_URL selects Redis
+$(NATIVE): engine/analysis.py engine/cards.py engine/rules.py engine/errors.py $(STAMP)
+	mkdir -p build
+	$(BIN)/mypyc engine/analysis.py > build/mypyc.log 2>&1 || { cat build/mypyc.log; exit 1; }
+	touch $@
+
+install: $(NATIVE) ## create .venv with the project and its dev tools; compile the analyser
+
+native: $(NATIVE) ## compile the analyser with mypyc (every target that runs code does it)
+
+run: $(NATIVE) ## serve on $HOST:$PORT (default 127.0.0.1:8000); REDIS_URL selects Redis
 	$(BIN)/python -m service
 
-test: $(STAMP) ## run the test suite
+test: $(NATIVE) ## run the test suite
 	$(BIN)/pytest -q
 
 format: $(STAMP) ## format the code in place
@@ -40,14 +53,14 @@ lint: $(STAMP) ## ruff: style and lint checks
 typecheck: $(STAMP) ## mypy --strict
 	$(BIN)/mypy
 
-bench: $(STAMP) ## benchmarks (tables of figures; not part of `make test`)
+bench: $(NATIVE) ## benchmarks (tables of figures; not part of `make test`)
 	$(BIN)/python -m tests.benchmarks
 
-openapi: $(STAMP) ## regenerate openapi/openapi.json from the app
+openapi: $(NATIVE) ## regenerate openapi/openapi.json from the app
 	$(BIN)/python -m service.openapi > openapi/openapi.json.new  # a failure keeps the old file
 	mv openapi/openapi.json.new openapi/openapi.json
 
 all: format lint typecheck test ## format, lint, typecheck, test
 
 clean: ## remove the virtualenv and caches
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build engine/*.so
