@@ -162,7 +162,7 @@ def analyse(
                         by_wilds[key] = _Search(table, rest)
                     left = by_wilds[key].best(table.full)
             elif c % 13 <= halfway:
-                left = search.best(table.full - _UNIT[_digit(c)])
+                left = search.best(table.without(c))
             else:
                 if mirror is None:
                     mirrored = _context(rules_value, wild_rank, mirrored=True)
@@ -170,7 +170,7 @@ def analyse(
                     mirror_table = _MeldTable(mirrored, flipped, len(wilds))
                     mirror = mirror_table, _Search(mirror_table, wilds)
                 mirror_table, mirror_search = mirror
-                left = mirror_search.best(mirror_table.full - _UNIT[_digit(context.mirror[c])])
+                left = mirror_search.best(mirror_table.without(context.mirror[c]))
             discards.append(Discard(c, left))
         discards.sort(key=lambda d: (d.deadwood_points, -penalty[d.card], d.card))
     return Analysis(wild_rank, tuple(melds), tuple(deadwood), points, tuple(discards))
@@ -294,24 +294,22 @@ def _without_wilds(naturals: list[Card], points: Sequence[int], ace_high: bool) 
 
 # -- the shared layout ----------------------------------------------------------------------------
 
-# The naturals of a hand are a multiset packed into one int: a 6-bit digit per possible card,
-# holding its count (at most 30) below a guard bit. Digits run in rank-major order (all aces, then
-# all twos, ...; five suits each), so the search meets every card of a rank in a row, and every
-# hand under the same rules shares one layout: the candidate runs of a card depend only on which
-# higher cards of its suit the hand holds, and are built once per process. A run is a vector in
-# the same packing, so "does this run fit in what is left" is one subtraction: it fits when no
-# guard bit is borrowed.
+# Every natural card has a digit in one shared order: rank-major (all aces, then all twos, ...;
+# five suits each), so the search meets every card of a rank in a row. The candidate runs of a
+# card depend only on which higher cards of its suit the hand holds, so they are built once per
+# process, as tuples of these digits. Each hand then packs its naturals into one int, a digit per
+# distinct card in the same order (see _MeldTable), holding its count below a guard bit; a run is
+# a vector in that packing, so "does this run fit in what is left" is one subtraction: it fits
+# when no guard bit is borrowed.
 _DIGIT: Final = 6
-_COUNT_MASK: Final = (1 << (_DIGIT - 1)) - 1
+"""Bits per digit where runs are ordered by their digits as one number (every hand's counts fit)."""
 _SUITS: Final = 5
 _DIGITS: Final = 13 * _SUITS
 _UNIT: Final = tuple(1 << (_DIGIT * d) for d in range(_DIGITS))
-_GUARD: Final = sum(_UNIT) << (_DIGIT - 1)
 _CARD_OF_DIGIT: Final = tuple((d % _SUITS) * 13 + d // _SUITS for d in range(_DIGITS))
 _RANK_OF_DIGIT: Final = tuple(d // _SUITS for d in range(_DIGITS))
 """A digit's rank, 0 (ace) to 12 (king)."""
-# Per natural card: its unit in the layout, its rank's bit in a suit mask, its rank (0 to 12).
-_UNIT_OF_CARD: Final = tuple(_UNIT[(c % 13) * _SUITS + c // 13] for c in range(_DIGITS))
+# Per natural card: its rank's bit in a suit mask, its rank (0 to 12).
 _RANK_BIT: Final = tuple(1 << (c % 13) for c in range(_DIGITS))
 _RANK_OF_CARD: Final = tuple(c % 13 for c in range(_DIGITS))
 _CACHE_LIMIT: Final = 100_000
@@ -326,7 +324,10 @@ def _digit(c: Card) -> int:
 _Plan = tuple[MeldKind, tuple[Card, ...], int]
 # A search's tables for its wilds: leftover penalties, pool options, the fewest wilds per pool.
 _WildTables = tuple[list[list[int]], list[list[tuple[int, int, int]]], list[int]]
-# A candidate run: (vector, wilds needed, room for more wilds, ace played high).
+# A candidate run under a context: (its cards as digits of the shared layout, wilds needed, room
+# for more wilds, ace played high); and in one hand's meld table, the same with its cards as a
+# vector of that hand's layout.
+_RunShape = tuple[tuple[int, ...], int, int, bool]
 _Run = tuple[int, int, int, bool]
 
 
@@ -361,7 +362,7 @@ class _Context:
         # A run needing two wilds or more per natural card is never better than each of its
         # cards in a set with two wilds: no more wilds, and at least as much room for others.
         self.singles_do_better = self.limit is None or self.limit >= 2
-        self.runs: dict[tuple[int, int, int], list[_Run]] = {}
+        self.runs: dict[tuple[int, int, int], list[_RunShape]] = {}
         self.tables_by_wilds: dict[tuple[int, ...], _WildTables] = {}
 
     def room(self, length: int, need: int, *, is_set: bool) -> int:
@@ -369,7 +370,7 @@ class _Context:
         room = _UNLIMITED if is_set else self.max_run - length
         return room if self.limit is None else min(room, self.limit - need)
 
-    def runs_headed_by(self, head: int, higher: int, usable: int) -> list[_Run]:
+    def runs_headed_by(self, head: int, higher: int, usable: int) -> list[_RunShape]:
         """The candidate runs headed by digit ``head`` when the hand holds the higher ranks of its
         suit in the bit mask ``higher`` (bit 0: the next rank up) and ``usable`` wilds."""
         key = (head, higher, usable)
@@ -380,24 +381,27 @@ class _Context:
             found = self.runs[key] = self._runs_headed_by(head, higher, usable)
         return found
 
-    def _runs_headed_by(self, head: int, higher: int, usable: int) -> list[_Run]:
+    def _runs_headed_by(self, head: int, higher: int, usable: int) -> list[_RunShape]:
         """Runs of the head with higher cards of its suit, one per rank, gaps paid in wilds:
         upwards from it, and, for an ace that may play high, downwards from 14."""
         rank = _RANK_OF_DIGIT[head] + 1
         ranked = [
             (rank + 1 + k, head + _SUITS * (k + 1)) for k in range(13 - rank) if higher >> k & 1
         ]
-        found: list[tuple[int, int, int, int, bool]] = []  # (need, -size, vector, room, high)
+        # (need, -size, the run as one number of the layout's digits, digits, room, high)
+        found: list[tuple[int, int, int, tuple[int, ...], int, bool]] = []
         directions = [(rank, ranked, False)]
         if self.ace_high and rank == 1:
             directions.append((14, ranked[::-1], True))
         for start, cards, high in directions:
-            # Depth-first over the ranks in order: (next index, gaps so far, last rank, vector,
+            # Depth-first over the ranks in order: (next index, gaps so far, last rank, digits,
             # size, and each gap so far as (its wilds, the length before it, the rank after it)).
-            stack: list[tuple[int, int, int, int, int, tuple[tuple[int, int, int], ...]]]
-            stack = [(0, 0, start, _UNIT[head], 1, ())]
+            stack: list[
+                tuple[int, int, int, tuple[int, ...], int, tuple[tuple[int, int, int], ...]]
+            ]
+            stack = [(0, 0, start, (head,), 1, ())]
             while stack:
-                first, gaps, last, vector, size, holes = stack.pop()
+                first, gaps, last, digits, size, holes = stack.pop()
                 for k in range(first, len(cards)):
                     r, d = cards[k]
                     gap = abs(r - last) - 1
@@ -412,18 +416,19 @@ class _Context:
                         # Split at that gap, the two ends need no more wilds than the gap (and
                         # have more room): so does every longer run through the same gap.
                         continue
-                    grown, grown_size = vector + _UNIT[d], size + 1
+                    grown, grown_size = (*digits, d), size + 1
                     stack.append((k + 1, total, r, grown, grown_size, grown_holes))
                     need = max(total, 3 - grown_size)
                     if need >= 2 * grown_size and self.singles_do_better:
                         continue
                     if need <= usable and grown_size + need <= self.max_run:
                         room = self.room(grown_size + need, need, is_set=False)
-                        found.append((need, -grown_size, grown, room, high))
+                        order = sum(_UNIT[d] for d in grown)
+                        found.append((need, -grown_size, order, grown, room, high))
         # Fewest wilds first (the search stops at the first run it cannot pay for), and among
         # those the longest: a hand that melds completely is found, and proven, soonest.
         found.sort()
-        return [(vector, need, room, high) for need, _, vector, room, high in found]
+        return [(digits, need, room, high) for need, _, _, digits, room, high in found]
 
     def wild_tables(self, penalties: tuple[int, ...]) -> _WildTables:
         """What a search needs to know of its wilds (their penalties, in increasing order)."""
@@ -474,13 +479,8 @@ def _context(rules: Rules, wild: Rank | None, *, mirrored: bool = False) -> _Con
     return found
 
 
-def _run_plan(vector: int, need: int, ace_high: bool) -> _Plan:
+def _run_plan(cards: list[Card], need: int, ace_high: bool) -> _Plan:
     """A run's cards in play order (a run holds one card per rank)."""
-    cards = []
-    while vector:
-        digit = ((vector & -vector).bit_length() - 1) // _DIGIT
-        cards.append(_CARD_OF_DIGIT[digit])
-        vector -= _UNIT[digit]
     if ace_high:
         cards = [*cards[1:], cards[0]]
     return "run", tuple(cards), need
@@ -514,23 +514,59 @@ class _MeldTable:
         self.context = context
         limit = context.limit
         self.usable = wild_count if limit is None else min(wild_count, limit)
-        self.full = sum(map(_UNIT_OF_CARD.__getitem__, naturals))
         masks = self.suit_masks = [0] * _SUITS
+        counts: dict[int, int] = {}
         for c in naturals:
             masks[c // 13] |= _RANK_BIT[c]
+            d = _digit(c)
+            counts[d] = counts.get(d, 0) + 1
+        # The hand's own layout: a digit per distinct natural, in the shared layout's order, just
+        # wide enough for its count and a guard bit. A hand of up to about twenty distinct naturals
+        # fits in a machine word, where the search's arithmetic and hashing are cheapest.
+        shared = self.shared = sorted(counts)
+        """The shared layout's digit of each of this hand's digits."""
+        width = self.width = max(counts.values(), default=1).bit_length() + 1
+        self.count_mask = (1 << (width - 1)) - 1
+        self.index = {d: i for i, d in enumerate(shared)}
+        unit = self.unit = [1 << (width * i) for i in range(len(shared))]
+        self.guard = sum(unit) << (width - 1)
+        self.rank_of = [_RANK_OF_DIGIT[d] for d in shared]
+        self.card_of = [_CARD_OF_DIGIT[d] for d in shared]
+        self.full = sum(counts[d] * unit[i] for i, d in enumerate(shared))
         # Filled on first use: the search never asks for the runs of a card it never heads with.
-        self.runs: list[list[_Run] | None] = [None] * _DIGITS
-        self.dead = self._dead_digits(naturals) if self.usable < 2 else []
-        self.dead_mask = sum(_UNIT[d] * _COUNT_MASK for d in self.dead)
+        self.runs: list[list[_Run] | None] = [None] * len(shared)
+        self.dead = [self.index[d] for d in self._dead_digits(naturals)] if self.usable < 2 else []
+        self.dead_mask = sum(unit[d] * self.count_mask for d in self.dead)
 
     def runs_headed_by(self, head: int) -> list[_Run]:
         found = self.runs[head]
         if found is None:
-            higher = self.suit_masks[head % _SUITS] >> (_RANK_OF_DIGIT[head] + 1)
-            if self.usable < 12 and not (head < _SUITS and self.context.ace_high):
+            digit = self.shared[head]
+            higher = self.suit_masks[digit % _SUITS] >> (_RANK_OF_DIGIT[digit] + 1)
+            if self.usable < 12 and not (digit < _SUITS and self.context.ace_high):
                 # (An ace that may play high reaches down from the top too.)
                 higher = _within_reach(higher, self.usable)
-            found = self.runs[head] = self.context.runs_headed_by(head, higher, self.usable)
+            unit, index = self.unit, self.index
+            found = self.runs[head] = [
+                (sum([unit[index[d]] for d in digits]), need, room, high)
+                for digits, need, room, high in self.context.runs_headed_by(
+                    digit, higher, self.usable
+                )
+            ]
+        return found
+
+    def without(self, c: Card) -> int:
+        """The hand's naturals without one ``c``."""
+        return self.full - self.unit[self.index[_digit(c)]]
+
+    def cards(self, vector: int) -> list[Card]:
+        """The cards of a vector of this layout, one per copy, in the layout's order."""
+        width, mask, card_of = self.width, self.count_mask, self.card_of
+        found = []
+        while vector:
+            d = ((vector & -vector).bit_length() - 1) // width
+            found += [card_of[d]] * ((vector >> (width * d)) & mask)
+            vector &= ~(mask << (width * d))
         return found
 
     def _dead_digits(self, naturals: Sequence[Card]) -> list[int]:
@@ -595,11 +631,12 @@ class _Search:
         ``wilds`` cheapest), when it is below ``budget``; otherwise a lower bound of it, at least
         ``budget``."""
         dead_points = 0
-        if state & self.table.dead_mask:
-            points = self.context.digit_points
-            for d in self.table.dead:
-                dead_points += ((state >> (_DIGIT * d)) & _COUNT_MASK) * points[d]
-            state &= ~self.table.dead_mask
+        table = self.table
+        if state & table.dead_mask:
+            points, shared = self.context.digit_points, table.shared
+            for d in table.dead:
+                dead_points += ((state >> (table.width * d)) & table.count_mask) * points[shared[d]]
+            state &= ~table.dead_mask
         if dead_points >= budget:
             return dead_points
         if wilds is None:
@@ -609,7 +646,13 @@ class _Search:
     def _solver(self) -> Callable[[int, int, int, int, int, int], int]:
         # A closure over locals: this is the hot loop of the whole service.
         table = self.table
-        runs, ranks, unit, guard = table.runs, _RANK_OF_DIGIT, _UNIT, _GUARD
+        runs, ranks, unit, guard, width = (
+            table.runs,
+            table.rank_of,
+            table.unit,
+            table.guard,
+            table.width,
+        )
         build = table.runs_headed_by
         leaf, memo, lower, pools = self.leaf, self.memo, self.lower, self.pools
         moves = self.moves
@@ -630,7 +673,7 @@ class _Search:
             passed = 0
             while True:
                 if state:
-                    head = ((state & -state).bit_length() - 1) // _DIGIT
+                    head = ((state & -state).bit_length() - 1) // width
                     rank = ranks[head]
                 else:
                     head = rank = -1
@@ -730,11 +773,7 @@ class _Search:
         at each choice the move it recorded."""
         table, moves, pools = self.table, self.moves, self.pools
         free_sets = self.context.limit is None
-        deadwood = [
-            _CARD_OF_DIGIT[d]
-            for d in table.dead
-            for _ in range((state >> (_DIGIT * d)) & _COUNT_MASK)
-        ]
+        deadwood = table.cards(state & table.dead_mask)
         state &= ~table.dead_mask
         self.solve(state, self.wild_count, 0, 0, 0, _UNLIMITED)
         plan: list[_Plan] = []
@@ -745,8 +784,8 @@ class _Search:
             return state, wilds, spare, pool_rank, pooled if not free_sets or pooled < 3 else 3
 
         while True:
-            head = ((state & -state).bit_length() - 1) // _DIGIT if state else -1
-            rank = _RANK_OF_DIGIT[head] if head >= 0 else -1
+            head = ((state & -state).bit_length() - 1) // table.width if state else -1
+            rank = table.rank_of[head] if head >= 0 else -1
             if pool and rank != pool_rank:
                 if self.pool_need[len(pool)] > wilds:
                     move = -1
@@ -769,14 +808,14 @@ class _Search:
             runs = table.runs_headed_by(head)
             if runs and runs[0][1] <= wilds and (move := moves[key()]) >= 0:
                 vector, need, room, high = runs[move]
-                plan.append(_run_plan(vector, need, high))
+                plan.append(_run_plan(table.cards(vector), need, high))
                 state -= vector
                 wilds -= need
                 spare = min(spare + room, wilds)
                 continue
-            pool.append(_CARD_OF_DIGIT[head])
+            pool.append(table.card_of[head])
             pool_rank = rank
-            state -= _UNIT[head]
+            state -= table.unit[head]
         melds, unplaced = self._place_wilds(plan, wilds)
         return melds, sorted(deadwood) + unplaced
 
