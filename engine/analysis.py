@@ -16,7 +16,7 @@ themselves.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate, product
@@ -619,12 +619,13 @@ class _Search:
         self.wild_key = tuple(context.card_points[c] for c in self.wild_cards)
         self.leaf, self.pools, self.pool_need = context.wild_tables(self.wild_key)
         # Exact results, and lower bounds proven by searches under a budget.
-        self.memo: dict[tuple[int, int, int, int, int], int] = {}
-        self.lower: dict[tuple[int, int, int, int, int], int] = {}
+        self.memo: dict[int, int] = {}
+        self.lower: dict[int, int] = {}
         # The move that reaches each exact result: a run's index, a pool option's, or -1 (the
         # head to its pool; the pool to deadwood).
-        self.moves: dict[tuple[int, int, int, int, int], int] = {}
-        self.solve = self._solver()
+        self.moves: dict[int, int] = {}
+        self.limited = context.limit is not None
+        self.rank_points = context.rank_points
 
     def best(self, state: int, budget: int = _UNLIMITED, wilds: int | None = None) -> int:
         """The least deadwood of the naturals in ``state`` plus the wilds (all of them, or the
@@ -643,129 +644,117 @@ class _Search:
             wilds = self.wild_count
         return dead_points + self.solve(state, wilds, 0, 0, 0, budget - dead_points)
 
-    def _solver(self) -> Callable[[int, int, int, int, int, int], int]:
-        # A closure over locals: this is the hot loop of the whole service.
-        table = self.table
-        runs, ranks, unit, guard, width = (
-            table.runs,
-            table.rank_of,
-            table.unit,
-            table.guard,
-            table.width,
-        )
-        build = table.runs_headed_by
-        leaf, memo, lower, pools = self.leaf, self.memo, self.lower, self.pools
-        moves = self.moves
-        pool_need = self.pool_need
-        rank_points = self.context.rank_points
-        limited = self.context.limit is not None
-        free_sets = not limited
+    def solve(  # noqa: PLR0917 - the hot loop: positional arguments are the cheapest
+        self, state: int, wilds: int, spare: int, pool_rank: int, pooled: int, budget: int
+    ) -> int:
+        """The least deadwood from here when below ``budget``, else a lower bound of it that is
+        at least ``budget`` (a search under a budget cuts what cannot get below it).
 
-        def solve(  # noqa: PLR0917 - the hot loop: positional arguments are the cheapest
-            state: int, wilds: int, spare: int, pool_rank: int, pooled: int, budget: int
-        ) -> int:
-            """The least deadwood from here when below ``budget``, else a lower bound of it that
-            is at least ``budget`` (a search under a budget cuts what cannot get below it)."""
-            # First settle what leaves no choice: a card that heads no run it could pay for goes
-            # to its rank's pool; a pool left behind is deadwood when it cannot be a set, and a
-            # set when it holds three cards or more (with no limit of wilds per meld: a free set
-            # with room for every wild, which deadwood never beats).
-            passed = 0
-            while True:
-                if state:
-                    head = ((state & -state).bit_length() - 1) // width
-                    rank = ranks[head]
+        The hot loop of the whole service, written for mypyc: a method of a compiled class, so
+        the recursion is a direct native call, and the memo's key is one int (a machine word for
+        hands of up to about twenty distinct naturals), not a tuple.
+        """
+        table, solve, memo, lower = self.table, self.solve, self.memo, self.lower
+        runs, ranks, unit, width = table.runs, table.rank_of, table.unit, table.width
+        leaf, pools, pool_need, moves = self.leaf, self.pools, self.pool_need, self.moves
+        rank_points, limited = self.rank_points, self.limited
+        # First settle what leaves no choice: a card that heads no run it could pay for goes
+        # to its rank's pool; a pool left behind is deadwood when it cannot be a set, and a
+        # set when it holds three cards or more (with no limit of wilds per meld: a free set
+        # with room for every wild, which deadwood never beats).
+        passed = 0
+        while True:
+            if state:
+                head = ((state & -state).bit_length() - 1) // width
+                rank = ranks[head]
+            else:
+                head = rank = -1
+            if pooled and rank != pool_rank:
+                if pool_need[pooled] > wilds:
+                    passed += pooled * rank_points[pool_rank]
+                    if passed >= budget:
+                        return passed
+                elif not limited and pooled >= 3:
+                    spare = wilds
                 else:
-                    head = rank = -1
-                if pooled and rank != pool_rank:
-                    if pool_need[pooled] > wilds:
-                        passed += pooled * rank_points[pool_rank]
-                        if passed >= budget:
-                            return passed
-                    elif free_sets and pooled >= 3:
-                        spare = wilds
-                    else:
-                        break  # sets or deadwood: a choice
-                    pool_rank = pooled = 0
-                if head < 0:
-                    return passed + leaf[wilds][spare]
-                melds = runs[head]
-                if melds is None:
-                    melds = build(head)
-                if melds and melds[0][1] <= wilds:
-                    break  # the head's pool or one of its runs: a choice
-                state -= unit[head]
-                pool_rank = rank
-                pooled += 1
-            budget -= passed
-            # A pool of three cards or more is a free set that takes any number more: with no
-            # limit of wilds per meld, those states are one.
-            counted = pooled if limited or pooled < 3 else 3
-            key = (state, wilds, spare, pool_rank, counted)
-            found = memo.get(key)
-            if found is not None:
-                return passed + found
-            bound = lower.get(key, 0)
-            if bound >= budget:
-                return passed + bound
-            if pooled and (head < 0 or ranks[head] != pool_rank):
-                # Leaving a rank: its pool is all deadwood, or all in sets.
-                cost = pooled * rank_points[pool_rank]
-                best, move = cost, -1
-                if cost < budget:
-                    best += solve(state, wilds, spare, 0, 0, budget - cost)
-                for option, (_, need, room) in enumerate(pools[pooled]):
-                    if need > wilds or not best:
+                    break  # sets or deadwood: a choice
+                pool_rank = pooled = 0
+            if head < 0:
+                return passed + leaf[wilds][spare]
+            melds = runs[head]
+            if melds is None:
+                melds = table.runs_headed_by(head)
+            if melds and melds[0][1] <= wilds:
+                break  # the head's pool or one of its runs: a choice
+            state -= unit[head]
+            pool_rank = rank
+            pooled += 1
+        budget -= passed
+        # A pool of three cards or more is a free set that takes any number more: with no
+        # limit of wilds per meld, those states are one.
+        counted = pooled if limited or pooled < 3 else 3
+        key = _state_key(state, wilds, spare, pool_rank, counted)
+        found = memo.get(key)
+        if found is not None:
+            return passed + found
+        bound = lower.get(key, 0)
+        if bound >= budget:
+            return passed + bound
+        if pooled and (head < 0 or ranks[head] != pool_rank):
+            # Leaving a rank: its pool is all deadwood, or all in sets.
+            cost = pooled * rank_points[pool_rank]
+            best, move = cost, -1
+            if cost < budget:
+                best += solve(state, wilds, spare, 0, 0, budget - cost)
+            for option, (_, need, room) in enumerate(pools[pooled]):
+                if need > wilds or not best:
+                    break
+                left = wilds - need
+                after = spare + room
+                total = solve(state, left, after if after < left else left, 0, 0, min(best, budget))
+                if total < best:
+                    best, move = total, option
+        else:
+            best, move = _UNLIMITED, -1
+            guard = table.guard
+            guarded = state | guard
+            for option, (vector, need, room, _) in enumerate(runs[head] or ()):
+                if need > wilds:
+                    break
+                rest = guarded - vector
+                if rest & guard != guard:
+                    continue
+                left = wilds - need
+                after = spare + room
+                total = solve(
+                    rest ^ guard,
+                    left,
+                    after if after < left else left,
+                    pool_rank,
+                    pooled,
+                    best if best < budget else budget,
+                )
+                if total < best:
+                    best, move = total, option
+                    if not best:
                         break
-                    left = wilds - need
-                    after = spare + room
-                    total = solve(
-                        state, left, after if after < left else left, 0, 0, min(best, budget)
-                    )
-                    if total < best:
-                        best, move = total, option
-            else:
-                best, move = _UNLIMITED, -1
-                guarded = state | guard
-                for option, (vector, need, room, _) in enumerate(runs[head] or ()):
-                    if need > wilds:
-                        break
-                    rest = guarded - vector
-                    if rest & guard != guard:
-                        continue
-                    left = wilds - need
-                    after = spare + room
-                    total = solve(
-                        rest ^ guard,
-                        left,
-                        after if after < left else left,
-                        pool_rank,
-                        pooled,
-                        best if best < budget else budget,
-                    )
-                    if total < best:
-                        best, move = total, option
-                        if not best:
-                            break
-                if best:
-                    total = solve(
-                        state - unit[head],
-                        wilds,
-                        spare,
-                        ranks[head],
-                        pooled + 1,
-                        best if best < budget else budget,
-                    )
-                    if total < best:
-                        best, move = total, -1
-            if best < budget:
-                memo[key] = best
-                moves[key] = move
-            else:
-                lower[key] = best
-            return passed + best
-
-        return solve
+            if best:
+                total = solve(
+                    state - unit[head],
+                    wilds,
+                    spare,
+                    ranks[head],
+                    pooled + 1,
+                    best if best < budget else budget,
+                )
+                if total < best:
+                    best, move = total, -1
+        if best < budget:
+            memo[key] = best
+            moves[key] = move
+        else:
+            lower[key] = best
+        return passed + best
 
     def arrange(self, state: int) -> tuple[list[Meld], list[Card]]:
         """The best arrangement: melds (wilds assigned) and deadwood cards. It searches ``state``,
@@ -779,9 +768,10 @@ class _Search:
         plan: list[_Plan] = []
         wilds, spare, pool_rank, pool = self.wild_count, 0, 0, list[Card]()
 
-        def key() -> tuple[int, int, int, int, int]:
+        def key() -> int:
             pooled = len(pool)
-            return state, wilds, spare, pool_rank, pooled if not free_sets or pooled < 3 else 3
+            counted = pooled if not free_sets or pooled < 3 else 3
+            return _state_key(state, wilds, spare, pool_rank, counted)
 
         while True:
             head = ((state & -state).bit_length() - 1) // table.width if state else -1
@@ -892,6 +882,12 @@ class _Search:
     def _all_wild(self, wilds: list[Card]) -> Meld:
         rank = self.context.wild if self.context.wild is not None else 13
         return Meld("set", tuple(wilds), tuple(card(rank, i % 4) for i in range(len(wilds))))
+
+
+def _state_key(state: int, wilds: int, spare: int, pool_rank: int, pooled: int) -> int:
+    """A search state as one int: the naturals above four small fields (a hand holds at most 30
+    cards, so the wilds, the spare room and the pool each fit in five bits, the rank in four)."""
+    return (((state << 5 | wilds) << 5 | spare) << 4 | pool_rank) << 5 | pooled
 
 
 # -- small sequence helpers ----------------------------------------------------------------------
