@@ -21,20 +21,24 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e . --group dev
 	touch $(STAMP)
 
-# The analyser compiled by mypyc (part of mypy): the same typed source as a C extension, which
-# Python imports in place of engine/analysis.py. Rebuilt whenever the source changes; the tests
-# refuse a stale one. Without it (`make clean`, a plain `pip install`) the pure module runs.
+# The hot modules compiled by mypyc (part of mypy): the same typed source as C extensions, which
+# Python imports in place of the .py files: the analyser, and the game's go-out checks and scoring.
+# Rebuilt whenever any engine source changes; the tests refuse a stale one. Without them
+# (`make clean`, a plain `pip install`) the pure modules run.
 EXT_SUFFIX := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
-NATIVE := engine/analysis$(EXT_SUFFIX)
+COMPILED := engine/analysis.py engine/game/scoring.py
+NATIVE := $(COMPILED:.py=$(EXT_SUFFIX))
+ENGINE_SOURCES := $(shell find engine -name '*.py')
 
-$(NATIVE): engine/analysis.py engine/cards.py engine/rules.py engine/errors.py $(STAMP)
+# One mypyc run per module: each gets its own runtime library beside it, inside the package.
+$(NATIVE): %$(EXT_SUFFIX): %.py $(ENGINE_SOURCES) $(STAMP)
 	mkdir -p build
-	$(BIN)/mypyc engine/analysis.py > build/mypyc.log 2>&1 || { cat build/mypyc.log; exit 1; }
+	$(BIN)/mypyc $< > build/mypyc.log 2>&1 || { cat build/mypyc.log; exit 1; }
 	touch $@
 
-install: $(NATIVE) ## create .venv with the project and its dev tools; compile the analyser
+install: $(NATIVE) ## create .venv with the project and its dev tools; compile the hot modules
 
-native: $(NATIVE) ## compile the analyser with mypyc (every target that runs code does it)
+native: $(NATIVE) ## compile the hot engine modules with mypyc (every target that runs code does)
 
 run: $(NATIVE) ## serve on $HOST:$PORT (default 127.0.0.1:8000); REDIS_URL selects Redis
 	$(BIN)/python -m service
@@ -63,4 +67,5 @@ openapi: $(NATIVE) ## regenerate openapi/openapi.json from the app
 all: format lint typecheck test ## format, lint, typecheck, test
 
 clean: ## remove the virtualenv and caches
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build engine/*.so
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build
+	find engine -name '*.so' -delete

@@ -1,31 +1,39 @@
 """Shared pytest plugins (fixtures that more than one test directory uses), and a guard against
-testing a compiled analyser older than its source."""
+testing engine modules compiled from older sources."""
 
+import importlib.machinery
 from pathlib import Path
 
 import pytest
 
-import engine.analysis
-
 pytest_plugins = ["tests.service.conftest_redis"]
 
-ANALYSER = Path(engine.analysis.__file__)
-COMPILED = ANALYSER.suffix != ".py"
-# What `make native` compiles the extension from (the Makefile rule lists the same files).
-SOURCES = ("analysis.py", "cards.py", "rules.py", "errors.py")
+ENGINE = Path(__file__).parent.parent / "engine"
+
+
+def compiled_modules() -> list[Path]:
+    """The engine's sources that have a compiled extension beside them (`make native`)."""
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    return [
+        source
+        for source in sorted(ENGINE.rglob("*.py"))
+        if source.with_name(source.stem + suffix).exists()
+    ]
 
 
 def pytest_report_header() -> str:
-    return f"engine.analysis: {'compiled by mypyc' if COMPILED else 'pure Python'} ({ANALYSER})"
+    names = [str(path.relative_to(ENGINE.parent)) for path in compiled_modules()]
+    return f"compiled by mypyc: {', '.join(names) or 'nothing (pure Python)'}"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if not COMPILED:
-        return
-    built = ANALYSER.stat().st_mtime
-    newer = [name for name in SOURCES if (ANALYSER.parent / name).stat().st_mtime > built]
-    if newer:
-        raise pytest.UsageError(
-            f"{ANALYSER.name} is older than {', '.join(newer)}: run `make native` (or `make test`)"
-            " to rebuild it, or delete engine/*.so to test the pure module"
-        )
+    # The Makefile rebuilds every extension when any engine source changes; so must a test run.
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    newest = max(ENGINE.rglob("*.py"), key=lambda path: path.stat().st_mtime)
+    for source in compiled_modules():
+        built = source.with_name(source.stem + suffix)
+        if newest.stat().st_mtime > built.stat().st_mtime:
+            raise pytest.UsageError(
+                f"{built.name} is older than {newest.relative_to(ENGINE.parent)}: run `make native`"
+                " (or `make test`) to rebuild it, or `make clean` to test the pure modules"
+            )
