@@ -312,6 +312,7 @@ _RANK_OF_DIGIT: Final = tuple(d // _SUITS for d in range(_DIGITS))
 # Per natural card: its rank's bit in a suit mask, its rank (0 to 12).
 _RANK_BIT: Final = tuple(1 << (c % 13) for c in range(_DIGITS))
 _RANK_OF_CARD: Final = tuple(c % 13 for c in range(_DIGITS))
+_POOL_FIRST: Final = 3
 _CACHE_LIMIT: Final = 100_000
 """Entries a cache of candidate runs may hold before it starts again (hands are unbounded)."""
 
@@ -626,6 +627,7 @@ class _Search:
         self.moves: dict[int, int] = {}
         self.limited = context.limit is not None
         self.rank_points = context.rank_points
+        self.pool_first = self.wild_count >= _POOL_FIRST
 
     def best(self, state: int, budget: int = _UNLIMITED, wilds: int | None = None) -> int:
         """The least deadwood of the naturals in ``state`` plus the wilds (all of them, or the
@@ -716,10 +718,13 @@ class _Search:
                     best, move = total, option
         else:
             best, move = _UNLIMITED, -1
+            pool_first = self.pool_first
+            if pool_first:
+                best = solve(state - unit[head], wilds, spare, ranks[head], pooled + 1, budget)
             guard = table.guard
             guarded = state | guard
             for option, (vector, need, room, _) in enumerate(runs[head] or ()):
-                if need > wilds:
+                if need > wilds or not best:
                     break
                 rest = guarded - vector
                 if rest & guard != guard:
@@ -736,9 +741,7 @@ class _Search:
                 )
                 if total < best:
                     best, move = total, option
-                    if not best:
-                        break
-            if best:
+            if best and not pool_first:
                 total = solve(
                     state - unit[head],
                     wilds,
