@@ -24,6 +24,7 @@ from typing import Final, Literal
 
 from engine.cards import (
     JOKER,
+    KING,
     Card,
     Rank,
     card,
@@ -133,7 +134,7 @@ def analyse(
     melds, deadwood = search.arrange(table.full)
     points = sum(penalty[c] for c in deadwood)
 
-    discards: list[Discard] = []
+    ranked: list[tuple[int, int, Card]] = []  # (deadwood left, -penalty, card): best first
     if len(hand) > 1:
         # A card left as deadwood by the best arrangement costs exactly its penalty: discarding
         # it leaves the rest of that arrangement (no better one can exist, or adding the card
@@ -171,9 +172,10 @@ def analyse(
                     mirror = mirror_table, _Search(mirror_table, wilds)
                 mirror_table, mirror_search = mirror
                 left = mirror_search.best(mirror_table.without(context.mirror[c]))
-            discards.append(Discard(c, left))
-        discards.sort(key=lambda d: (d.deadwood_points, -penalty[d.card], d.card))
-    return Analysis(wild_rank, tuple(melds), tuple(deadwood), points, tuple(discards))
+            ranked.append((left, -penalty[c], c))
+        ranked.sort()
+    discards = tuple([Discard(c, left) for left, _, c in ranked])
+    return Analysis(wild_rank, tuple(melds), tuple(deadwood), points, discards)
 
 
 def _wild_key(wilds: Iterable[Card], penalty: Sequence[int]) -> tuple[int, ...]:
@@ -210,7 +212,7 @@ def _inputs(
         stranger = next(c for c in hand if c not in rules_value.pack_cards)
         raise HandError(f"{format_card(stranger)} is not in the {rules_value.preset} pack")
     wild_rank = parse_rank(wild) if isinstance(wild, str) else wild
-    if wild_rank is not None and wild_rank not in rules_value.ranks:
+    if wild_rank is not None and not rules_value.low_rank <= wild_rank <= KING:
         raise HandError(f"wild rank {wild_rank} is not a rank of the {rules_value.preset} pack")
     return hand, wild_rank, rules_value
 
@@ -309,9 +311,8 @@ _UNIT: Final = tuple(1 << (_DIGIT * d) for d in range(_DIGITS))
 _CARD_OF_DIGIT: Final = tuple((d % _SUITS) * 13 + d // _SUITS for d in range(_DIGITS))
 _RANK_OF_DIGIT: Final = tuple(d // _SUITS for d in range(_DIGITS))
 """A digit's rank, 0 (ace) to 12 (king)."""
-# Per natural card: its rank's bit in a suit mask, its rank (0 to 12).
+# Per natural card: its rank's bit in a suit mask.
 _RANK_BIT: Final = tuple(1 << (c % 13) for c in range(_DIGITS))
-_RANK_OF_CARD: Final = tuple(c % 13 for c in range(_DIGITS))
 _POOL_FIRST: Final = 3
 _CACHE_LIMIT: Final = 100_000
 """Entries a cache of candidate runs may hold before it starts again (hands are unbounded)."""
@@ -526,9 +527,14 @@ class _MeldTable:
         # fits in a machine word, where the search's arithmetic and hashing are cheapest.
         shared = self.shared = sorted(counts)
         """The shared layout's digit of each of this hand's digits."""
-        width = self.width = max(counts.values(), default=1).bit_length() + 1
+        most = 1
+        for count in counts.values():
+            most = max(most, count)
+        width = self.width = most.bit_length() + 1
         self.count_mask = (1 << (width - 1)) - 1
-        self.index = {d: i for i, d in enumerate(shared)}
+        index = self.index = [-1] * _DIGITS
+        for i, d in enumerate(shared):
+            index[d] = i
         unit = self.unit = [1 << (width * i) for i in range(len(shared))]
         self.guard = sum(unit) << (width - 1)
         self.rank_of = [_RANK_OF_DIGIT[d] for d in shared]
@@ -575,8 +581,8 @@ class _MeldTable:
         fewer than two usable wilds; with two, any card and two wilds make a set)."""
         usable, ace_high = self.usable, self.context.ace_high
         by_rank = [0] * 13
-        for rank in map(_RANK_OF_CARD.__getitem__, naturals):
-            by_rank[rank] += 1
+        for c in naturals:
+            by_rank[c % 13] += 1
         suits = [mask << 1 for mask in self.suit_masks]  # bit r: rank r (1 to 13)
         if ace_high:
             suits = [mask | (mask & 2) << 13 for mask in suits]
