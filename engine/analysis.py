@@ -204,8 +204,8 @@ def describe(analysis: Analysis) -> str:
 def _inputs(
     cards: Iterable[Card | str], wild: Rank | str | None, rules: RulesSpec
 ) -> tuple[list[Card], Rank | None, Rules]:
-    rules_value = Rules.from_spec(rules)
-    hand = parse_cards(cards)
+    rules_value = rules if isinstance(rules, Rules) else Rules.from_spec(rules)
+    hand = _card_ints(cards)
     if not 1 <= len(hand) <= MAX_HAND:
         raise HandError(f"a hand holds 1 to {MAX_HAND} cards, not {len(hand)}")
     if not rules_value.pack_cards.issuperset(hand):
@@ -215,6 +215,17 @@ def _inputs(
     if wild_rank is not None and not rules_value.low_rank <= wild_rank <= KING:
         raise HandError(f"wild rank {wild_rank} is not a rank of the {rules_value.preset} pack")
     return hand, wild_rank, rules_value
+
+
+def _card_ints(cards: Iterable[Card | str]) -> list[Card]:
+    """The hand as card ints: a list of card ints as it is (copied), the rest by parse_cards."""
+    if type(cards) is list:
+        for c in cards:
+            if type(c) is not int or not 0 <= c <= JOKER:
+                break
+        else:
+            return list(cards)
+    return parse_cards(cards)
 
 
 # The wild cards of each wild rank (index 0: no wild rank, jokers only).
@@ -252,29 +263,7 @@ def _without_wilds(naturals: list[Card], points: Sequence[int], ace_high: bool) 
         suits[c // 13] |= 1 << rank
         by_rank[rank] += 1
 
-    def deadwood(run_masks: list[int], set_counts: list[int]) -> tuple[int, list[Card]]:
-        penalty, conflicts = 0, []
-        live_runs = []
-        for mask in run_masks:
-            reach = mask | (mask & 2) << 13 if ace_high else mask
-            starts = reach & (reach >> 1) & (reach >> 2)
-            live = starts | (starts << 1) | (starts << 2)
-            if live >> 14:
-                if live & 2:
-                    return -1, []  # one ace could close a low and a high run: search
-                live |= 2
-            live_runs.append(live)
-        for c in naturals:
-            rank = c % 13 + 1
-            in_run = live_runs[c // 13] >> rank & 1
-            in_set = set_counts[rank] >= 3
-            if in_run and in_set:
-                conflicts.append(c)
-            elif not in_run and not in_set:
-                penalty += points[c]
-        return penalty, conflicts
-
-    penalty, conflicts = deadwood(suits, by_rank)
+    penalty, conflicts = _gin_deadwood(naturals, points, ace_high, suits, by_rank)
     if penalty < 0 or len(conflicts) > 6:
         return None
     if not conflicts:
@@ -287,11 +276,42 @@ def _without_wilds(naturals: list[Card], points: Sequence[int], ace_high: bool) 
                 set_counts[c % 13 + 1] -= 1
             else:
                 run_masks[c // 13] &= ~(1 << (c % 13 + 1))
-        result, _ = deadwood(run_masks, set_counts)
+        result, _ = _gin_deadwood(naturals, points, ace_high, run_masks, set_counts)
         if result < 0:
             return None
         best = min(best, result)
     return best
+
+
+def _gin_deadwood(
+    naturals: list[Card],
+    points: Sequence[int],
+    ace_high: bool,
+    run_masks: list[int],
+    set_counts: list[int],
+) -> tuple[int, list[Card]]:
+    """_without_wilds' penalty of the cards in no meld, and the cards that could go either way
+    (-1 for a hand with an ace that could close a low and a high run)."""
+    penalty, conflicts = 0, []
+    live_runs = []
+    for mask in run_masks:
+        reach = mask | (mask & 2) << 13 if ace_high else mask
+        starts = reach & (reach >> 1) & (reach >> 2)
+        live = starts | (starts << 1) | (starts << 2)
+        if live >> 14:
+            if live & 2:
+                return -1, []  # one ace could close a low and a high run: search
+            live |= 2
+        live_runs.append(live)
+    for c in naturals:
+        rank = c % 13 + 1
+        in_run = live_runs[c // 13] >> rank & 1
+        in_set = set_counts[rank] >= 3
+        if in_run and in_set:
+            conflicts.append(c)
+        elif not in_run and not in_set:
+            penalty += points[c]
+    return penalty, conflicts
 
 
 # -- the shared layout ----------------------------------------------------------------------------
