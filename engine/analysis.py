@@ -537,32 +537,45 @@ class _MeldTable:
         limit = context.limit
         self.usable = wild_count if limit is None else min(wild_count, limit)
         masks = self.suit_masks = [0] * _SUITS
-        counts: dict[int, int] = {}
+        digits = []
         for c in naturals:
             masks[c // 13] |= _RANK_BIT[c]
-            d = _digit(c)
-            counts[d] = counts.get(d, 0) + 1
+            digits.append(_digit(c))
+        digits.sort()
         # The hand's own layout: a digit per distinct natural, in the shared layout's order, just
         # wide enough for its count and a guard bit. A hand of up to about twenty distinct naturals
         # fits in a machine word, where the search's arithmetic and hashing are cheapest.
-        shared = self.shared = sorted(counts)
+        shared: list[int] = []
         """The shared layout's digit of each of this hand's digits."""
-        most = 1
-        for count in counts.values():
-            most = max(most, count)
-        width = self.width = most.bit_length() + 1
+        counts: list[int] = []
+        for d in digits:
+            if shared and shared[-1] == d:
+                counts[-1] += 1
+            else:
+                shared.append(d)
+                counts.append(1)
+        self.shared = shared
+        width = self.width = (max(counts) if counts else 1).bit_length() + 1
         self.count_mask = (1 << (width - 1)) - 1
         index = self.index = [-1] * _DIGITS
+        unit: list[int] = []
+        rank_of: list[int] = []
+        card_of: list[Card] = []
+        full = guard = 0
         for i, d in enumerate(shared):
             index[d] = i
-        unit = self.unit = [1 << (width * i) for i in range(len(shared))]
-        self.guard = sum(unit) << (width - 1)
-        self.rank_of = [_RANK_OF_DIGIT[d] for d in shared]
-        self.card_of = [_CARD_OF_DIGIT[d] for d in shared]
-        self.full = sum(counts[d] * unit[i] for i, d in enumerate(shared))
+            one = 1 << (width * i)
+            unit.append(one)
+            full += counts[i] * one
+            guard += one
+            rank_of.append(_RANK_OF_DIGIT[d])
+            card_of.append(_CARD_OF_DIGIT[d])
+        self.unit, self.rank_of, self.card_of = unit, rank_of, card_of
+        self.full = full
+        self.guard = guard << (width - 1)
         # Filled on first use: the search never asks for the runs of a card it never heads with.
         self.runs: list[list[_Run] | None] = [None] * len(shared)
-        self.dead = [self.index[d] for d in self._dead_digits(naturals)] if self.usable < 2 else []
+        self.dead = self._dead_digits(counts) if self.usable < 2 else []
         self.dead_mask = sum(unit[d] * self.count_mask for d in self.dead)
 
     def runs_headed_by(self, head: int) -> list[_Run]:
@@ -574,12 +587,13 @@ class _MeldTable:
                 # (An ace that may play high reaches down from the top too.)
                 higher = _within_reach(higher, self.usable)
             unit, index = self.unit, self.index
-            found = self.runs[head] = [
-                (sum([unit[index[d]] for d in digits]), need, room, high)
-                for digits, need, room, high in self.context.runs_headed_by(
-                    digit, higher, self.usable
-                )
-            ]
+            found = []
+            for digits, need, room, high in self.context.runs_headed_by(digit, higher, self.usable):
+                vector = 0
+                for d in digits:
+                    vector += unit[index[d]]
+                found.append((vector, need, room, high))
+            self.runs[head] = found
         return found
 
     def without(self, c: Card) -> int:
@@ -596,13 +610,14 @@ class _MeldTable:
             vector &= ~(mask << (width * d))
         return found
 
-    def _dead_digits(self, naturals: Sequence[Card]) -> list[int]:
-        """The cards no meld can hold, whatever the rest of the hand does: always deadwood (with
-        fewer than two usable wilds; with two, any card and two wilds make a set)."""
+    def _dead_digits(self, counts: list[int]) -> list[int]:
+        """The digits of the cards no meld can hold, whatever the rest of the hand does: always
+        deadwood (with fewer than two usable wilds; with two, any card and two wilds make a set).
+        ``counts``: the copies of each digit's card."""
         usable, ace_high = self.usable, self.context.ace_high
         by_rank = [0] * 13
-        for c in naturals:
-            by_rank[c % 13] += 1
+        for rank, count in zip(self.rank_of, counts, strict=True):
+            by_rank[rank] += count
         suits = [mask << 1 for mask in self.suit_masks]  # bit r: rank r (1 to 13)
         if ace_high:
             suits = [mask | (mask & 2) << 13 for mask in suits]
@@ -616,12 +631,12 @@ class _MeldTable:
             # One wild bridges any two cards of a suit at most two ranks apart.
             reach = [(mask << 1 | mask << 2 | mask >> 1 | mask >> 2) & mask for mask in suits]
         dead = []
-        for c in set(naturals):
+        for d, c in enumerate(self.card_of):
             position = 1 << (c % 13 + 1)
             if ace_high and c % 13 == 0:
                 position |= 1 << 14
             if by_rank[c % 13] + usable < 3 and not reach[c // 13] & position:
-                dead.append(_digit(c))
+                dead.append(d)
         return dead
 
 
