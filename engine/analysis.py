@@ -697,7 +697,7 @@ class _Search:
         the recursion is a direct native call, and the memo's key is one int (a machine word for
         hands of up to about twenty distinct naturals), not a tuple.
         """
-        table, solve, memo, lower = self.table, self.solve, self.memo, self.lower
+        table, memo, lower = self.table, self.memo, self.lower
         runs, ranks, unit, width = table.runs, table.rank_of, table.unit, table.width
         leaf, pools, pool_need, moves = self.leaf, self.pools, self.pool_need, self.moves
         rank_points, limited = self.rank_points, self.limited
@@ -706,6 +706,7 @@ class _Search:
         # set when it holds three cards or more (with no limit of wilds per meld: a free set
         # with room for every wild, which deadwood never beats).
         passed = 0
+        melds: list[_Run] = []  # the head's runs, once the loop stops at a choice of them
         while True:
             if state:
                 head = ((state & -state).bit_length() - 1) // width
@@ -724,9 +725,8 @@ class _Search:
                 pool_rank = pooled = 0
             if head < 0:
                 return passed + leaf[wilds][spare]
-            melds = runs[head]
-            if melds is None:
-                melds = table.runs_headed_by(head)
+            listed = runs[head]
+            melds = table.runs_headed_by(head) if listed is None else listed
             if melds and melds[0][1] <= wilds:
                 break  # the head's pool or one of its runs: a choice
             state -= unit[head]
@@ -748,23 +748,30 @@ class _Search:
             cost = pooled * rank_points[pool_rank]
             best, move = cost, -1
             if cost < budget:
-                best += solve(state, wilds, spare, 0, 0, budget - cost)
+                best += self.solve(state, wilds, spare, 0, 0, budget - cost)
             for option, (_, need, room) in enumerate(pools[pooled]):
                 if need > wilds or not best:
                     break
                 left = wilds - need
                 after = spare + room
-                total = solve(state, left, after if after < left else left, 0, 0, min(best, budget))
+                total = self.solve(
+                    state,
+                    left,
+                    after if after < left else left,
+                    0,
+                    0,
+                    best if best < budget else budget,
+                )
                 if total < best:
                     best, move = total, option
         else:
             best, move = _UNLIMITED, -1
             pool_first = self.pool_first
             if pool_first:
-                best = solve(state - unit[head], wilds, spare, ranks[head], pooled + 1, budget)
+                best = self.solve(state - unit[head], wilds, spare, ranks[head], pooled + 1, budget)
             guard = table.guard
             guarded = state | guard
-            for option, (vector, need, room, _) in enumerate(runs[head] or ()):
+            for option, (vector, need, room, _) in enumerate(melds):
                 if need > wilds or not best:
                     break
                 rest = guarded - vector
@@ -772,7 +779,7 @@ class _Search:
                     continue
                 left = wilds - need
                 after = spare + room
-                total = solve(
+                total = self.solve(
                     rest ^ guard,
                     left,
                     after if after < left else left,
@@ -783,7 +790,7 @@ class _Search:
                 if total < best:
                     best, move = total, option
             if best and not pool_first:
-                total = solve(
+                total = self.solve(
                     state - unit[head],
                     wilds,
                     spare,
