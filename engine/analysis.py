@@ -485,18 +485,30 @@ class _Context:
 
 
 _CONTEXTS: dict[tuple[Rules, Rank | None, bool], _Context] = {}
+# The same contexts by the identity of the rules object (hashing a Rules value hashes every
+# field, in Python): each entry holds its rules object, so no other object can take its id.
+_BY_IDENTITY: dict[tuple[int, Rank | None, bool], tuple[Rules, _Context]] = {}
 _LAST_CONTEXT: list[_Context] = [_Context(Rules.from_spec("classic"), None)]
 
 
 def _context(rules: Rules, wild: Rank | None, *, mirrored: bool = False) -> _Context:
     last = _LAST_CONTEXT[0]
     if last.rules is rules and last.wild == wild and last.mirrored == mirrored:
-        return last  # the same rules object as last time: no need to hash it
-    found = _CONTEXTS.get((rules, wild, mirrored))
-    if found is None:
-        if len(_CONTEXTS) >= 64:
-            _CONTEXTS.clear()
-        found = _CONTEXTS[rules, wild, mirrored] = _Context(rules, wild, mirrored=mirrored)
+        return last
+    known = _BY_IDENTITY.get((id(rules), wild, mirrored))
+    if known is not None and known[0] is rules:
+        found = known[1]
+    else:
+        found_by_value = _CONTEXTS.get((rules, wild, mirrored))
+        if found_by_value is None:
+            if len(_CONTEXTS) >= 64:
+                _CONTEXTS.clear()
+            found_by_value = _Context(rules, wild, mirrored=mirrored)
+            _CONTEXTS[rules, wild, mirrored] = found_by_value
+        found = found_by_value
+        if len(_BY_IDENTITY) >= 256:
+            _BY_IDENTITY.clear()
+        _BY_IDENTITY[id(rules), wild, mirrored] = rules, found
     _LAST_CONTEXT[0] = found
     return found
 
@@ -901,8 +913,10 @@ class _Search:
         suits = self.context.rules.suits
         if kind == "set":
             rank = naturals[0] % 13 + 1
-            free = [s for s in range(suits) if card(rank, s) not in naturals] or list(range(suits))
-            stands = [card(rank, free[i % len(free)]) for i in range(len(wilds))]
+            # (card(rank, s), written out: this runs for every set of every analysis)
+            free = [s for s in range(suits) if s * 13 + rank - 1 not in naturals]
+            free = free or list(range(suits))
+            stands = [free[i % len(free)] * 13 + rank - 1 for i in range(len(wilds))]
             return Meld("set", (*naturals, *wilds), (*[None] * len(naturals), *stands))
         # A run: naturals at their ranks (an ace played high at 14), wilds in the gaps first,
         # then extending it upwards, then downwards.
