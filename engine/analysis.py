@@ -324,7 +324,7 @@ def _gin_deadwood(
 # a vector in that packing, so "does this run fit in what is left" is one subtraction: it fits
 # when no guard bit is borrowed.
 _DIGIT: Final = 6
-"""Bits per digit where runs are ordered by their digits as one number (every hand's counts fit)."""
+"""Bits per digit when a run's digits are read as one number: the order among equal runs."""
 _SUITS: Final = 5
 _DIGITS: Final = 13 * _SUITS
 _UNIT: Final = tuple(1 << (_DIGIT * d) for d in range(_DIGITS))
@@ -334,6 +334,8 @@ _RANK_OF_DIGIT: Final = tuple(d // _SUITS for d in range(_DIGITS))
 # Per natural card: its rank's bit in a suit mask.
 _RANK_BIT: Final = tuple(1 << (c % 13) for c in range(_DIGITS))
 _POOL_FIRST: Final = 3
+"""From this many wilds on, the search tries a card's pool before its runs: with wilds enough
+that any pool can be a set, a full melding turns up sooner that way; with fewer, runs first."""
 _CACHE_LIMIT: Final = 100_000
 """Entries a cache of candidate runs may hold before it starts again (hands are unbounded)."""
 
@@ -557,8 +559,7 @@ class _MeldTable:
         # The hand's own layout: a digit per distinct natural, in the shared layout's order, just
         # wide enough for its count and a guard bit. A hand of up to about twenty distinct naturals
         # fits in a machine word, where the search's arithmetic and hashing are cheapest.
-        shared: list[int] = []
-        """The shared layout's digit of each of this hand's digits."""
+        shared: list[int] = []  # shared[i]: the shared layout's digit of this hand's digit i
         counts: list[int] = []
         for d in digits:
             if shared and shared[-1] == d:
