@@ -911,6 +911,8 @@ class _Search:
         return melds, unplaced
 
     def _lay_out(self, kind: MeldKind, naturals: tuple[Card, ...], wilds: list[Card]) -> Meld:
+        if not wilds:  # the naturals come in play order (a run's ace played high last)
+            return Meld(kind, naturals, (None,) * len(naturals))
         suits = self.context.rules.suits
         if kind == "set":
             rank = naturals[0] % 13 + 1
