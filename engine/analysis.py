@@ -673,12 +673,14 @@ class _Search:
         self.wild_cards = sorted(wilds, key=context.card_points.__getitem__)
         self.wild_key = tuple(context.card_points[c] for c in self.wild_cards)
         self.leaf, self.pools, self.pool_need = context.wild_tables(self.wild_key)
-        # Exact results, and lower bounds proven by searches under a budget.
-        self.memo: dict[int, int] = {}
-        self.lower: dict[int, int] = {}
+        # Exact results, and lower bounds proven by searches under a budget. (Keyed by the int
+        # of _state_key, held as an object: mypyc then boxes it once per state, not once per
+        # dictionary operation.)
+        self.memo: dict[object, int] = {}
+        self.lower: dict[object, int] = {}
         # The move that reaches each exact result: a run's index, a pool option's, or -1 (the
         # head to its pool; the pool to deadwood).
-        self.moves: dict[int, int] = {}
+        self.moves: dict[object, int] = {}
         self.limited = context.limit is not None
         self.rank_points = context.rank_points
         self.pool_first = self.wild_count >= _POOL_FIRST
@@ -749,7 +751,7 @@ class _Search:
         # A pool of three cards or more is a free set that takes any number more: with no
         # limit of wilds per meld, those states are one.
         counted = pooled if limited or pooled < 3 else 3
-        key = _state_key(state, wilds, spare, pool_rank, counted)
+        key: object = _state_key(state, wilds, spare, pool_rank, counted)
         found = memo.get(key)
         if found is not None:
             return passed + found
