@@ -353,6 +353,7 @@ _WildTables = tuple[list[list[int]], list[list[tuple[int, int, int]]], list[int]
 # vector of that hand's layout.
 _RunShape = tuple[tuple[int, ...], int, int, bool]
 _Run = tuple[int, int, int, bool]
+_NO_RUNS: Final[list[_Run]] = []
 
 
 class _Context:
@@ -721,7 +722,7 @@ class _Search:
         # set when it holds three cards or more (with no limit of wilds per meld: a free set
         # with room for every wild, which deadwood never beats).
         passed = 0
-        melds: list[_Run] = []  # the head's runs, once the loop stops at a choice of them
+        melds = _NO_RUNS  # the head's runs, once the loop stops at a choice of them
         while True:
             if state:
                 head = ((state & -state).bit_length() - 1) // width
