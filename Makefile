@@ -11,6 +11,8 @@ PORT ?= 8000
 export HOST PORT
 
 .PHONY: help install native run test lint format typecheck bench openapi all clean
+# One target at a time: `all` formats before it lints, and the mypyc runs share build/.
+.NOTPARALLEL:
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
