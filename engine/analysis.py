@@ -323,11 +323,8 @@ def _gin_deadwood(
 # distinct card in the same order (see _MeldTable), holding its count below a guard bit; a run is
 # a vector in that packing, so "does this run fit in what is left" is one subtraction: it fits
 # when no guard bit is borrowed.
-_DIGIT: Final = 6
-"""Bits per digit when a run's digits are read as one number: the order among equal runs."""
 _SUITS: Final = 5
 _DIGITS: Final = 13 * _SUITS
-_UNIT: Final = tuple(1 << (_DIGIT * d) for d in range(_DIGITS))
 _CARD_OF_DIGIT: Final = tuple((d % _SUITS) * 13 + d // _SUITS for d in range(_DIGITS))
 _RANK_OF_DIGIT: Final = tuple(d // _SUITS for d in range(_DIGITS))
 """A digit's rank, 0 (ace) to 12 (king)."""
@@ -413,8 +410,8 @@ class _Context:
         ranked = [
             (rank + 1 + k, head + _SUITS * (k + 1)) for k in range(13 - rank) if higher >> k & 1
         ]
-        # (need, -size, the run as one number of the layout's digits, digits, room, high)
-        found: list[tuple[int, int, int, tuple[int, ...], int, bool]] = []
+        # (need, -size, its digits from the highest down, digits, room, high)
+        found: list[tuple[int, int, tuple[int, ...], tuple[int, ...], int, bool]] = []
         directions = [(rank, ranked, False)]
         if self.ace_high and rank == 1:
             directions.append((14, ranked[::-1], True))
@@ -448,10 +445,11 @@ class _Context:
                         continue
                     if need <= usable and grown_size + need <= self.max_run:
                         room = self.room(grown_size + need, need, is_set=False)
-                        order = sum(_UNIT[d] for d in grown)
+                        order = tuple(sorted(grown, reverse=True))
                         found.append((need, -grown_size, order, grown, room, high))
         # Fewest wilds first (the search stops at the first run it cannot pay for), and among
-        # those the longest: a hand that melds completely is found, and proven, soonest.
+        # those the longest: a hand that melds completely is found, and proven, soonest. (Then
+        # the run without the higher cards, a fixed order for the arrangement it picks.)
         found.sort()
         return [(digits, need, room, high) for need, _, _, digits, room, high in found]
 
@@ -828,7 +826,7 @@ class _Search:
         then follows the search's own path: what it settled without a choice, the same way, and
         at each choice the move it recorded."""
         table, moves, pools = self.table, self.moves, self.pools
-        free_sets = self.context.limit is None
+        free_sets = not self.limited
         deadwood = table.cards(state & table.dead_mask)
         state &= ~table.dead_mask
         self.solve(state, self.wild_count, 0, 0, 0, _UNLIMITED)
