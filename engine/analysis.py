@@ -320,9 +320,9 @@ def _gin_deadwood(
 # five suits each), so the search meets every card of a rank in a row. The candidate runs of a
 # card depend only on which higher cards of its suit the hand holds, so they are built once per
 # process, as tuples of these digits. Each hand then packs its naturals into one int, a digit per
-# distinct card in the same order (see _MeldTable), holding its count below a guard bit; a run is
-# a vector in that packing, so "does this run fit in what is left" is one subtraction: it fits
-# when no guard bit is borrowed.
+# distinct card in the same order (see _MeldTable), holding its count; a run is a vector in that
+# packing, one copy of each of its cards, so it fits in what is left when all its cards are present
+# (_MeldTable.present) and taking it is one subtraction.
 _SUITS: Final = 5
 _DIGITS: Final = 13 * _SUITS
 _CARD_OF_DIGIT: Final = tuple((d % _SUITS) * 13 + d // _SUITS for d in range(_DIGITS))
@@ -333,6 +333,9 @@ _RANK_BIT: Final = tuple(1 << (c % 13) for c in range(_DIGITS))
 _POOL_FIRST: Final = 3
 """From this many wilds on, the search tries a card's pool before its runs: with wilds enough
 that any pool can be a set, a full melding turns up sooner that way; with fewer, runs first."""
+_FLOOR_FROM: Final = 15
+"""From this many distinct naturals on, the search cuts with a lower bound (_Search.floor); on
+smaller hands building its tables costs more than it saves."""
 _CACHE_LIMIT: Final = 100_000
 """Entries a cache of candidate runs may hold before it starts again (hands are unbounded)."""
 
@@ -545,7 +548,15 @@ class _MeldTable:
     or all deadwood.
     """
 
-    def __init__(self, context: _Context, naturals: Sequence[Card], wild_count: int) -> None:
+    def __init__(
+        self,
+        context: _Context,
+        naturals: Sequence[Card],
+        wild_count: int,
+        floored: bool | None = None,
+    ) -> None:
+        """``floored``: whether the search cuts with its lower bound (by default, on hands of
+        _FLOOR_FROM distinct naturals or more)."""
         self.context = context
         limit = context.limit
         self.usable = wild_count if limit is None else min(wild_count, limit)
@@ -556,8 +567,8 @@ class _MeldTable:
             digits.append(_digit(c))
         digits.sort()
         # The hand's own layout: a digit per distinct natural, in the shared layout's order, just
-        # wide enough for its count and a guard bit. A hand of up to about twenty distinct naturals
-        # fits in a machine word, where the search's arithmetic and hashing are cheapest.
+        # wide enough for its count. A hand of up to thirty distinct naturals, or about twenty
+        # with repeats, fits in a machine word, where the search's arithmetic is cheapest.
         shared: list[int] = []  # shared[i]: the shared layout's digit of this hand's digit i
         counts: list[int] = []
         for d in digits:
@@ -567,28 +578,31 @@ class _MeldTable:
                 shared.append(d)
                 counts.append(1)
         self.shared = shared
-        width = self.width = (max(counts) if counts else 1).bit_length() + 1
-        self.count_mask = (1 << (width - 1)) - 1
+        width = self.width = (max(counts) if counts else 1).bit_length()
+        self.count_mask = (1 << width) - 1
         index = self.index = [-1] * _DIGITS
         unit: list[int] = []
         rank_of: list[int] = []
         card_of: list[Card] = []
-        full = guard = 0
+        full = low = 0
         for i, d in enumerate(shared):
             index[d] = i
             one = 1 << (width * i)
             unit.append(one)
             full += counts[i] * one
-            guard += one
+            low += one
             rank_of.append(_RANK_OF_DIGIT[d])
             card_of.append(_CARD_OF_DIGIT[d])
         self.unit, self.rank_of, self.card_of = unit, rank_of, card_of
         self.full = full
-        self.guard = guard << (width - 1)
+        self.low = low
         # Filled on first use: the search never asks for the runs of a card it never heads with.
         self.runs: list[list[_Run] | None] = [None] * len(shared)
         self.dead = self._dead_digits(counts) if self.usable < 2 else []
         self.dead_mask = sum(unit[d] * self.count_mask for d in self.dead)
+        self.floored = len(shared) >= _FLOOR_FROM if floored is None else floored
+        if self.floored:
+            self._floor_tables(counts)
 
     def runs_headed_by(self, head: int) -> list[_Run]:
         found = self.runs[head]
@@ -608,6 +622,14 @@ class _MeldTable:
             self.runs[head] = found
         return found
 
+    def present(self, state: int) -> int:
+        """The bits of ``state`` that mark its cards: each card's lowest bit, set when any copy is
+        left (so a run, one copy of each of its cards, fits when all its bits are present)."""
+        present = state
+        for shift in range(1, self.width):
+            present |= state >> shift
+        return present & self.low
+
     def without(self, c: Card) -> int:
         """The hand's naturals without one ``c``."""
         return self.full - self.unit[self.index[_digit(c)]]
@@ -621,6 +643,51 @@ class _MeldTable:
             found += [card_of[d]] * ((vector >> (width * d)) & mask)
             vector &= ~(mask << (width * d))
         return found
+
+    def _floor_tables(self, counts: list[int]) -> None:
+        """What the search's lower bound (_Search.floor) reads: the runs of three naturals the hand
+        holds (as presence masks), the ranks that could make a set of naturals, and each card's
+        partners (the cards that could share a meld with it and a single wild)."""
+        unit, ace_high = self.unit, self.context.ace_high
+        self.suit_of = [c // 13 for c in self.card_of]
+        points = self.context.digit_points
+        self.points = [points[d] for d in self.shared]
+        at: list[dict[int, int]] = [{} for _ in range(_SUITS)]
+        for i, c in enumerate(self.card_of):
+            at[c // 13][c % 13 + 1] = i
+            if ace_high and c % 13 == 0:
+                at[c // 13][14] = i
+        windows: list[int] = []
+        partner = [0] * len(unit)
+        for here in at:
+            for position, i in here.items():
+                for step in (1, 2):
+                    j = here.get(position + step)
+                    if j is not None and j != i:
+                        partner[i] |= unit[j]
+                        partner[j] |= unit[i]
+                middle, top = here.get(position + 1), here.get(position + 2)
+                if middle is not None and top is not None:
+                    windows.append(unit[i] | unit[middle] | unit[top])
+        by_rank: list[list[int]] = [[] for _ in range(13)]
+        for i, rank in enumerate(self.rank_of):
+            by_rank[rank].append(i)
+        self.set_ranks: list[int] = []
+        self.set_digits: list[list[int]] = []
+        self.set_masks: list[int] = []
+        for rank, digits in enumerate(by_rank):
+            for i in digits:
+                for j in digits:
+                    if j != i:
+                        partner[i] |= unit[j]
+            if sum(counts[i] for i in digits) >= 3:
+                self.set_ranks.append(rank)
+                self.set_digits.append(digits)
+                self.set_masks.append(sum(unit[i] for i in digits))
+        self.windows, self.partner = windows, partner
+        self.suit_masks_of_layout = [
+            sum(unit[i] for i, suit in enumerate(self.suit_of) if suit == s) for s in range(_SUITS)
+        ]
 
     def _dead_digits(self, counts: list[int]) -> list[int]:
         """The digits of the cards no meld can hold, whatever the rest of the hand does: always
@@ -683,6 +750,110 @@ class _Search:
         self.limited = context.limit is not None
         self.rank_points = context.rank_points
         self.pool_first = self.wild_count >= _POOL_FIRST
+        self.lone_limit = 1 if context.limit is None or context.limit >= 2 else _UNLIMITED
+        """The most wilds with which a card with no partner (see floor) cannot be melded."""
+
+    def floor(  # noqa: PLR0917 - called from the hot loop
+        self, state: int, present: int, wilds: int, pool_rank: int, pooled: int, budget: int
+    ) -> int:
+        """A lower bound of the deadwood of the naturals in ``state`` with ``wilds`` wilds (or an
+        upper bound of that bound when it is below ``budget``: it then cannot cut).
+
+        A card in no meld of naturals alone (three of its rank, counting the pool, or three in a
+        row of its suit) can only be melded with a wild, in a meld that lies in its suit or its
+        rank; each wild serves at most one meld. So the deadwood holds at least those cards less
+        the dearest ``wilds`` of their suits and ranks. A card with no partner within two ranks
+        of its suit or of its own rank needs two wilds in its meld.
+        """
+        table = self.table
+        width, count_mask = table.width, table.count_mask
+        covered = 0
+        for window in table.windows:
+            if present & window == window:
+                covered |= window
+        digits_of = table.set_digits
+        for k, rank in enumerate(table.set_ranks):
+            held = pooled if rank == pool_rank else 0
+            for i in digits_of[k]:
+                held += (state >> (width * i)) & count_mask
+            if held >= 3:
+                covered |= table.set_masks[k]
+        alone = present & ~covered
+        if not alone:
+            return 0
+        lone = wilds <= self.lone_limit
+        if not lone:
+            # Wilds enough for a meld in every suit of these cards rescue them all.
+            suits = 0
+            for mask in table.suit_masks_of_layout:
+                if alone & mask:
+                    suits += 1
+            if wilds >= suits:
+                return 0
+        points, partner, ranks = table.points, table.partner, table.rank_of
+        stranded = total = 0
+        costly = 0  # the cards a wild could rescue
+        while alone:
+            bit = alone & -alone
+            alone ^= bit
+            i = (bit.bit_length() - 1) // width
+            n = (state >> (width * i)) & count_mask
+            if (
+                lone
+                and n == 1
+                and not present & partner[i]
+                and (not pooled or ranks[i] != pool_rank)
+            ):
+                stranded += points[i]
+            else:
+                total += n * points[i]
+                costly |= bit
+        if stranded + total < budget or not total:
+            return stranded + total  # it cannot cut: spare the rest
+        return stranded + self._unrescued(state, costly, total, wilds)
+
+    def _unrescued(self, state: int, costly: int, total: int, wilds: int) -> int:
+        """What is left of ``total``, the cost of the ``costly`` cards, after ``wilds`` wilds
+        rescue the dearest groups: each wild serves one meld, and a meld lies in one suit or one
+        rank."""
+        table = self.table
+        suits = 0
+        for mask in table.suit_masks_of_layout:
+            if costly & mask:
+                suits += 1
+        if wilds >= suits:
+            return 0  # a meld in each of their suits
+        # So at most four wilds: the four dearest groups, kept in order as they come (a rank's
+        # cards come in a row).
+        width, count_mask, points = table.width, table.count_mask, table.points
+        ranks, suit_of = table.rank_of, table.suit_of
+        top = (0, 0, 0, 0)
+        by_suit = [0, 0, 0, 0, 0]
+        rank = rank_cost = 0
+        while costly:
+            bit = costly & -costly
+            costly ^= bit
+            i = (bit.bit_length() - 1) // width
+            cost = ((state >> (width * i)) & count_mask) * points[i]
+            suit = suit_of[i]
+            by_suit[suit] = by_suit[suit] + cost
+            if ranks[i] != rank:
+                top = _keep_dearest(top, rank_cost)
+                rank, rank_cost = ranks[i], cost
+            else:
+                rank_cost += cost
+        top = _keep_dearest(top, rank_cost)
+        for cost in by_suit:
+            top = _keep_dearest(top, cost)
+        first, second, third, fourth = top
+        rescued = first
+        if wilds >= 2:
+            rescued += second
+            if wilds >= 3:
+                rescued += third
+                if wilds >= 4:
+                    rescued += fourth
+        return total - rescued if total > rescued else 0
 
     def best(self, state: int, budget: int = _UNLIMITED, wilds: int | None = None) -> int:
         """The least deadwood of the naturals in ``state`` plus the wilds (all of them, or the
@@ -757,6 +928,12 @@ class _Search:
         bound = lower.get(key, 0)
         if bound >= budget:
             return passed + bound
+        present = table.present(state)
+        if table.floored:
+            bound = self.floor(state, present, wilds, pool_rank, pooled, budget)
+            if bound >= budget:
+                lower[key] = bound
+                return passed + bound
         if pooled and (head < 0 or ranks[head] != pool_rank):
             # Leaving a rank: its pool is all deadwood, or all in sets.
             cost = pooled * rank_points[pool_rank]
@@ -783,18 +960,15 @@ class _Search:
             pool_first = self.pool_first
             if pool_first:
                 best = self.solve(state - unit[head], wilds, spare, ranks[head], pooled + 1, budget)
-            guard = table.guard
-            guarded = state | guard
             for option, (vector, need, room, _) in enumerate(melds):
                 if need > wilds or not best:
                     break
-                rest = guarded - vector
-                if rest & guard != guard:
+                if present & vector != vector:
                     continue
                 left = wilds - need
                 after = spare + room
                 total = self.solve(
-                    rest ^ guard,
+                    state - vector,
                     left,
                     after if after < left else left,
                     pool_rank,
@@ -951,6 +1125,20 @@ class _Search:
     def _all_wild(self, wilds: list[Card]) -> Meld:
         rank = self.context.wild if self.context.wild is not None else 13
         return Meld("set", tuple(wilds), tuple(card(rank, i % 4) for i in range(len(wilds))))
+
+
+def _keep_dearest(top: tuple[int, int, int, int], cost: int) -> tuple[int, int, int, int]:
+    """The four dearest of ``top`` (in decreasing order) and ``cost``."""
+    first, second, third, fourth = top
+    if cost <= fourth:
+        return top
+    if cost <= third:
+        return first, second, third, cost
+    if cost <= second:
+        return first, second, cost, third
+    if cost <= first:
+        return first, cost, second, third
+    return cost, first, second, third
 
 
 def _state_key(state: int, wilds: int, spare: int, pool_rank: int, pooled: int) -> int:

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Rules, analyse, min_deadwood
-from engine.analysis import Analysis
+from engine.analysis import Analysis, _context, _inputs, _MeldTable, _Search, _split
 from engine.cards import JOKER, Card
 from tests.engine.reference import is_valid_meld, is_wild, reference_min_deadwood
 
@@ -104,3 +104,50 @@ def test_every_discard_is_ranked_by_the_reference(
     assert left == sorted(left)
     assert result.suggested_discard == result.discards[0].card
     assert result.can_go_out == (left[0] == 0)
+
+
+# -- the search's lower bound ----------------------------------------------------------------------
+# Large hands cut their search with a lower bound (_Search.floor). It must never exceed the true
+# least deadwood, or the search would cut away the best arrangement: checked directly on whole
+# hands against the reference, and through the search, forced on for small hands (where the
+# reference can judge) and forced off for large ones (where the two searches must agree).
+
+
+def searched(hand: list[Card], wild: int | None, rules: Rules, *, floored: bool) -> int:
+    cards, wild_rank, rules_value = _inputs(hand, wild, rules)
+    naturals, wilds = _split(cards, wild_rank)
+    table = _MeldTable(_context(rules_value, wild_rank), naturals, len(wilds), floored)
+    return _Search(table, wilds).best(table.full)
+
+
+def floor_of(hand: list[Card], wild: int | None, rules: Rules) -> int:
+    cards, wild_rank, rules_value = _inputs(hand, wild, rules)
+    naturals, wilds = _split(cards, wild_rank)
+    table = _MeldTable(_context(rules_value, wild_rank), naturals, len(wilds), floored=True)
+    state = table.full
+    return _Search(table, wilds).floor(state, table.present(state), len(wilds), 0, 0, 0)
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(hands((1, 10)), hands((3, 10), wild_bias=True)))
+def test_the_floor_is_a_lower_bound(case: tuple[list[Card], int | None, Rules]) -> None:
+    hand, wild, rules = case
+    assert floor_of(hand, wild, rules) <= reference_min_deadwood(hand, wild, rules)
+
+
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(hands((1, 10)), hands((3, 10), wild_bias=True)))
+def test_a_floored_search_matches_the_reference(
+    case: tuple[list[Card], int | None, Rules],
+) -> None:
+    hand, wild, rules = case
+    assert searched(hand, wild, rules, floored=True) == reference_min_deadwood(hand, wild, rules)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(hands((16, 30)), hands((16, 30), wild_bias=True)))
+def test_large_hands_search_the_same_with_and_without_the_floor(
+    case: tuple[list[Card], int | None, Rules],
+) -> None:
+    hand, wild, rules = case
+    assert searched(hand, wild, rules, floored=True) == searched(hand, wild, rules, floored=False)
