@@ -739,11 +739,11 @@ class _Search:
         self.wild_cards = sorted(wilds, key=context.card_points.__getitem__)
         self.wild_key = tuple(context.card_points[c] for c in self.wild_cards)
         self.leaf, self.pools, self.pool_need = context.wild_tables(self.wild_key)
-        # Exact results, and lower bounds proven by searches under a budget. (Keyed by the int
-        # of _state_key, held as an object: mypyc then boxes it once per state, not once per
+        # Exact results (as 2 * result) and lower bounds proven by searches under a budget
+        # (as 2 * bound + 1), in one dictionary: one lookup per state. (Keyed by the int of
+        # _state_key, held as an object: mypyc then boxes it once per state, not once per
         # dictionary operation.)
-        self.memo: dict[object, int] = {}
-        self.lower: dict[object, int] = {}
+        self.known: dict[object, int] = {}
         # The move that reaches each exact result: a run's index, a pool option's, or -1 (the
         # head to its pool; the pool to deadwood).
         self.moves: dict[object, int] = {}
@@ -879,10 +879,9 @@ class _Search:
         at least ``budget`` (a search under a budget cuts what cannot get below it).
 
         The hot loop of the whole service, written for mypyc: a method of a compiled class, so
-        the recursion is a direct native call, and the memo's key is one int (a machine word for
-        hands of up to about twenty distinct naturals), not a tuple.
+        the recursion is a direct native call, and the memo's key is one int, not a tuple.
         """
-        table, memo, lower = self.table, self.memo, self.lower
+        table, known = self.table, self.known
         runs, ranks, unit, width = table.runs, table.rank_of, table.unit, table.width
         leaf, pools, pool_need, moves = self.leaf, self.pools, self.pool_need, self.moves
         rank_points, limited = self.rank_points, self.limited
@@ -922,17 +921,17 @@ class _Search:
         # limit of wilds per meld, those states are one.
         counted = pooled if limited or pooled < 3 else 3
         key: object = _state_key(state, wilds, spare, pool_rank, counted)
-        found = memo.get(key)
+        found = known.get(key)
         if found is not None:
-            return passed + found
-        bound = lower.get(key, 0)
-        if bound >= budget:
-            return passed + bound
+            if not found & 1:
+                return passed + (found >> 1)
+            if found >> 1 >= budget:
+                return passed + (found >> 1)
         present = table.present(state)
         if table.floored:
             bound = self.floor(state, present, wilds, pool_rank, pooled, budget)
             if bound >= budget:
-                lower[key] = bound
+                known[key] = 2 * bound + 1
                 return passed + bound
         if pooled and (head < 0 or ranks[head] != pool_rank):
             # Leaving a rank: its pool is all deadwood, or all in sets.
@@ -989,10 +988,10 @@ class _Search:
                 if total < best:
                     best, move = total, -1
         if best < budget:
-            memo[key] = best
+            known[key] = 2 * best
             moves[key] = move
         else:
-            lower[key] = best
+            known[key] = 2 * best + 1
         return passed + best
 
     def arrange(self, state: int) -> tuple[list[Meld], list[Card]]:
@@ -1144,7 +1143,7 @@ def _keep_dearest(top: tuple[int, int, int, int], cost: int) -> tuple[int, int, 
 def _state_key(state: int, wilds: int, spare: int, pool_rank: int, pooled: int) -> int:
     """A search state as one int: the naturals above four small fields (a hand holds at most 30
     cards, so the wilds, the spare room and the pool each fit in five bits, the rank in four)."""
-    return (((state << 5 | wilds) << 5 | spare) << 4 | pool_rank) << 5 | pooled
+    return state << 19 | (((wilds << 5 | spare) << 4 | pool_rank) << 5 | pooled)
 
 
 # -- small sequence helpers ----------------------------------------------------------------------
