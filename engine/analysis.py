@@ -230,6 +230,13 @@ def analyse(
         # it leaves the rest of that arrangement (no better one can exist, or adding the card
         # back as deadwood would beat the best). Only melded cards need a search of their own.
         left_as_deadwood = set(deadwood)
+        # Discarding a melded card at worst breaks its meld: the rest of the meld becomes
+        # deadwood, the other melds stay. An upper bound, and the search's first budget.
+        broken = {}
+        for meld in melds:
+            cost = sum(penalty[m] for m in meld.cards)
+            for m in meld.cards:
+                broken[m] = points + cost - penalty[m]
         # Discarding a natural keeps the wilds (and the memo); each kind of wild gets a search.
         by_wilds = {search.wild_key: search}
         for c in sorted(set(hand)):
@@ -248,7 +255,7 @@ def analyse(
                         by_wilds[key] = _Search(table, rest)
                     left = by_wilds[key].best(table.full)
             else:  # (the search is of the mirrored hand)
-                left = search.best(table.without(context.mirror[c]))
+                left = search.best(table.without(context.mirror[c]), broken[c] + 1)
             ranked.append((left, -penalty[c], c))
         ranked.sort()
     discards = tuple([Discard(c, left) for left, _, c in ranked])
