@@ -448,9 +448,6 @@ _RANK_OF_DIGIT: Final = tuple(d // _SUITS for d in range(_DIGITS))
 """A digit's rank, 0 (ace) to 12 (king)."""
 # Per natural card: its rank's bit in a suit mask.
 _RANK_BIT: Final = tuple(1 << (c % 13) for c in range(_DIGITS))
-_POOL_FIRST: Final = 3
-"""From this many wilds on, the search tries a card's pool before its runs: with wilds enough
-that any pool can be a set, a full melding turns up sooner that way; with fewer, runs first."""
 _FLOOR_FROM: Final = 15
 """From this many distinct naturals on, the search cuts with a lower bound (_Search.floor); on
 smaller hands building its tables costs more than it saves."""
@@ -867,7 +864,6 @@ class _Search:
         self.moves: dict[object, int] = {}
         self.limited = context.limit is not None
         self.rank_points = context.rank_points
-        self.pool_first = self.wild_count >= _POOL_FIRST
         self.lone_limit = 1 if context.limit is None or context.limit >= 2 else _UNLIMITED
         """The most wilds with which a card with no partner (see floor) cannot be melded."""
 
@@ -1074,9 +1070,6 @@ class _Search:
                     best, move = total, option
         else:
             best, move = _UNLIMITED, -1
-            pool_first = self.pool_first
-            if pool_first:
-                best = self.solve(state - unit[head], wilds, spare, ranks[head], pooled + 1, budget)
             for option, (vector, need, room, _) in enumerate(melds):
                 if need > wilds or not best:
                     break
@@ -1094,7 +1087,7 @@ class _Search:
                 )
                 if total < best:
                     best, move = total, option
-            if best and not pool_first:
+            if best:
                 total = self.solve(
                     state - unit[head],
                     wilds,
