@@ -681,9 +681,10 @@ class _MeldTable:
             masks[c // 13] |= _RANK_BIT[c]
             digits.append(_digit(c))
         digits.sort()
-        # The hand's own layout: a digit per distinct natural, in the shared layout's order, just
-        # wide enough for its count. A hand of up to thirty distinct naturals, or about twenty
-        # with repeats, fits in a machine word, where the search's arithmetic is cheapest.
+        # The hand's own layout: a digit per distinct natural, in the shared layout's order, each
+        # just wide enough for its own count. A count of n takes no more than n bits, so any hand
+        # fits in 30 bits, and a search state (with its key) in a machine word, where the
+        # search's arithmetic and hashing are cheapest.
         shared: list[int] = []  # shared[i]: the shared layout's digit of this hand's digit i
         counts: list[int] = []
         for d in digits:
@@ -693,28 +694,40 @@ class _MeldTable:
                 shared.append(d)
                 counts.append(1)
         self.shared = shared
-        width = self.width = (max(counts) if counts else 1).bit_length()
-        self.count_mask = (1 << width) - 1
         index = self.index = [-1] * _DIGITS
         unit: list[int] = []
+        offset: list[int] = []  # each digit's lowest bit
+        count_mask: list[int] = []  # each digit's bits, from its lowest
+        digit_at: list[int] = []  # the digit of each bit
         rank_of: list[int] = []
         card_of: list[Card] = []
-        full = low = 0
+        full = low = at = 0
+        # above[k]: the (k+1)-th bit of every digit wider than k (see present)
+        above = [0, 0, 0, 0, 0]
         for i, d in enumerate(shared):
             index[d] = i
-            one = 1 << (width * i)
+            width = counts[i].bit_length()
+            one = 1 << at
             unit.append(one)
+            offset.append(at)
+            count_mask.append((1 << width) - 1)
+            digit_at += [i] * width
+            for k in range(1, width):
+                above[k] |= one << k
             full += counts[i] * one
             low += one
+            at += width
             rank_of.append(_RANK_OF_DIGIT[d])
             card_of.append(_CARD_OF_DIGIT[d])
-        self.unit, self.rank_of, self.card_of = unit, rank_of, card_of
+        self.unit, self.offset, self.count_mask = unit, offset, count_mask
+        self.digit_at, self.rank_of, self.card_of = digit_at, rank_of, card_of
+        self.above = [mask for mask in above[1:] if mask]
         self.full = full
         self.low = low
         # Filled on first use: the search never asks for the runs of a card it never heads with.
         self.runs: list[list[_Run] | None] = [None] * len(shared)
         self.dead = self._dead_digits(counts) if self.usable < 2 else []
-        self.dead_mask = sum(unit[d] * self.count_mask for d in self.dead)
+        self.dead_mask = sum(count_mask[d] << offset[d] for d in self.dead)
         self.floored = len(shared) >= _FLOOR_FROM if floored is None else floored
         if self.floored:
             self._floor_tables(counts)
@@ -740,10 +753,12 @@ class _MeldTable:
     def present(self, state: int) -> int:
         """The bits of ``state`` that mark its cards: each card's lowest bit, set when any copy is
         left (so a run, one copy of each of its cards, fits when all its bits are present)."""
-        present = state
-        for shift in range(1, self.width):
-            present |= state >> shift
-        return present & self.low
+        present = state & self.low
+        shift = 1
+        for mask in self.above:
+            present |= (state & mask) >> shift
+            shift += 1
+        return present
 
     def without(self, c: Card) -> int:
         """The hand's naturals without one ``c``."""
@@ -751,12 +766,12 @@ class _MeldTable:
 
     def cards(self, vector: int) -> list[Card]:
         """The cards of a vector of this layout, one per copy, in the layout's order."""
-        width, mask, card_of = self.width, self.count_mask, self.card_of
         found = []
         while vector:
-            d = ((vector & -vector).bit_length() - 1) // width
-            found += [card_of[d]] * ((vector >> (width * d)) & mask)
-            vector &= ~(mask << (width * d))
+            d = self.digit_at[(vector & -vector).bit_length() - 1]
+            count = (vector >> self.offset[d]) & self.count_mask[d]
+            found += [self.card_of[d]] * count
+            vector &= ~(self.count_mask[d] << self.offset[d])
         return found
 
     def _floor_tables(self, counts: list[int]) -> None:
@@ -880,7 +895,7 @@ class _Search:
         of its suit or of its own rank needs two wilds in its meld.
         """
         table = self.table
-        width, count_mask = table.width, table.count_mask
+        offset, count_mask, digit_at = table.offset, table.count_mask, table.digit_at
         covered = 0
         for window in table.windows:
             if present & window == window:
@@ -889,7 +904,7 @@ class _Search:
         for k, rank in enumerate(table.set_ranks):
             held = pooled if rank == pool_rank else 0
             for i in digits_of[k]:
-                held += (state >> (width * i)) & count_mask
+                held += (state >> offset[i]) & count_mask[i]
             if held >= 3:
                 covered |= table.set_masks[k]
         alone = present & ~covered
@@ -910,8 +925,8 @@ class _Search:
         while alone:
             bit = alone & -alone
             alone ^= bit
-            i = (bit.bit_length() - 1) // width
-            n = (state >> (width * i)) & count_mask
+            i = digit_at[bit.bit_length() - 1]
+            n = (state >> offset[i]) & count_mask[i]
             if (
                 lone
                 and n == 1
@@ -939,7 +954,8 @@ class _Search:
             return 0  # a meld in each of their suits
         # So at most four wilds: the four dearest groups, kept in order as they come (a rank's
         # cards come in a row).
-        width, count_mask, points = table.width, table.count_mask, table.points
+        offset, count_mask, points = table.offset, table.count_mask, table.points
+        digit_at = table.digit_at
         ranks, suit_of = table.rank_of, table.suit_of
         top = (0, 0, 0, 0)
         by_suit = [0, 0, 0, 0, 0]
@@ -947,8 +963,8 @@ class _Search:
         while costly:
             bit = costly & -costly
             costly ^= bit
-            i = (bit.bit_length() - 1) // width
-            cost = ((state >> (width * i)) & count_mask) * points[i]
+            i = digit_at[bit.bit_length() - 1]
+            cost = ((state >> offset[i]) & count_mask[i]) * points[i]
             suit = suit_of[i]
             by_suit[suit] = by_suit[suit] + cost
             if ranks[i] != rank:
@@ -978,7 +994,8 @@ class _Search:
         if state & table.dead_mask:
             points, shared = self.context.digit_points, table.shared
             for d in table.dead:
-                dead_points += ((state >> (table.width * d)) & table.count_mask) * points[shared[d]]
+                count = (state >> table.offset[d]) & table.count_mask[d]
+                dead_points += count * points[shared[d]]
             state &= ~table.dead_mask
         if dead_points >= budget:
             return dead_points
@@ -996,7 +1013,7 @@ class _Search:
         the recursion is a direct native call, and the memo's key is one int, not a tuple.
         """
         table, known = self.table, self.known
-        runs, ranks, unit, width = table.runs, table.rank_of, table.unit, table.width
+        runs, ranks, unit, digit_at = table.runs, table.rank_of, table.unit, table.digit_at
         leaf, pools, pool_need, moves = self.leaf, self.pools, self.pool_need, self.moves
         rank_points, limited = self.rank_points, self.limited
         # First settle what leaves no choice: a card that heads no run it could pay for goes
@@ -1007,7 +1024,7 @@ class _Search:
         melds = _NO_RUNS  # the head's runs, once the loop stops at a choice of them
         while True:
             if state:
-                head = ((state & -state).bit_length() - 1) // width
+                head = digit_at[(state & -state).bit_length() - 1]
                 rank = ranks[head]
             else:
                 head = rank = -1
@@ -1123,7 +1140,7 @@ class _Search:
             return _state_key(state, wilds, spare, pool_rank, counted)
 
         while True:
-            head = ((state & -state).bit_length() - 1) // table.width if state else -1
+            head = table.digit_at[(state & -state).bit_length() - 1] if state else -1
             rank = table.rank_of[head] if head >= 0 else -1
             if pool and rank != pool_rank:
                 if self.pool_need[len(pool)] > wilds:
