@@ -921,6 +921,13 @@ class _Search:
                 return 0
         points, partner, ranks = table.points, table.partner, table.rank_of
         stranded = total = 0
+        if not wilds:  # all of them deadwood: enough of them to cut will do
+            while alone and stranded < budget:
+                bit = alone & -alone
+                alone ^= bit
+                i = digit_at[bit.bit_length() - 1]
+                stranded += ((state >> offset[i]) & count_mask[i]) * points[i]
+            return stranded
         costly = 0  # the cards a wild could rescue
         while alone:
             bit = alone & -alone
@@ -934,6 +941,8 @@ class _Search:
                 and (not pooled or ranks[i] != pool_rank)
             ):
                 stranded += points[i]
+                if stranded >= budget:
+                    return stranded
             else:
                 total += n * points[i]
                 costly |= bit
