@@ -193,7 +193,7 @@ def min_deadwood(
         found = _without_wilds(naturals, rules_value.card_points, rules_value.aces == "high_or_low")
         if found is not None:
             return found
-    table, search = _high_first(rules_value, wild_rank, naturals, wilds)
+    table, search = _high_first(_context(rules_value, wild_rank), naturals, wilds)
     return search.best(table.full)
 
 
@@ -204,7 +204,7 @@ def arrange(
     hand, wild_rank, rules_value = _inputs(cards, wild, rules)
     naturals, wilds = _split(hand, wild_rank)
     context = _context(rules_value, wild_rank)
-    table, search = _high_first(rules_value, wild_rank, naturals, wilds)
+    table, search = _high_first(context, naturals, wilds)
     melds, deadwood = _unmirrored(*search.arrange(table.full), context)
     return melds, deadwood, sum(context.card_points[c] for c in deadwood)
 
@@ -220,7 +220,7 @@ def analyse(
     naturals, wilds = _split(hand, wild_rank)
     context = _context(rules_value, wild_rank)
     penalty = context.card_points
-    table, search = _high_first(rules_value, wild_rank, naturals, wilds)
+    table, search = _high_first(context, naturals, wilds)
     melds, deadwood = _unmirrored(*search.arrange(table.full), context)
     points = sum(penalty[c] for c in deadwood)
 
@@ -263,15 +263,14 @@ def analyse(
 
 
 def _high_first(
-    rules: Rules, wild: Rank | None, naturals: list[Card], wilds: list[Card]
+    context: _Context, naturals: list[Card], wilds: list[Card]
 ) -> tuple[_MeldTable, _Search]:
     """The search of a hand, in its mirror image: the search cuts what cannot beat the best found
     so far, which it does soonest when it meets the dearest cards first, and ranks mostly cost
     more the higher they are. (On hands the search found hardest, 2,500 states instead of
     70,000.) _unmirrored turns its arrangement back."""
-    context = _context(rules, wild)
-    mirrored = _context(rules, wild, mirrored=True)
-    table = _MeldTable(mirrored, [context.mirror[n] for n in naturals], len(wilds))
+    flip = context.mirror
+    table = _MeldTable(context.flipped(), [flip[n] for n in naturals], len(wilds))
     return table, _Search(table, wilds)
 
 
@@ -504,6 +503,13 @@ class _Context:
         self.singles_do_better = self.limit is None or self.limit >= 2
         self.runs: dict[tuple[int, int, int], list[_RunShape]] = {}
         self.tables_by_wilds: dict[tuple[int, ...], _WildTables] = {}
+        self._flipped: _Context | None = None
+
+    def flipped(self) -> _Context:
+        """The mirrored context of the same rules and wild rank."""
+        if self._flipped is None:
+            self._flipped = _Context(self.rules, self.wild, mirrored=True)
+        return self._flipped
 
     def room(self, length: int, need: int, *, is_set: bool) -> int:
         """How many more wilds a meld of ``length`` cards (``need`` of them wild) can take."""
@@ -603,31 +609,31 @@ class _Context:
         return best
 
 
-_CONTEXTS: dict[tuple[Rules, Rank | None, bool], _Context] = {}
+_CONTEXTS: dict[tuple[Rules, Rank | None], _Context] = {}
 # The same contexts by the identity of the rules object (hashing a Rules value hashes every
 # field, in Python): each entry holds its rules object, so no other object can take its id.
-_BY_IDENTITY: dict[tuple[int, Rank | None, bool], tuple[Rules, _Context]] = {}
+_BY_IDENTITY: dict[tuple[int, Rank | None], tuple[Rules, _Context]] = {}
 _LAST_CONTEXT: list[_Context] = [_Context(Rules.from_spec("classic"), None)]
 
 
-def _context(rules: Rules, wild: Rank | None, *, mirrored: bool = False) -> _Context:
+def _context(rules: Rules, wild: Rank | None) -> _Context:
     last = _LAST_CONTEXT[0]
-    if last.rules is rules and last.wild == wild and last.mirrored == mirrored:
+    if last.rules is rules and last.wild == wild:
         return last
-    known = _BY_IDENTITY.get((id(rules), wild, mirrored))
+    known = _BY_IDENTITY.get((id(rules), wild))
     if known is not None and known[0] is rules:
         found = known[1]
     else:
-        found_by_value = _CONTEXTS.get((rules, wild, mirrored))
+        found_by_value = _CONTEXTS.get((rules, wild))
         if found_by_value is None:
             if len(_CONTEXTS) >= 64:
                 _CONTEXTS.clear()
-            found_by_value = _Context(rules, wild, mirrored=mirrored)
-            _CONTEXTS[rules, wild, mirrored] = found_by_value
+            found_by_value = _Context(rules, wild)
+            _CONTEXTS[rules, wild] = found_by_value
         found = found_by_value
         if len(_BY_IDENTITY) >= 256:
             _BY_IDENTITY.clear()
-        _BY_IDENTITY[id(rules), wild, mirrored] = rules, found
+        _BY_IDENTITY[id(rules), wild] = rules, found
     _LAST_CONTEXT[0] = found
     return found
 
@@ -678,8 +684,9 @@ class _MeldTable:
         masks = self.suit_masks = [0] * _SUITS
         digits = []
         for c in naturals:
-            masks[c // 13] |= _RANK_BIT[c]
-            digits.append(_digit(c))
+            suit = c // 13
+            masks[suit] = masks[suit] | _RANK_BIT[c]
+            digits.append((c % 13) * _SUITS + suit)  # _digit(c)
         digits.sort()
         # The hand's own layout: a digit per distinct natural, in the shared layout's order, each
         # just wide enough for its own count. A count of n takes no more than n bits, so any hand
@@ -711,9 +718,10 @@ class _MeldTable:
             unit.append(one)
             offset.append(at)
             count_mask.append((1 << width) - 1)
-            digit_at += [i] * width
+            digit_at.append(i)
             for k in range(1, width):
-                above[k] |= one << k
+                digit_at.append(i)
+                above[k] = above[k] | one << k
             full += counts[i] * one
             low += one
             at += width
