@@ -282,17 +282,22 @@ def _unmirrored(
     flip = context.mirror
     found = []
     for meld in melds:
-        if all(s is not None for s in meld.stands_for):  # wilds alone: as they are
+        cards, stands = list(meld.cards), list(meld.stands_for)
+        if None not in stands:  # wilds alone: as they are
             found.append(meld)
             continue
-        pairs = zip(meld.cards, meld.stands_for, strict=True)
-        cards = [c if s is not None else flip[c] for c, s in pairs]
-        stands = [None if s is None else flip[s] for s in meld.stands_for]
+        for k in range(len(cards)):
+            stand = stands[k]
+            if stand is None:
+                cards[k] = flip[cards[k]]
+            else:
+                stands[k] = flip[stand]
         if meld.kind == "run":
             cards.reverse()
             stands.reverse()
         found.append(Meld(meld.kind, tuple(cards), tuple(stands)))
-    return tuple(found), (*sorted(flip[c] for c in naturals), *unplaced)
+    deadwood = sorted([flip[c] for c in naturals])
+    return tuple(found), (*deadwood, *unplaced)
 
 
 def _wild_key(wilds: Iterable[Card], penalty: Sequence[int]) -> tuple[int, ...]:
@@ -1204,8 +1209,13 @@ class _Search:
     def _place_wilds(self, plan: list[_Plan], wilds: int) -> tuple[list[Meld], list[Card]]:
         """Give each meld the wilds it needs, then place the spare ones: in the melds' room, then
         in all-wild melds. The dearest wilds are placed; the cheapest are left unmatched."""
+        if not self.wild_count:
+            return [Meld(kind, cards, (None,) * len(cards)) for kind, cards, _ in plan], []
         limit = self.context.limit
-        spare = min(sum(self._room(*meld) for meld in plan), wilds)
+        room = 0
+        for kind, cards, need in plan:
+            room += self._room(kind, cards, need)
+        spare = min(room, wilds)
         extra = self.context.absorbable(wilds, spare)
         unplaced = self.wild_cards[: wilds - extra]
         pool = self.wild_cards[wilds - extra :][::-1]  # the dearest first
