@@ -1262,9 +1262,11 @@ class _Search:
             positions[-1] = 14
         top = 14 if self.context.ace_high and 1 not in positions else 13
         bottom = 2 if 14 in positions else self.context.rules.low_rank
-        filled = dict(zip(positions, naturals, strict=True))
+        at = [-1] * 16  # the card at each position
+        for k in range(len(naturals)):
+            at[positions[k]] = naturals[k]
         lo, hi = min(positions), max(positions)
-        slots = [p for p in range(lo, hi + 1) if p not in filled]
+        slots = [p for p in range(lo, hi + 1) if at[p] < 0]
         while len(slots) < len(wilds):
             if hi < top:
                 hi += 1
@@ -1274,11 +1276,11 @@ class _Search:
                 if lo < bottom:  # pragma: no cover - the search never overfills a run
                     raise AssertionError("a run was given more wilds than it has room for")
                 slots.append(lo)
-        placed: dict[int, tuple[Card, Card | None]] = {p: (c, None) for p, c in filled.items()}
-        for slot, w in zip(slots, wilds, strict=True):
-            placed[slot] = (w, base + (slot - 1) % 13)
-        ordered = [placed[p] for p in sorted(placed)]
-        return Meld("run", tuple(c for c, _ in ordered), tuple(s for _, s in ordered))
+        stands_at: list[Card | None] = [None] * 16
+        for k in range(len(wilds)):
+            at[slots[k]] = wilds[k]
+            stands_at[slots[k]] = base + (slots[k] - 1) % 13
+        return Meld("run", tuple(at[lo : hi + 1]), tuple(stands_at[lo : hi + 1]))
 
     def _all_wild(self, wilds: list[Card]) -> Meld:
         rank = self.context.wild if self.context.wild is not None else 13
