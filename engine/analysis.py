@@ -224,7 +224,9 @@ def analyse(
     melds, deadwood = _unmirrored(*search.arrange(table.full), context)
     points = sum(penalty[c] for c in deadwood)
 
-    ranked: list[tuple[int, int, Card]] = []  # (deadwood left, -penalty, card): best first
+    # Each discard as one int, (deadwood left, the dearest card first, the card) from the top
+    # bits down: best first when sorted. (Penalties are at most 1000, cards below 128.)
+    ranked: list[int] = []
     if len(hand) > 1:
         # A card left as deadwood by the best arrangement costs exactly its penalty: discarding
         # it leaves the rest of that arrangement (no better one can exist, or adding the card
@@ -256,9 +258,9 @@ def analyse(
                     left = by_wilds[key].best(table.full)
             else:  # (the search is of the mirrored hand)
                 left = search.best(table.without(context.mirror[c]), broken[c] + 1)
-            ranked.append((left, -penalty[c], c))
+            ranked.append(left << 17 | (1023 - penalty[c]) << 7 | c)
         ranked.sort()
-    discards = tuple([Discard(c, left) for left, _, c in ranked])
+    discards = tuple([Discard(key & 127, key >> 17) for key in ranked])
     return Analysis(wild_rank, tuple(melds), tuple(deadwood), points, discards)
 
 
