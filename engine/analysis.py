@@ -910,8 +910,9 @@ class _Search:
         A card in no meld of naturals alone (three of its rank, counting the pool, or three in a
         row of its suit) can only be melded with a wild, in a meld that lies in its suit or its
         rank; each wild serves at most one meld. So the deadwood holds at least those cards less
-        the dearest ``wilds`` of their suits and ranks. A card with no partner within two ranks
-        of its suit or of its own rank needs two wilds in its meld.
+        the dearest ``wilds`` of their suits and ranks. A card with no partner (no other card of
+        its rank, none within two ranks in its suit) needs two wilds in its meld: with one wild
+        it is deadwood, and with more, see below.
         """
         table = self.table
         offset, count_mask, digit_at = table.offset, table.count_mask, table.digit_at
@@ -930,14 +931,6 @@ class _Search:
         if not alone:
             return 0
         lone = wilds <= self.lone_limit
-        if not lone:
-            # Wilds enough for a meld in every suit of these cards rescue them all.
-            suits = 0
-            for mask in table.suit_masks_of_layout:
-                if alone & mask:
-                    suits += 1
-            if wilds >= suits:
-                return 0
         points, partner, ranks = table.points, table.partner, table.rank_of
         stranded = total = 0
         if not wilds:  # all of them deadwood: enough of them to cut will do
@@ -947,48 +940,59 @@ class _Search:
                 i = digit_at[bit.bit_length() - 1]
                 stranded += ((state >> offset[i]) & count_mask[i]) * points[i]
             return stranded
-        costly = 0  # the cards a wild could rescue
+        costly = 0  # the cards a wild could rescue in a meld with others
+        lonely: list[int] = []  # with two wilds or more: the costs of the cards with no partner
         while alone:
             bit = alone & -alone
             alone ^= bit
             i = digit_at[bit.bit_length() - 1]
             n = (state >> offset[i]) & count_mask[i]
-            if (
-                lone
-                and n == 1
-                and not present & partner[i]
-                and (not pooled or ranks[i] != pool_rank)
-            ):
-                stranded += points[i]
-                if stranded >= budget:
-                    return stranded
+            if n == 1 and not present & partner[i] and (not pooled or ranks[i] != pool_rank):
+                if lone:
+                    stranded += points[i]
+                    if stranded >= budget:
+                        return stranded
+                else:
+                    lonely.append(points[i])
+                    stranded += points[i]
             else:
                 total += n * points[i]
                 costly |= bit
-        if stranded + total < budget or not total:
+        if stranded + total < budget:
             return stranded + total  # it cannot cut: spare the rest
-        return stranded + self._unrescued(state, costly, total, wilds)
+        groups = self._dearest_groups(state, costly)
+        if lone:
+            return stranded + _unrescued(groups, total, wilds)
+        # A meld with k cards without partners needs 2 * ceil(k / 2) wilds (they are at least
+        # three ranks from any other card of the meld), at least one more than ceil(k / 2): so
+        # melding x of them leaves wilds for at most wilds - ceil(x / 2) melds in all, and at
+        # most 2 * (wilds // 2) of them can be melded. The least over every x is a lower bound.
+        lonely.sort(reverse=True)
+        most = min(len(lonely), 2 * (wilds // 2))
+        best = stranded + _unrescued(groups, total, wilds)
+        rescued = 0
+        for x in range(1, most + 1):
+            rescued += lonely[x - 1]
+            if x % 2 == 0 or x == most:
+                found = stranded - rescued + _unrescued(groups, total, wilds - (x + 1) // 2)
+                best = min(best, found)
+        return best
 
-    def _unrescued(self, state: int, costly: int, total: int, wilds: int) -> int:
-        """What is left of ``total``, the cost of the ``costly`` cards, after ``wilds`` wilds
-        rescue the dearest groups: each wild serves one meld, and a meld lies in one suit or one
-        rank."""
+    def _dearest_groups(self, state: int, costly: int) -> tuple[int, int, int, int, int]:
+        """How many suits the ``costly`` cards lie in, and the costs of their four dearest groups
+        (a suit's or a rank's cards), the dearest first."""
         table = self.table
         suits = 0
         for mask in table.suit_masks_of_layout:
             if costly & mask:
                 suits += 1
-        if wilds >= suits:
-            return 0  # a meld in each of their suits
-        # So at most four wilds: the four dearest groups, kept in order as they come (a rank's
-        # cards come in a row).
         offset, count_mask, points = table.offset, table.count_mask, table.points
         digit_at = table.digit_at
         ranks, suit_of = table.rank_of, table.suit_of
         top = (0, 0, 0, 0)
         by_suit = [0, 0, 0, 0, 0]
         rank = rank_cost = 0
-        while costly:
+        while costly:  # (a rank's cards come in a row)
             bit = costly & -costly
             costly ^= bit
             i = digit_at[bit.bit_length() - 1]
@@ -1004,14 +1008,7 @@ class _Search:
         for cost in by_suit:
             top = _keep_dearest(top, cost)
         first, second, third, fourth = top
-        rescued = first
-        if wilds >= 2:
-            rescued += second
-            if wilds >= 3:
-                rescued += third
-                if wilds >= 4:
-                    rescued += fourth
-        return total - rescued if total > rescued else 0
+        return suits, first, second, third, fourth
 
     def best(self, state: int, budget: int = _UNLIMITED, wilds: int | None = None) -> int:
         """The least deadwood of the naturals in ``state`` plus the wilds (all of them, or the
@@ -1287,6 +1284,25 @@ class _Search:
     def _all_wild(self, wilds: list[Card]) -> Meld:
         rank = self.context.wild if self.context.wild is not None else 13
         return Meld("set", tuple(wilds), tuple(card(rank, i % 4) for i in range(len(wilds))))
+
+
+def _unrescued(groups: tuple[int, int, int, int, int], total: int, melds: int) -> int:
+    """What is left of ``total``, the cost of the cards of ``groups`` (see _dearest_groups), when
+    ``melds`` melds with wilds rescue the dearest groups: a meld lies in one suit or one rank."""
+    suits, first, second, third, fourth = groups
+    if melds >= suits:
+        return 0  # a meld in each of their suits
+    # (So at most four melds.)
+    rescued = 0
+    if melds >= 1:
+        rescued += first
+        if melds >= 2:
+            rescued += second
+            if melds >= 3:
+                rescued += third
+                if melds >= 4:
+                    rescued += fourth
+    return total - rescued if total > rescued else 0
 
 
 def _keep_dearest(top: tuple[int, int, int, int], cost: int) -> tuple[int, int, int, int]:

@@ -128,15 +128,33 @@ def floor_of(hand: list[Card], wild: int | None, rules: Rules) -> int:
     return _Search(table, wilds).floor(state, table.present(state), len(wilds), 0, 0, 0)
 
 
+@st.composite
+def sparse_hands(draw: st.DrawFn) -> tuple[list[Card], int | None, Rules]:
+    """Naturals of one or two suits, spread out (many with no partner), and several jokers: the
+    hands where the floor's reasoning about wilds and cards without partners is all in play."""
+    rules = draw(rules_values())
+    suits = draw(st.lists(st.integers(0, rules.suits - 1), min_size=1, max_size=2, unique=True))
+    ranks = list(rules.ranks)
+    naturals = draw(
+        st.lists(
+            st.builds(lambda s, r: s * 13 + r - 1, st.sampled_from(suits), st.sampled_from(ranks)),
+            min_size=1,
+            max_size=7,
+        )
+    )
+    jokers = [JOKER] * draw(st.integers(0, 5))
+    return naturals + jokers, None, rules
+
+
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(hands((1, 10)), hands((3, 10), wild_bias=True)))
+@given(st.one_of(hands((1, 10)), hands((3, 10), wild_bias=True), sparse_hands()))
 def test_the_floor_is_a_lower_bound(case: tuple[list[Card], int | None, Rules]) -> None:
     hand, wild, rules = case
     assert floor_of(hand, wild, rules) <= reference_min_deadwood(hand, wild, rules)
 
 
 @settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(hands((1, 10)), hands((3, 10), wild_bias=True)))
+@given(st.one_of(hands((1, 10)), hands((3, 10), wild_bias=True), sparse_hands()))
 def test_a_floored_search_matches_the_reference(
     case: tuple[list[Card], int | None, Rules],
 ) -> None:
