@@ -257,7 +257,14 @@ def analyse(
                         by_wilds[key] = _Search(table, rest)
                     left = by_wilds[key].best(table.full)
             else:  # (the search is of the mirrored hand)
-                left = search.best(table.without(context.mirror[c]), broken[c] + 1)
+                without = table.without(context.mirror[c])
+                left = _UNLIMITED
+                if table.floored and points < broken[c]:
+                    # On large hands most discards leave no more than the whole hand: first
+                    # ask that, under the tighter budget (its bounds carry over).
+                    left = search.best(without, points + 1)
+                if left > points:
+                    left = search.best(without, broken[c] + 1)
             ranked.append(left << 17 | (1023 - penalty[c]) << 7 | c)
         ranked.sort()
     discards = tuple([Discard(key & 127, key >> 17) for key in ranked])
