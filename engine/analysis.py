@@ -515,7 +515,7 @@ class _Context:
         # A run needing two wilds or more per natural card is never better than each of its
         # cards in a set with two wilds: no more wilds, and at least as much room for others.
         self.singles_do_better = self.limit is None or self.limit >= 2
-        self.runs: dict[tuple[int, int, int], list[_RunShape]] = {}
+        self.runs: dict[int, list[_RunShape]] = {}
         self.tables_by_wilds: dict[tuple[int, ...], _WildTables] = {}
         self._flipped: _Context | None = None
 
@@ -533,7 +533,7 @@ class _Context:
     def runs_headed_by(self, head: int, higher: int, usable: int) -> list[_RunShape]:
         """The candidate runs headed by digit ``head`` when the hand holds the higher ranks of its
         suit in the bit mask ``higher`` (bit 0: the next rank up) and ``usable`` wilds."""
-        key = (head, higher, usable)
+        key = (head << 14 | higher) << 5 | usable  # (higher: 13 bits at most; usable: 30)
         found = self.runs.get(key)
         if found is None:
             if len(self.runs) >= _CACHE_LIMIT:
