@@ -241,6 +241,9 @@ def analyse(
                 broken[m] = points + cost - penalty[m]
         # Discarding a natural keeps the wilds (and the memo); each kind of wild gets a search.
         by_wilds = {search.wild_key: search}
+        plain: tuple[_MeldTable, _Search] | None = None
+        plain_allowed = table.floored
+        halfway = sorted([c % 13 for c in naturals])[len(naturals) // 2] if plain_allowed else 0
         for c in sorted(set(hand)):
             if c in left_as_deadwood:
                 left = points - penalty[c]
@@ -256,19 +259,42 @@ def analyse(
                     if key not in by_wilds:
                         by_wilds[key] = _Search(table, rest)
                     left = by_wilds[key].best(table.full)
-            else:  # (the search is of the mirrored hand)
+            elif plain_allowed and c % 13 < halfway:
+                # A discard's search redoes what comes before the card in its search's order,
+                # so on a large hand a low card is searched in the hand as it is (low ranks
+                # first), where it comes early and the later states are shared with the other
+                # low cards' searches. That order cuts less, though: given no more states than
+                # the mirrored search has taken so far, a search that needs more gives up, and
+                # this and the remaining cards go to the mirrored search.
+                if plain is None:
+                    plain_table = _MeldTable(context, naturals, len(wilds))
+                    plain = plain_table, _Search(plain_table, wilds)
+                plain_table, plain_search = plain
+                plain_search.state_limit = len(plain_search.known) + len(search.known)
+                try:
+                    left = _discard_search(plain_search, plain_table.without(c), points, broken[c])
+                except _Exhausted:
+                    plain_allowed = False
+                    without = table.without(context.mirror[c])
+                    left = _discard_search(search, without, points, broken[c])
+            else:
                 without = table.without(context.mirror[c])
-                left = _UNLIMITED
-                if table.floored and points < broken[c]:
-                    # On large hands most discards leave no more than the whole hand: first
-                    # ask that, under the tighter budget (its bounds carry over).
-                    left = search.best(without, points + 1)
-                if left > points:
-                    left = search.best(without, broken[c] + 1)
+                left = _discard_search(search, without, points, broken[c])
             ranked.append(left << 17 | (1023 - penalty[c]) << 7 | c)
         ranked.sort()
     discards = tuple([Discard(key & 127, key >> 17) for key in ranked])
     return Analysis(wild_rank, tuple(melds), tuple(deadwood), points, discards)
+
+
+def _discard_search(search: _Search, without: int, points: int, broken: int) -> int:
+    """The least deadwood of ``without``, a hand less a melded card: at most ``broken``, and on
+    large hands most often no more than ``points``, the whole hand's."""
+    if search.table.floored and points < broken:
+        # First ask that, under the tighter budget (the bounds it proves carry over).
+        left = search.best(without, points + 1)
+        if left <= points:
+            return left
+    return search.best(without, broken + 1)
 
 
 def _high_first(
@@ -874,6 +900,10 @@ class _MeldTable:
 # -- the search -----------------------------------------------------------------------------------
 
 
+class _Exhausted(Exception):
+    pass
+
+
 class _Search:
     """An exact, memoised search over a meld table for one multiset of wild cards.
 
@@ -901,6 +931,8 @@ class _Search:
         self.moves: dict[object, int] = {}
         self.limited = context.limit is not None
         self.rank_points = context.rank_points
+        self.state_limit = _UNLIMITED
+        """The most states the search may know: beyond them it gives up (raises _Exhausted)."""
         self.lone_limit = 1 if context.limit is None or context.limit >= 2 else _UNLIMITED
         """The most wilds with which a card with no partner (see floor) cannot be melded."""
         self.floor_below = 3 if self.lone_limit == 1 else _UNLIMITED
@@ -1090,6 +1122,8 @@ class _Search:
                 return passed + (found >> 1)
             if found >> 1 >= budget:
                 return passed + (found >> 1)
+        if len(known) > self.state_limit:
+            raise _Exhausted
         present = table.present(state)
         if table.floored and wilds < self.floor_below:
             bound = self.floor(state, present, wilds, pool_rank, pooled, budget)

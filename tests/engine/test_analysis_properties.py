@@ -169,3 +169,19 @@ def test_large_hands_search_the_same_with_and_without_the_floor(
 ) -> None:
     hand, wild, rules = case
     assert searched(hand, wild, rules, floored=True) == searched(hand, wild, rules, floored=False)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(hands((16, 30)), hands((16, 30), wild_bias=True)))
+def test_large_hands_rank_every_discard_by_min_deadwood(
+    case: tuple[list[Card], int | None, Rules],
+) -> None:
+    """On large hands the discards' searches take shortcuts (budgets, the hand's two orders, a
+    search that gives up): each must still be the least deadwood of the hand without the card."""
+    hand, wild, rules = case
+    result = analyse(hand, wild, rules)
+    assert sorted(d.card for d in result.discards) == sorted(set(hand))
+    for discard in result.discards:
+        rest = list(hand)
+        rest.remove(discard.card)
+        assert discard.deadwood_points == min_deadwood(rest, wild, rules), discard
