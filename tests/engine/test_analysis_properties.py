@@ -47,6 +47,13 @@ def hands(
     return hand, wild, rules
 
 
+def without(hand: list[Card], card: Card) -> list[Card]:
+    """The hand after discarding one ``card``."""
+    rest = list(hand)
+    rest.remove(card)
+    return rest
+
+
 def check_arrangement(hand: list[Card], wild: int | None, rules: Rules, result: Analysis) -> None:
     laid = [c for meld in result.melds for c in meld.cards] + list(result.deadwood)
     assert Counter(laid) == Counter(hand), "the arrangement must use exactly the hand's cards"
@@ -97,9 +104,9 @@ def test_every_discard_is_ranked_by_the_reference(
     result = analyse(hand, wild, rules)
     assert sorted(d.card for d in result.discards) == sorted(set(hand))
     for discard in result.discards:
-        rest = list(hand)
-        rest.remove(discard.card)
-        assert discard.deadwood_points == reference_min_deadwood(rest, wild, rules)
+        assert discard.deadwood_points == reference_min_deadwood(
+            without(hand, discard.card), wild, rules
+        )
     left = [d.deadwood_points for d in result.discards]
     assert left == sorted(left)
     assert result.suggested_discard == result.discards[0].card
@@ -113,19 +120,23 @@ def test_every_discard_is_ranked_by_the_reference(
 # reference can judge) and forced off for large ones (where the two searches must agree).
 
 
-def searched(hand: list[Card], wild: int | None, rules: Rules, *, floored: bool) -> int:
+def search_of(hand: list[Card], wild: int | None, rules: Rules, *, floored: bool) -> _Search:
+    """The analyser's search of the hand (as it is, not mirrored), with or without the floor."""
     cards, wild_rank, rules_value = _inputs(hand, wild, rules)
     naturals, wilds = _split(cards, wild_rank)
     table = _MeldTable(_context(rules_value, wild_rank), naturals, len(wilds), floored)
-    return _Search(table, wilds).best(table.full)
+    return _Search(table, wilds)
+
+
+def searched(hand: list[Card], wild: int | None, rules: Rules, *, floored: bool) -> int:
+    search = search_of(hand, wild, rules, floored=floored)
+    return search.best(search.table.full)
 
 
 def floor_of(hand: list[Card], wild: int | None, rules: Rules) -> int:
-    cards, wild_rank, rules_value = _inputs(hand, wild, rules)
-    naturals, wilds = _split(cards, wild_rank)
-    table = _MeldTable(_context(rules_value, wild_rank), naturals, len(wilds), floored=True)
-    state = table.full
-    return _Search(table, wilds).floor(state, table.present(state), len(wilds), 0, 0, 0)
+    search = search_of(hand, wild, rules, floored=True)
+    state = search.table.full
+    return search.floor(state, search.table.present(state), search.wild_count, 0, 0, 0)
 
 
 @st.composite
@@ -182,6 +193,5 @@ def test_large_hands_rank_every_discard_by_min_deadwood(
     result = analyse(hand, wild, rules)
     assert sorted(d.card for d in result.discards) == sorted(set(hand))
     for discard in result.discards:
-        rest = list(hand)
-        rest.remove(discard.card)
+        rest = without(hand, discard.card)
         assert discard.deadwood_points == min_deadwood(rest, wild, rules), discard
