@@ -3,17 +3,19 @@
 The chain: split the hand into natural cards and wilds → drop the naturals no meld can ever hold
 → an exact, memoised branch-and-bound search over the remaining naturals → the best arrangement →
 deadwood. The search runs on the hand's mirror image (ranks counted from the king down), so it
-meets the dearest cards first and cuts soonest; its arrangement is mirrored back.
+meets the dearest cards first and cuts soonest; its arrangement is mirrored back. On large hands
+it races a search of the hand as it is, since each order has hands that only the other finds easy.
 
 The search state is (remaining naturals, wilds not yet placed, spare room for wilds in the melds
 made so far, the pool of the rank being passed). It always decides the lowest remaining natural
 card ``c`` (rank-major order, so every other card of its suit has a rank at least as high): ``c``
 goes to its rank's pool (which becomes sets or deadwood as a whole), or heads a run drawn from
-the higher naturals of its suit. A meld's missing cards (the gaps of a run, or the
-cards a set or run lacks to reach three) are paid for in wilds. Wilds left at the end fill spare
-room in the melds, form all-wild melds where the rules allow, or count as deadwood, the cheapest
-first. Wild cards (jokers and the wild rank) always play as wilds, even where they stand for
-themselves.
+the higher naturals of its suit. Where an ace may also play high, an ace can instead move to a
+place after the kings (see _MeldTable), where runs from below can take it and the aces left make
+sets or deadwood. A meld's missing cards (the gaps of a run, or the cards a set or run lacks to
+reach three) are paid for in wilds. Wilds left at the end fill spare room in the melds, form
+all-wild melds where the rules allow, or count as deadwood, the cheapest first. Wild cards
+(jokers and the wild rank) always play as wilds, even where they stand for themselves.
 """
 
 from __future__ import annotations
@@ -193,7 +195,7 @@ def min_deadwood(
         found = _without_wilds(naturals, rules_value.card_points, rules_value.aces == "high_or_low")
         if found is not None:
             return found
-    table, search = _high_first(_context(rules_value, wild_rank), naturals, wilds)
+    (table, search), _ = _search_of(_context(rules_value, wild_rank), naturals, wilds)
     return search.best(table.full)
 
 
@@ -204,8 +206,8 @@ def arrange(
     hand, wild_rank, rules_value = _inputs(cards, wild, rules)
     naturals, wilds = _split(hand, wild_rank)
     context = _context(rules_value, wild_rank)
-    table, search = _high_first(context, naturals, wilds)
-    melds, deadwood = _unmirrored(*search.arrange(table.full), context)
+    (table, search), _ = _search_of(context, naturals, wilds)
+    melds, deadwood = search.arrange(table.full)
     return melds, deadwood, sum(context.card_points[c] for c in deadwood)
 
 
@@ -220,8 +222,8 @@ def analyse(
     naturals, wilds = _split(hand, wild_rank)
     context = _context(rules_value, wild_rank)
     penalty = context.card_points
-    table, search = _high_first(context, naturals, wilds)
-    melds, deadwood = _unmirrored(*search.arrange(table.full), context)
+    (table, search), other = _search_of(context, naturals, wilds)
+    melds, deadwood = search.arrange(table.full)
     points = sum(penalty[c] for c in deadwood)
 
     # Each discard as one int, (deadwood left, the dearest card first, the card) from the top
@@ -241,9 +243,10 @@ def analyse(
                 broken[m] = points + cost - penalty[m]
         # Discarding a natural keeps the wilds (and the memo); each kind of wild gets a search.
         by_wilds = {search.wild_key: search}
-        plain: tuple[_MeldTable, _Search] | None = None
-        plain_allowed = table.floored
-        halfway = sorted([c % 13 for c in naturals])[len(naturals) // 2] if plain_allowed else 0
+        # On large hands: the cards that come late in the search's order (the low ranks in the
+        # mirror image, the high ones in the hand as it is), for the search in the other order.
+        halfway = sorted([c % 13 for c in naturals])[len(naturals) // 2] if other else 0
+        late_low = table.context.mirrored
         for c in sorted(set(hand)):
             if c in left_as_deadwood:
                 left = points - penalty[c]
@@ -259,31 +262,25 @@ def analyse(
                     if key not in by_wilds:
                         by_wilds[key] = _Search(table, rest)
                     left = by_wilds[key].best(table.full)
-            elif plain_allowed and c % 13 < halfway:
+            elif other and (c % 13 < halfway if late_low else c % 13 > halfway):
                 # A discard's search redoes what comes before the card in its search's order,
-                # so on a large hand a low card is searched in the hand as it is (low ranks
-                # first), where it comes early and the later states are shared with the other
-                # low cards' searches. That order cuts less, though: given no more states than
-                # the mirrored search has taken so far, a search that needs more gives up, and
-                # this and the remaining cards go to the mirrored search.
-                if plain is None:
-                    plain_table = _MeldTable(context, naturals, len(wilds))
-                    plain = plain_table, _Search(plain_table, wilds)
-                plain_table, plain_search = plain
-                plain_search.state_limit = len(plain_search.known) + len(search.known)
+                # so on a large hand a card late in that order is searched in the other order,
+                # where it comes early and the later states are shared with the other such
+                # cards' searches. Given no more states than the search has taken so far, a
+                # search that needs more gives up, and this and the remaining cards go back.
+                other_table, other_search = other
+                other_search.state_limit = len(other_search.known) + len(search.known)
                 try:
-                    left = _discard_search(plain_search, plain_table.without(c), points, broken[c])
+                    left = _discard_search(other_search, other_table.without(c), points, broken[c])
                 except _Exhausted:
-                    plain_allowed = False
-                    without = table.without(context.mirror[c])
-                    left = _discard_search(search, without, points, broken[c])
+                    other = None
+                    left = _discard_search(search, table.without(c), points, broken[c])
             else:
-                without = table.without(context.mirror[c])
-                left = _discard_search(search, without, points, broken[c])
+                left = _discard_search(search, table.without(c), points, broken[c])
             ranked.append(left << 17 | (1023 - penalty[c]) << 7 | c)
         ranked.sort()
     discards = tuple([Discard(key & 127, key >> 17) for key in ranked])
-    return Analysis(wild_rank, tuple(melds), tuple(deadwood), points, discards)
+    return Analysis(wild_rank, melds, deadwood, points, discards)
 
 
 def _discard_search(search: _Search, without: int, points: int, broken: int) -> int:
@@ -297,16 +294,37 @@ def _discard_search(search: _Search, without: int, points: int, broken: int) -> 
     return search.best(without, broken + 1)
 
 
-def _high_first(
+def _search_of(
     context: _Context, naturals: list[Card], wilds: list[Card]
-) -> tuple[_MeldTable, _Search]:
-    """The search of a hand, in its mirror image: the search cuts what cannot beat the best found
-    so far, which it does soonest when it meets the dearest cards first, and ranks mostly cost
-    more the higher they are. (On hands the search found hardest, 2,500 states instead of
-    70,000.) _unmirrored turns its arrangement back."""
+) -> tuple[tuple[_MeldTable, _Search], tuple[_MeldTable, _Search] | None]:
+    """The search of a hand, and on large hands a second one in the other order.
+
+    The search cuts what cannot beat the best found so far, which it does soonest when it meets
+    the dearest cards first: so it runs on the hand's mirror image (ranks counted from the king
+    down), where ranks mostly cost more the sooner they come. (On hands of 14 cards, a quarter
+    less time than the hand as it is.) But each order has hands it finds hard where the other
+    does not (three hundred times more states, both ways, on the hardest found), so on large
+    hands the two race: each in turn gets a number of states, four times more each round, and
+    the first to finish is the search; the other is kept (its memo stays true) for discards."""
     flip = context.mirror
     table = _MeldTable(context.flipped(), [flip[n] for n in naturals], len(wilds))
-    return table, _Search(table, wilds)
+    mirrored = table, _Search(table, wilds)
+    if not table.floored:
+        return mirrored, None
+    table = _MeldTable(context, naturals, len(wilds))
+    plain = table, _Search(table, wilds)
+    limit = _RACE_FROM
+    while True:
+        for first, second in ((mirrored, plain), (plain, mirrored)):
+            table, search = first
+            search.state_limit = limit
+            try:
+                search.best(table.full)
+            except _Exhausted:
+                continue
+            search.state_limit = _UNLIMITED
+            return first, second
+        limit *= 4
 
 
 def _unmirrored(
@@ -480,13 +498,21 @@ def _gin_deadwood(
 # distinct card in the same order (see _MeldTable), holding its count; a run is a vector in that
 # packing, one copy of each of its cards, so it fits in what is left when all its cards are present
 # (_MeldTable.present) and taking it is one subtraction.
+#
+# Where an ace may play high, it has a second digit after the kings: the search meets the ace
+# first, and may keep it for the top of a run (moving it to that digit) rather than reach over
+# every rank to the run's other cards at once.
 _SUITS: Final = 5
-_DIGITS: Final = 13 * _SUITS
-_CARD_OF_DIGIT: Final = tuple((d % _SUITS) * 13 + d // _SUITS for d in range(_DIGITS))
+_HIGH_ACE: Final = 13
+"""The rank of an ace kept to play high, after the king."""
+_DIGITS: Final = (_HIGH_ACE + 1) * _SUITS
+_CARD_OF_DIGIT: Final = tuple((d % _SUITS) * 13 + d // _SUITS % 13 for d in range(_DIGITS))
 _RANK_OF_DIGIT: Final = tuple(d // _SUITS for d in range(_DIGITS))
-"""A digit's rank, 0 (ace) to 12 (king)."""
+"""A digit's rank, 0 (ace) to 12 (king), and 13 (_HIGH_ACE)."""
 # Per natural card: its rank's bit in a suit mask.
-_RANK_BIT: Final = tuple(1 << (c % 13) for c in range(_DIGITS))
+_RANK_BIT: Final = tuple(1 << (c % 13) for c in range(13 * _SUITS))
+_RACE_FROM: Final = 1000
+"""The states each order of a large hand's search gets in the first round (see _search_of)."""
 _FLOOR_FROM: Final = 15
 """From this many distinct naturals on, the search cuts with a lower bound (_Search.floor); on
 smaller hands building its tables costs more than it saves."""
@@ -503,10 +529,10 @@ _Plan = tuple[MeldKind, tuple[Card, ...], int]
 # A search's tables for its wilds: leftover penalties, pool options, the fewest wilds per pool.
 _WildTables = tuple[list[list[int]], list[list[tuple[int, int, int]]], list[int]]
 # A candidate run under a context: (its cards as digits of the shared layout, wilds needed, room
-# for more wilds, ace played high); and in one hand's meld table, the same with its cards as a
-# vector of that hand's layout.
-_RunShape = tuple[tuple[int, ...], int, int, bool]
-_Run = tuple[int, int, int, bool]
+# for more wilds); and in one hand's meld table, the same with its cards as a vector of that
+# hand's layout.
+_RunShape = tuple[tuple[int, ...], int, int]
+_Run = tuple[int, int, int]
 _NO_RUNS: Final[list[_Run]] = []
 
 
@@ -533,7 +559,7 @@ class _Context:
         self.mirror = tuple((c // 13) * 13 + ranks[c % 13] - 1 for c in range(JOKER))
         face = self.mirror if mirrored else range(JOKER)
         self.digit_points = tuple(rules.card_points[face[c]] for c in _CARD_OF_DIGIT)
-        self.rank_points = tuple(self.digit_points[_digit(r)] for r in range(13))
+        self.rank_points = tuple(self.digit_points[r * _SUITS] for r in range(_HIGH_ACE + 1))
         self.limit = rules.max_wilds_per_meld
         self.max_run = rules.max_run_length
         self.ace_high = rules.aces == "high_or_low"
@@ -568,54 +594,49 @@ class _Context:
         return found
 
     def _runs_headed_by(self, head: int, higher: int, usable: int) -> list[_RunShape]:
-        """Runs of the head with higher cards of its suit, one per rank, gaps paid in wilds:
-        upwards from it, and, for an ace that may play high, downwards from 14."""
+        """Runs of the head with higher cards of its suit (an ace that may play high included,
+        at 14), one per rank, gaps paid in wilds."""
         rank = _RANK_OF_DIGIT[head] + 1
+        top = _HIGH_ACE + 1 if self.ace_high else 13
         ranked = [
-            (rank + 1 + k, head + _SUITS * (k + 1)) for k in range(13 - rank) if higher >> k & 1
+            (rank + 1 + k, head + _SUITS * (k + 1)) for k in range(top - rank) if higher >> k & 1
         ]
-        # (need, -size, its digits from the highest down, digits, room, high)
-        found: list[tuple[int, int, tuple[int, ...], tuple[int, ...], int, bool]] = []
-        directions = [(rank, ranked, False)]
-        if self.ace_high and rank == 1:
-            directions.append((14, ranked[::-1], True))
-        for start, cards, high in directions:
-            # Depth-first over the ranks in order: (next index, gaps so far, last rank, digits,
-            # size, and each gap so far as (its wilds, the length before it, the rank after it)).
-            stack: list[
-                tuple[int, int, int, tuple[int, ...], int, tuple[tuple[int, int, int], ...]]
-            ]
-            stack = [(0, 0, start, (head,), 1, ())]
-            while stack:
-                first, gaps, last, digits, size, holes = stack.pop()
-                for k in range(first, len(cards)):
-                    r, d = cards[k]
-                    gap = abs(r - last) - 1
-                    total = gaps + gap
-                    if total > usable:
-                        break
-                    grown_holes = (*holes, (gap, abs(last - start) + 1, r)) if gap else holes
-                    if any(
-                        max(0, 3 - before) + max(0, 2 - abs(r - after)) <= wilds
-                        for wilds, before, after in grown_holes
-                    ):
-                        # Split at that gap, the two ends need no more wilds than the gap (and
-                        # have more room): so does every longer run through the same gap.
-                        continue
-                    grown, grown_size = (*digits, d), size + 1
-                    stack.append((k + 1, total, r, grown, grown_size, grown_holes))
-                    need = max(total, 3 - grown_size)
-                    if need >= 2 * grown_size and self.singles_do_better:
-                        continue
-                    if need <= usable and grown_size + need <= self.max_run:
-                        room = self.room(grown_size + need, need, is_set=False)
-                        order = tuple(sorted(grown, reverse=True))
-                        found.append((need, -grown_size, order, grown, room, high))
+        # (need, -size, its digits from the highest down, digits, room)
+        found: list[tuple[int, int, tuple[int, ...], tuple[int, ...], int]] = []
+        # Depth-first over the ranks in order: (next index, gaps so far, last rank, digits,
+        # size, and each gap so far as (its wilds, the length before it, the rank after it)).
+        stack: list[tuple[int, int, int, tuple[int, ...], int, tuple[tuple[int, int, int], ...]]]
+        stack = [(0, 0, rank, (head,), 1, ())]
+        while stack:
+            first, gaps, last, digits, size, holes = stack.pop()
+            for k in range(first, len(ranked)):
+                r, d = ranked[k]
+                gap = r - last - 1
+                total = gaps + gap
+                if total > usable:
+                    break
+                grown_holes = (*holes, (gap, last - rank + 1, r)) if gap else holes
+                if any(
+                    max(0, 3 - before) + max(0, 2 - (r - after)) <= wilds
+                    for wilds, before, after in grown_holes
+                ):
+                    # Split at that gap, the two ends need no more wilds than the gap (and
+                    # have more room): so does every longer run through the same gap.
+                    continue
+                grown, grown_size = (*digits, d), size + 1
+                stack.append((k + 1, total, r, grown, grown_size, grown_holes))
+                need = max(total, 3 - grown_size)
+                if need >= 2 * grown_size and self.singles_do_better:
+                    continue
+                if need <= usable and grown_size + need <= self.max_run:
+                    room = self.room(grown_size + need, need, is_set=False)
+                    order = tuple(sorted(grown, reverse=True))
+                    found.append((need, -grown_size, order, grown, room))
         # Fewest wilds first (the search stops at the first run it cannot pay for), and among
         # those the longest: a hand that melds completely is found, and proven, soonest. (Then
         # the run without the higher cards, a fixed order for the arrangement it picks.)
         found.sort()
-        return [(digits, need, room, high) for need, _, _, digits, room, high in found]
+        return [(digits, need, room) for need, _, _, digits, room in found]
 
     def wild_tables(self, penalties: tuple[int, ...]) -> _WildTables:
         """What a search needs to know of its wilds (their penalties, in increasing order)."""
@@ -678,13 +699,6 @@ def _context(rules: Rules, wild: Rank | None) -> _Context:
     return found
 
 
-def _run_plan(cards: list[Card], need: int, ace_high: bool) -> _Plan:
-    """A run's cards in play order (a run holds one card per rank)."""
-    if ace_high:
-        cards = [*cards[1:], cards[0]]
-    return "run", tuple(cards), need
-
-
 def _within_reach(higher: int, wilds: int) -> int:
     """The part of ``higher`` (the ranks above a card, bit 0 the next rank up) that a run from
     that card can reach with this many wilds: up to the first gap wider than the wilds."""
@@ -701,9 +715,11 @@ def _within_reach(higher: int, wilds: int) -> int:
 class _MeldTable:
     """What the naturals of one hand can form with up to ``wild_count`` wilds.
 
-    Runs are listed per head (their lowest card in rank-major order; an ace played high heads its
-    run too). Sets need no list: a card that heads no run goes to its rank's pool, and once the
-    search has passed a rank its pool becomes sets or deadwood as a whole. That is exact because
+    Runs are listed per head (their lowest card in rank-major order). Where an ace may play
+    high, each ace has a second digit after the kings (empty at first): the search takes an ace
+    into a run from below, or moves it there, to play high in a run or in a set of aces. Sets
+    need no list: a card that heads no run goes to its rank's pool, and once the search has
+    passed a rank its pool becomes sets or deadwood as a whole. That is exact because
     a natural left as deadwood beside a set of its rank could always join the set for free (it
     never raises the set's need for wilds); so per rank, the cards outside runs are all in sets
     or all deadwood.
@@ -740,7 +756,20 @@ class _MeldTable:
             else:
                 shared.append(d)
                 counts.append(1)
+        naturals_digits = len(shared)
+        high_of = [-1] * naturals_digits
+        for i in self._aces_to_move(shared, counts) if context.ace_high else []:
+            high_of[i] = len(shared)
+            high_of.append(-1)
+            shared.append(_HIGH_ACE * _SUITS + shared[i])
+            counts.append(counts[i])  # (room for every copy; none there at first)
+            masks[shared[i]] = masks[shared[i]] | 1 << _HIGH_ACE
+        self.high_of = high_of
+        """Each ace's digit after the kings, where it has one; else -1."""
+        self.high_from = naturals_digits
+        """The first of the digits of aces kept to play high (after every natural's)."""
         self.shared = shared
+        self.points = [context.digit_points[d] for d in shared]
         index = self.index = [-1] * _DIGITS
         unit: list[int] = []
         offset: list[int] = []  # each digit's lowest bit
@@ -762,7 +791,8 @@ class _MeldTable:
             for k in range(1, width):
                 digit_at.append(i)
                 above[k] = above[k] | one << k
-            full += counts[i] * one
+            if i < naturals_digits:
+                full += counts[i] * one
             low += one
             at += width
             rank_of.append(_RANK_OF_DIGIT[d])
@@ -772,29 +802,42 @@ class _MeldTable:
         self.above = [mask for mask in above[1:] if mask]
         self.full = full
         self.low = low
+        self.low_aces = sum(count_mask[i] << offset[i] for i, h in enumerate(high_of) if h >= 0)
+        """Where an ace may play high: the aces the search has not yet moved after the kings."""
         # Filled on first use: the search never asks for the runs of a card it never heads with.
         self.runs: list[list[_Run] | None] = [None] * len(shared)
         self.dead = self._dead_digits(counts) if self.usable < 2 else []
         self.dead_mask = sum(count_mask[d] << offset[d] for d in self.dead)
-        self.floored = len(shared) >= _FLOOR_FROM if floored is None else floored
+        self.floored = naturals_digits >= _FLOOR_FROM if floored is None else floored
         if self.floored:
             self._floor_tables(counts)
+
+    def _aces_to_move(self, shared: list[int], counts: list[int]) -> list[int]:
+        """The aces that get a digit after the kings: those of a suit with a card a run to the ace
+        at 14 could hold (a king, or as far down as the wilds can bridge). But sets of aces are
+        made on one side: where the aces could make one (with the wilds), every ace or none.
+        (An ace moved there is counted as deadwood only once the search reaches it, so it moves
+        only where it might do better.)"""
+        aces = [i for i in range(len(shared)) if shared[i] < _SUITS]
+        reach = [i for i in aces if self.suit_masks[shared[i]] >> max(1, 12 - self.usable)]
+        if sum(counts[i] for i in aces) + self.usable >= 3:
+            return aces if reach else []
+        return reach
 
     def runs_headed_by(self, head: int) -> list[_Run]:
         found = self.runs[head]
         if found is None:
             digit = self.shared[head]
             higher = self.suit_masks[digit % _SUITS] >> (_RANK_OF_DIGIT[digit] + 1)
-            if self.usable < 12 and not (digit < _SUITS and self.context.ace_high):
-                # (An ace that may play high reaches down from the top too.)
+            if self.usable < 12:
                 higher = _within_reach(higher, self.usable)
             unit, index = self.unit, self.index
             found = []
-            for digits, need, room, high in self.context.runs_headed_by(digit, higher, self.usable):
+            for digits, need, room in self.context.runs_headed_by(digit, higher, self.usable):
                 vector = 0
                 for d in digits:
                     vector += unit[index[d]]
-                found.append((vector, need, room, high))
+                found.append((vector, need, room))
             self.runs[head] = found
         return found
 
@@ -809,7 +852,10 @@ class _MeldTable:
         return present
 
     def without(self, c: Card) -> int:
-        """The hand's naturals without one ``c``."""
+        """The hand's naturals without one ``c`` (a card of the hand itself, also in the mirrored
+        search)."""
+        if self.context.mirrored:
+            c = self.context.mirror[c]
         return self.full - self.unit[self.index[_digit(c)]]
 
     def cards(self, vector: int) -> list[Card]:
@@ -826,28 +872,28 @@ class _MeldTable:
         """What the search's lower bound (_Search.floor) reads: the runs of three naturals the hand
         holds (as presence masks), the ranks that could make a set of naturals, and each card's
         partners (the cards that could share a meld with it and a single wild)."""
-        unit, ace_high = self.unit, self.context.ace_high
+        unit = self.unit
         self.suit_of = [c // 13 for c in self.card_of]
-        points = self.context.digit_points
-        self.points = [points[d] for d in self.shared]
-        at: list[dict[int, int]] = [{} for _ in range(_SUITS)]
+        # The digits at each position of each suit. (Where an ace may play high, the floor is
+        # only asked once the search has moved every ace to its digit after the kings.)
+        at: list[list[list[int]]] = [[[] for _ in range(15)] for _ in range(_SUITS)]
         for i, c in enumerate(self.card_of):
-            at[c // 13][c % 13 + 1] = i
-            if ace_high and c % 13 == 0:
-                at[c // 13][14] = i
+            at[c // 13][self.rank_of[i] + 1].append(i)
         windows: list[int] = []
         partner = [0] * len(unit)
         for here in at:
-            for position, i in here.items():
-                for step in (1, 2):
-                    j = here.get(position + step)
-                    if j is not None and j != i:
-                        partner[i] |= unit[j]
-                        partner[j] |= unit[i]
-                middle, top = here.get(position + 1), here.get(position + 2)
-                if middle is not None and top is not None:
-                    windows.append(unit[i] | unit[middle] | unit[top])
-        by_rank: list[list[int]] = [[] for _ in range(13)]
+            for position in range(1, 15):
+                for i in here[position]:
+                    for step in (1, 2):
+                        for j in here[position + step] if position + step < 15 else []:
+                            if j != i:
+                                partner[i] |= unit[j]
+                                partner[j] |= unit[i]
+                    if position + 2 < 15:
+                        for middle in here[position + 1]:
+                            for top in here[position + 2]:
+                                windows.append(unit[i] | unit[middle] | unit[top])
+        by_rank: list[list[int]] = [[] for _ in range(_HIGH_ACE + 1)]
         for i, rank in enumerate(self.rank_of):
             by_rank[rank].append(i)
         self.set_ranks: list[int] = []
@@ -873,8 +919,8 @@ class _MeldTable:
         ``counts``: the copies of each digit's card."""
         usable, ace_high = self.usable, self.context.ace_high
         by_rank = [0] * 13
-        for rank, count in zip(self.rank_of, counts, strict=True):
-            by_rank[rank] += count
+        for i in range(self.high_from):
+            by_rank[self.rank_of[i]] += counts[i]
         suits = [mask << 1 for mask in self.suit_masks]  # bit r: rank r (1 to 13)
         if ace_high:
             suits = [mask | (mask & 2) << 13 for mask in suits]
@@ -888,7 +934,8 @@ class _MeldTable:
             # One wild bridges any two cards of a suit at most two ranks apart.
             reach = [(mask << 1 | mask << 2 | mask >> 1 | mask >> 2) & mask for mask in suits]
         dead = []
-        for d, c in enumerate(self.card_of):
+        for d in range(self.high_from):
+            c = self.card_of[d]
             position = 1 << (c % 13 + 1)
             if ace_high and c % 13 == 0:
                 position |= 1 << 14
@@ -927,7 +974,7 @@ class _Search:
         # dictionary operation.)
         self.known: dict[object, int] = {}
         # The move that reaches each exact result: a run's index, a pool option's, or -1 (the
-        # head to its pool; the pool to deadwood).
+        # head to its pool, or an ace to its digit after the kings; the pool to deadwood).
         self.moves: dict[object, int] = {}
         self.limited = context.limit is not None
         self.rank_points = context.rank_points
@@ -1079,7 +1126,7 @@ class _Search:
         table, known = self.table, self.known
         runs, ranks, unit, digit_at = table.runs, table.rank_of, table.unit, table.digit_at
         leaf, pools, pool_need, moves = self.leaf, self.pools, self.pool_need, self.moves
-        rank_points, limited = self.rank_points, self.limited
+        rank_points, limited, high_of = self.rank_points, self.limited, table.high_of
         # First settle what leaves no choice: a card that heads no run it could pay for goes
         # to its rank's pool; a pool left behind is deadwood when it cannot be a set, and a
         # set when it holds three cards or more (with no limit of wilds per meld: a free set
@@ -1107,7 +1154,11 @@ class _Search:
             listed = runs[head]
             melds = table.runs_headed_by(head) if listed is None else listed
             if melds and melds[0][1] <= wilds:
-                break  # the head's pool or one of its runs: a choice
+                break  # the head's pool (or, for an ace, its digit after the kings), or a run
+            high = high_of[head]
+            if high >= 0:
+                state += unit[high] - unit[head]
+                continue
             state -= unit[head]
             pool_rank = rank
             pooled += 1
@@ -1125,7 +1176,7 @@ class _Search:
         if len(known) > self.state_limit:
             raise _Exhausted
         present = table.present(state)
-        if table.floored and wilds < self.floor_below:
+        if table.floored and wilds < self.floor_below and not state & table.low_aces:
             bound = self.floor(state, present, wilds, pool_rank, pooled, budget)
             if bound >= budget:
                 known[key] = 2 * bound + 1
@@ -1153,7 +1204,7 @@ class _Search:
                     best, move = total, option
         else:
             best, move = _UNLIMITED, -1
-            for option, (vector, need, room, _) in enumerate(melds):
+            for option, (vector, need, room) in enumerate(melds):
                 if need > wilds or not best:
                     break
                 if present & vector != vector:
@@ -1170,7 +1221,19 @@ class _Search:
                 )
                 if total < best:
                     best, move = total, option
-            if best:
+            high = high_of[head]
+            if best and high >= 0:
+                total = self.solve(
+                    state - unit[head] + unit[high],
+                    wilds,
+                    spare,
+                    pool_rank,
+                    pooled,
+                    best if best < budget else budget,
+                )
+                if total < best:
+                    best, move = total, -1
+            elif best:
                 total = self.solve(
                     state - unit[head],
                     wilds,
@@ -1188,10 +1251,11 @@ class _Search:
             known[key] = 2 * best + 1
         return passed + best
 
-    def arrange(self, state: int) -> tuple[list[Meld], list[Card], list[Card]]:
-        """The best arrangement: melds (wilds assigned), the naturals left as deadwood and the
-        wilds left unplaced. It searches ``state``, then follows the search's own path: what it
-        settled without a choice, the same way, and at each choice the move it recorded."""
+    def arrange(self, state: int) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
+        """The best arrangement of the hand itself (in the mirrored search, turned back): melds
+        (wilds assigned), and the deadwood (the naturals in order, then the wilds left
+        unplaced). It searches ``state``, then follows the search's own path: what it settled
+        without a choice, the same way, and at each choice the move it recorded."""
         table, moves, pools = self.table, self.moves, self.pools
         free_sets = not self.limited
         deadwood = table.cards(state & table.dead_mask)
@@ -1228,9 +1292,14 @@ class _Search:
             if head < 0:
                 break
             runs = table.runs_headed_by(head)
-            if runs and runs[0][1] <= wilds and (move := moves[key()]) >= 0:
-                vector, need, room, high = runs[move]
-                plan.append(_run_plan(table.cards(vector), need, high))
+            move = moves[key()] if runs and runs[0][1] <= wilds else -1
+            if move < 0 and table.high_of[head] >= 0:
+                state += table.unit[table.high_of[head]] - table.unit[head]
+                continue
+            if move >= 0:
+                vector, need, room = runs[move]
+                # (its cards in the layout's order: play order, an ace played high last)
+                plan.append(("run", tuple(table.cards(vector)), need))
                 state -= vector
                 wilds -= need
                 spare = min(spare + room, wilds)
@@ -1239,7 +1308,10 @@ class _Search:
             pool_rank = rank
             state -= table.unit[head]
         melds, unplaced = self._place_wilds(plan, wilds)
-        return melds, deadwood, unplaced
+        if self.context.mirrored:
+            return _unmirrored(melds, deadwood, unplaced, self.context)
+        deadwood.sort()
+        return tuple(melds), (*deadwood, *unplaced)
 
     # -- laying out the wilds ---------------------------------------------------------------------
 

@@ -120,11 +120,17 @@ def test_every_discard_is_ranked_by_the_reference(
 # reference can judge) and forced off for large ones (where the two searches must agree).
 
 
-def search_of(hand: list[Card], wild: int | None, rules: Rules, *, floored: bool) -> _Search:
-    """The analyser's search of the hand (as it is, not mirrored), with or without the floor."""
+def search_of(
+    hand: list[Card], wild: int | None, rules: Rules, *, floored: bool, mirrored: bool = False
+) -> _Search:
+    """The analyser's search of the hand, with or without the floor, in either order: the hand
+    as it is, or its mirror image (the analyser uses both: see _search_of)."""
     cards, wild_rank, rules_value = _inputs(hand, wild, rules)
     naturals, wilds = _split(cards, wild_rank)
-    table = _MeldTable(_context(rules_value, wild_rank), naturals, len(wilds), floored)
+    context = _context(rules_value, wild_rank)
+    if mirrored:
+        context, naturals = context.flipped(), [context.mirror[n] for n in naturals]
+    table = _MeldTable(context, naturals, len(wilds), floored)
     return _Search(table, wilds)
 
 
@@ -133,10 +139,21 @@ def searched(hand: list[Card], wild: int | None, rules: Rules, *, floored: bool)
     return search.best(search.table.full)
 
 
-def floor_of(hand: list[Card], wild: int | None, rules: Rules) -> int:
+def floor_and_value(hand: list[Card], wild: int | None, rules: Rules) -> tuple[int, int, bool]:
+    """The floor at the first state of the hand where the search may ask it, the search's least
+    deadwood there (without the floor), and whether that state is the whole hand. (Where an ace
+    may play high, the search first moves every ace after the kings, or into a run from below:
+    the floor is asked once they are all moved.)"""
     search = search_of(hand, wild, rules, floored=True)
-    state = search.table.full
-    return search.floor(state, search.table.present(state), search.wild_count, 0, 0, 0)
+    table = search.table
+    state = table.full
+    for i, high in enumerate(table.high_of):
+        if high >= 0:
+            copies = (state >> table.offset[i]) & table.count_mask[i]
+            state += copies * (table.unit[high] - table.unit[i])
+    floor = search.floor(state, table.present(state), search.wild_count, 0, 0, 0)
+    value = search_of(hand, wild, rules, floored=False).best(state)
+    return floor, value, state == table.full
 
 
 @st.composite
@@ -161,7 +178,26 @@ def sparse_hands(draw: st.DrawFn) -> tuple[list[Card], int | None, Rules]:
 @given(st.one_of(hands((1, 10)), hands((3, 10), wild_bias=True), sparse_hands()))
 def test_the_floor_is_a_lower_bound(case: tuple[list[Card], int | None, Rules]) -> None:
     hand, wild, rules = case
-    assert floor_of(hand, wild, rules) <= reference_min_deadwood(hand, wild, rules)
+    floor, value, whole_hand = floor_and_value(hand, wild, rules)
+    assert floor <= value
+    if whole_hand:
+        assert value == reference_min_deadwood(hand, wild, rules)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(hands((1, 10)), hands((3, 10), wild_bias=True)), st.booleans())
+def test_each_order_arranges_the_hand_as_well_as_the_reference(
+    case: tuple[list[Card], int | None, Rules], mirrored: bool
+) -> None:
+    """Small hands search in the mirror image; large ones race it against the hand as it is, and
+    either may give the arrangement: each order, checked on hands the reference can judge."""
+    hand, wild, rules = case
+    search = search_of(hand, wild, rules, floored=False, mirrored=mirrored)
+    melds, deadwood = search.arrange(search.table.full)
+    points = sum(rules.points(c, wild) for c in deadwood)
+    arranged = Analysis(wild, melds, deadwood, points, ())
+    assert points == reference_min_deadwood(hand, wild, rules)
+    check_arrangement(hand, wild, rules, arranged)
 
 
 @settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -182,6 +218,17 @@ def test_large_hands_search_the_same_with_and_without_the_floor(
     assert searched(hand, wild, rules, floored=True) == searched(hand, wild, rules, floored=False)
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(hands((16, 30)), hands((16, 30), wild_bias=True)))
+def test_large_hands_search_the_same_in_both_orders(
+    case: tuple[list[Card], int | None, Rules],
+) -> None:
+    hand, wild, rules = case
+    plain = search_of(hand, wild, rules, floored=True)
+    mirrored = search_of(hand, wild, rules, floored=True, mirrored=True)
+    assert plain.best(plain.table.full) == mirrored.best(mirrored.table.full)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(hands((16, 30)), hands((16, 30), wild_bias=True)))
 def test_large_hands_rank_every_discard_by_min_deadwood(
@@ -191,6 +238,8 @@ def test_large_hands_rank_every_discard_by_min_deadwood(
     search that gives up): each must still be the least deadwood of the hand without the card."""
     hand, wild, rules = case
     result = analyse(hand, wild, rules)
+    check_arrangement(hand, wild, rules, result)
+    assert result.deadwood_points == searched(hand, wild, rules, floored=False)
     assert sorted(d.card for d in result.discards) == sorted(set(hand))
     for discard in result.discards:
         rest = without(hand, discard.card)
