@@ -516,6 +516,8 @@ _RACE_FROM: Final = 1000
 _FLOOR_FROM: Final = 15
 """From this many distinct naturals on, the search cuts with a lower bound (_Search.floor); on
 smaller hands building its tables costs more than it saves."""
+_SUIT_COUNT: Final = tuple(bin(suits).count("1") for suits in range(1 << _SUITS))
+"""How many suits a mask of suits holds."""
 _CACHE_LIMIT: Final = 100_000
 """Entries a cache of candidate runs may hold before it starts again (hands are unbounded)."""
 
@@ -978,6 +980,7 @@ class _Search:
         self.moves: dict[object, int] = {}
         self.limited = context.limit is not None
         self.rank_points = context.rank_points
+        self.by_suit = [0] * _SUITS  # (floor's)
         self.state_limit = _UNLIMITED
         """The most states the search may know: beyond them it gives up (raises _Exhausted)."""
         self.lone_limit = 1 if context.limit is None or context.limit >= 2 else _UNLIMITED
@@ -1006,13 +1009,16 @@ class _Search:
         for window in table.windows:
             if present & window == window:
                 covered |= window
-        digits_of = table.set_digits
+        digits_of, set_masks = table.set_digits, table.set_masks
         for k, rank in enumerate(table.set_ranks):
+            mask = set_masks[k]
+            if not present & mask & ~covered:
+                continue  # (none of its cards left to cover)
             held = pooled if rank == pool_rank else 0
             for i in digits_of[k]:
                 held += (state >> offset[i]) & count_mask[i]
             if held >= 3:
-                covered |= table.set_masks[k]
+                covered |= mask
         alone = present & ~covered
         if not alone:
             return 0
@@ -1026,8 +1032,15 @@ class _Search:
                 i = digit_at[bit.bit_length() - 1]
                 stranded += ((state >> offset[i]) & count_mask[i]) * points[i]
             return stranded
-        costly = 0  # the cards a wild could rescue in a meld with others
         lonely: list[int] = []  # with two wilds or more: the costs of the cards with no partner
+        # The cards a wild could rescue in a meld with others, by group (a suit's or a rank's
+        # cards): their suits, their cost in each suit, and the four dearest ranks so far.
+        suits, by_suit, suit_of = 0, self.by_suit, table.suit_of
+        for s in range(_SUITS):
+            by_suit[s] = 0
+        top = (0, 0, 0, 0)
+        rank = -1
+        rank_cost = 0
         while alone:
             bit = alone & -alone
             alone ^= bit
@@ -1042,11 +1055,23 @@ class _Search:
                     lonely.append(points[i])
                     stranded += points[i]
             else:
-                total += n * points[i]
-                costly |= bit
+                cost = n * points[i]
+                total += cost
+                suit = suit_of[i]
+                suits |= 1 << suit
+                by_suit[suit] = by_suit[suit] + cost
+                if ranks[i] != rank:  # (a rank's cards come in a row)
+                    top = _keep_dearest(top, rank_cost)
+                    rank, rank_cost = ranks[i], cost
+                else:
+                    rank_cost += cost
         if stranded + total < budget:
             return stranded + total  # it cannot cut: spare the rest
-        groups = self._dearest_groups(state, costly)
+        top = _keep_dearest(top, rank_cost)
+        for cost in by_suit:
+            top = _keep_dearest(top, cost)
+        first, second, third, fourth = top
+        groups = _SUIT_COUNT[suits], first, second, third, fourth
         if lone:
             return stranded + _unrescued(groups, total, wilds)
         # A meld with k cards without partners needs 2 * ceil(k / 2) wilds (they are at least
@@ -1063,38 +1088,6 @@ class _Search:
                 found = stranded - rescued + _unrescued(groups, total, wilds - (x + 1) // 2)
                 best = min(best, found)
         return best
-
-    def _dearest_groups(self, state: int, costly: int) -> tuple[int, int, int, int, int]:
-        """How many suits the ``costly`` cards lie in, and the costs of their four dearest groups
-        (a suit's or a rank's cards), the dearest first."""
-        table = self.table
-        suits = 0
-        for mask in table.suit_masks_of_layout:
-            if costly & mask:
-                suits += 1
-        offset, count_mask, points = table.offset, table.count_mask, table.points
-        digit_at = table.digit_at
-        ranks, suit_of = table.rank_of, table.suit_of
-        top = (0, 0, 0, 0)
-        by_suit = [0, 0, 0, 0, 0]
-        rank = rank_cost = 0
-        while costly:  # (a rank's cards come in a row)
-            bit = costly & -costly
-            costly ^= bit
-            i = digit_at[bit.bit_length() - 1]
-            cost = ((state >> offset[i]) & count_mask[i]) * points[i]
-            suit = suit_of[i]
-            by_suit[suit] = by_suit[suit] + cost
-            if ranks[i] != rank:
-                top = _keep_dearest(top, rank_cost)
-                rank, rank_cost = ranks[i], cost
-            else:
-                rank_cost += cost
-        top = _keep_dearest(top, rank_cost)
-        for cost in by_suit:
-            top = _keep_dearest(top, cost)
-        first, second, third, fourth = top
-        return suits, first, second, third, fourth
 
     def best(self, state: int, budget: int = _UNLIMITED, wilds: int | None = None) -> int:
         """The least deadwood of the naturals in ``state`` plus the wilds (all of them, or the
@@ -1155,7 +1148,7 @@ class _Search:
             melds = table.runs_headed_by(head) if listed is None else listed
             if melds and melds[0][1] <= wilds:
                 break  # the head's pool (or, for an ace, its digit after the kings), or a run
-            high = high_of[head]
+            high = high_of[head] if rank == 0 else -1
             if high >= 0:
                 state += unit[high] - unit[head]
                 continue
@@ -1221,7 +1214,7 @@ class _Search:
                 )
                 if total < best:
                     best, move = total, option
-            high = high_of[head]
+            high = high_of[head] if rank == 0 else -1
             if best and high >= 0:
                 total = self.solve(
                     state - unit[head] + unit[high],
@@ -1400,8 +1393,9 @@ class _Search:
 
 
 def _unrescued(groups: tuple[int, int, int, int, int], total: int, melds: int) -> int:
-    """What is left of ``total``, the cost of the cards of ``groups`` (see _dearest_groups), when
-    ``melds`` melds with wilds rescue the dearest groups: a meld lies in one suit or one rank."""
+    """What is left of ``total``, the cost of the cards of ``groups`` (how many suits they lie in,
+    and the costs of their four dearest groups, a suit's or a rank's cards), when ``melds`` melds
+    with wilds rescue the dearest groups: a meld lies in one suit or one rank."""
     suits, first, second, third, fourth = groups
     if melds >= suits:
         return 0  # a meld in each of their suits
