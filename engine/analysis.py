@@ -748,8 +748,9 @@ class _MeldTable:
         digits.sort()
         # The hand's own layout: a digit per distinct natural, in the shared layout's order, each
         # just wide enough for its own count. A count of n takes no more than n bits, so any hand
-        # fits in 30 bits, and a search state (with its key) in a machine word, where the
-        # search's arithmetic and hashing are cheapest.
+        # fits in 30 bits (a few more for the aces' digits after the kings), and a search state
+        # (with its key) in a machine word, where the search's arithmetic and hashing are
+        # cheapest.
         shared: list[int] = []  # shared[i]: the shared layout's digit of this hand's digit i
         counts: list[int] = []
         for d in digits:
