@@ -519,6 +519,11 @@ _RACE_FROM: Final = 1000
 _FLOOR_FROM: Final = 15
 """From this many distinct naturals on, the search cuts with a lower bound (_Search.floor); on
 smaller hands building its tables costs more than it saves."""
+# The fields of _MeldTable.facts: a count's mask (a count is at most 30), rank, suit, penalty.
+_COUNT_MASK: Final = 31
+_RANK_SHIFT: Final = 5
+_SUIT_SHIFT: Final = 9
+_POINTS_SHIFT: Final = 12
 _SUIT_COUNT: Final = tuple(bin(suits).count("1") for suits in range(1 << _SUITS))
 """How many suits a mask of suits holds."""
 _CACHE_LIMIT: Final = 100_000
@@ -915,6 +920,18 @@ class _MeldTable:
                 self.set_digits.append(digits)
                 self.set_masks.append(sum(unit[i] for i in digits))
         self.windows, self.partner = windows, partner
+        # What the floor reads of each card, by the lowest bit of its digit: its count's mask,
+        # rank, suit and penalty packed in one int, and its partners.
+        self.facts = [0] * len(self.digit_at)
+        self.partner_at = [0] * len(self.digit_at)
+        for i, first_bit in enumerate(self.offset):
+            self.facts[first_bit] = (
+                self.count_mask[i]
+                | self.rank_of[i] << _RANK_SHIFT
+                | self.suit_of[i] << _SUIT_SHIFT
+                | self.points[i] << _POINTS_SHIFT
+            )
+            self.partner_at[first_bit] = partner[i]
         self.suit_masks_of_layout = [
             sum(unit[i] for i, suit in enumerate(self.suit_of) if suit == s) for s in range(_SUITS)
         ]
@@ -1008,7 +1025,7 @@ class _Search:
         it is deadwood, and with more, see below.
         """
         table = self.table
-        offset, count_mask, digit_at = table.offset, table.count_mask, table.digit_at
+        offset, count_mask = table.offset, table.count_mask
         covered = 0
         for window in table.windows:
             if present & window == window:
@@ -1027,19 +1044,21 @@ class _Search:
         if not alone:
             return 0
         lone = wilds <= self.lone_limit
-        points, partner, ranks = table.points, table.partner, table.rank_of
+        # (By the bit that marks each card: its facts packed in one int, and its partners.)
+        facts, partner = table.facts, table.partner_at
         stranded = total = 0
         if not wilds:  # all of them deadwood: enough of them to cut will do
             while alone and stranded < budget:
                 bit = alone & -alone
                 alone ^= bit
-                i = digit_at[bit.bit_length() - 1]
-                stranded += ((state >> offset[i]) & count_mask[i]) * points[i]
+                at = bit.bit_length() - 1
+                fact = facts[at]
+                stranded += ((state >> at) & fact & _COUNT_MASK) * (fact >> _POINTS_SHIFT)
             return stranded
         lonely: list[int] = []  # with two wilds or more: the costs of the cards with no partner
         # The cards a wild could rescue in a meld with others, by group (a suit's or a rank's
         # cards): their suits, their cost in each suit, and the four dearest ranks so far.
-        suits, by_suit, suit_of = 0, self.by_suit, table.suit_of
+        suits, by_suit = 0, self.by_suit
         for s in range(_SUITS):
             by_suit[s] = 0
         top = (0, 0, 0, 0)
@@ -1048,25 +1067,28 @@ class _Search:
         while alone:
             bit = alone & -alone
             alone ^= bit
-            i = digit_at[bit.bit_length() - 1]
-            n = (state >> offset[i]) & count_mask[i]
-            if n == 1 and not present & partner[i] and (not pooled or ranks[i] != pool_rank):
+            at = bit.bit_length() - 1
+            fact = facts[at]
+            n = (state >> at) & fact & _COUNT_MASK
+            points = fact >> _POINTS_SHIFT
+            its_rank = (fact >> _RANK_SHIFT) & 15
+            if n == 1 and not present & partner[at] and (not pooled or its_rank != pool_rank):
                 if lone:
-                    stranded += points[i]
+                    stranded += points
                     if stranded >= budget:
                         return stranded
                 else:
-                    lonely.append(points[i])
-                    stranded += points[i]
+                    lonely.append(points)
+                    stranded += points
             else:
-                cost = n * points[i]
+                cost = n * points
                 total += cost
-                suit = suit_of[i]
+                suit = (fact >> _SUIT_SHIFT) & 7
                 suits |= 1 << suit
                 by_suit[suit] = by_suit[suit] + cost
-                if ranks[i] != rank:  # (a rank's cards come in a row)
+                if its_rank != rank:  # (a rank's cards come in a row)
                     top = _keep_dearest(top, rank_cost)
-                    rank, rank_cost = ranks[i], cost
+                    rank, rank_cost = its_rank, cost
                 else:
                     rank_cost += cost
         if stranded + total < budget:
