@@ -991,14 +991,11 @@ class _Search:
         self.wild_cards = sorted(wilds, key=context.card_points.__getitem__)
         self.wild_key = tuple(context.card_points[c] for c in self.wild_cards)
         self.leaf, self.pools, self.pool_need = context.wild_tables(self.wild_key)
-        # Exact results (as 2 * result) and lower bounds proven by searches under a budget
-        # (as 2 * bound + 1), in one dictionary: one lookup per state. (Keyed by the int of
-        # _state_key, held as an object: mypyc then boxes it once per state, not once per
-        # dictionary operation.)
+        # Exact results and lower bounds proven by searches under a budget (2 * bound + 1), in
+        # one dictionary: one lookup per state. An exact result is held with the move that
+        # reaches it (see _exact). (Keyed by the int of _state_key, held as an object: mypyc
+        # then boxes it once per state, not once per dictionary operation.)
         self.known: dict[object, int] = {}
-        # The move that reaches each exact result: a run's index, a pool option's, or -1 (the
-        # head to its pool, or an ace to its digit after the kings; the pool to deadwood).
-        self.moves: dict[object, int] = {}
         self.limited = context.limit is not None
         self.rank_points = context.rank_points
         self.by_suit = [0] * _SUITS  # (floor's)
@@ -1087,7 +1084,8 @@ class _Search:
                 suits |= 1 << suit
                 by_suit[suit] = by_suit[suit] + cost
                 if its_rank != rank:  # (a rank's cards come in a row)
-                    top = _keep_dearest(top, rank_cost)
+                    if rank_cost > top[3]:
+                        top = _keep_dearest(top, rank_cost)
                     rank, rank_cost = its_rank, cost
                 else:
                     rank_cost += cost
@@ -1095,7 +1093,8 @@ class _Search:
             return stranded + total  # it cannot cut: spare the rest
         top = _keep_dearest(top, rank_cost)
         for cost in by_suit:
-            top = _keep_dearest(top, cost)
+            if cost > top[3]:
+                top = _keep_dearest(top, cost)
         first, second, third, fourth = top
         groups = _SUIT_COUNT[suits], first, second, third, fourth
         if lone:
@@ -1144,7 +1143,7 @@ class _Search:
         """
         table, known = self.table, self.known
         runs, ranks, unit, digit_at = table.runs, table.rank_of, table.unit, table.digit_at
-        leaf, pools, pool_need, moves = self.leaf, self.pools, self.pool_need, self.moves
+        leaf, pools, pool_need = self.leaf, self.pools, self.pool_need
         rank_points, limited, high_of = self.rank_points, self.limited, table.high_of
         # First settle what leaves no choice: a card that heads no run it could pay for goes
         # to its rank's pool; a pool left behind is deadwood when it cannot be a set, and a
@@ -1189,7 +1188,7 @@ class _Search:
         found = known.get(key)
         if found is not None:
             if not found & 1:
-                return passed + (found >> 1)
+                return passed + (found >> _EXACT_SHIFT)
             if found >> 1 >= budget:
                 return passed + (found >> 1)
         if len(known) > self.state_limit:
@@ -1264,8 +1263,7 @@ class _Search:
                 if total < best:
                     best, move = total, -1
         if best < budget:
-            known[key] = 2 * best
-            moves[key] = move
+            known[key] = _exact(best, move)
         else:
             known[key] = 2 * best + 1
         return passed + best
@@ -1275,7 +1273,7 @@ class _Search:
         (wilds assigned), and the deadwood (the naturals in order, then the wilds left
         unplaced). It searches ``state``, then follows the search's own path: what it settled
         without a choice, the same way, and at each choice the move it recorded."""
-        table, moves, pools = self.table, self.moves, self.pools
+        table, known, pools = self.table, self.known, self.pools
         free_sets = not self.limited
         deadwood = table.cards(state & table.dead_mask)
         state &= ~table.dead_mask
@@ -1297,7 +1295,7 @@ class _Search:
                 elif free_sets and len(pool) >= 3:
                     move = 0
                 else:
-                    move = moves[key()]
+                    move = _move_of(known[key()])
                 if move < 0:
                     deadwood.extend(pool)
                 else:
@@ -1311,7 +1309,7 @@ class _Search:
             if head < 0:
                 break
             runs = table.runs_headed_by(head)
-            move = moves[key()] if runs and runs[0][1] <= wilds else -1
+            move = _move_of(known[key()]) if runs and runs[0][1] <= wilds else -1
             if move < 0 and table.high_of[head] >= 0:
                 state += table.unit[table.high_of[head]] - table.unit[head]
                 continue
@@ -1450,6 +1448,22 @@ def _keep_dearest(top: tuple[int, int, int, int], cost: int) -> tuple[int, int, 
     if cost <= first:
         return first, cost, second, third
     return cost, first, second, third
+
+
+_EXACT_SHIFT: Final = 17
+"""An exact result in a search's memo: the result above the move that reaches it, as one even
+int (a lower bound is odd: 2 * bound + 1)."""
+
+
+def _exact(result: int, move: int) -> int:
+    """The memo's entry of an exact result reached by ``move``: a run's index, a pool option's
+    (both below 65,535), or -1 (the head to its pool, or an ace to its digit after the kings;
+    the pool to deadwood)."""
+    return result << _EXACT_SHIFT | (move + 1) << 1
+
+
+def _move_of(exact: int) -> int:
+    return (exact >> 1 & 0xFFFF) - 1
 
 
 def _state_key(state: int, wilds: int, spare: int, pool_rank: int, pooled: int) -> int:
