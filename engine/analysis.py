@@ -780,7 +780,6 @@ class _MeldTable:
         self.high_from = naturals_digits
         """The first of the digits of aces kept to play high (after every natural's)."""
         self.shared = shared
-        self.points = [context.digit_points[d] for d in shared]
         index = self.index = [-1] * _DIGITS
         unit: list[int] = []
         offset: list[int] = []  # each digit's lowest bit
@@ -884,7 +883,6 @@ class _MeldTable:
         holds (as presence masks), the ranks that could make a set of naturals, and each card's
         partners (the cards that could share a meld with it and a single wild)."""
         unit = self.unit
-        self.suit_of = [c // 13 for c in self.card_of]
         # The digits at each position of each suit. (Where an ace may play high, the floor is
         # only asked once the search has moved every ace to its digit after the kings.)
         at: list[list[list[int]]] = [[[] for _ in range(15)] for _ in range(_SUITS)]
@@ -919,22 +917,20 @@ class _MeldTable:
                 self.set_ranks.append(rank)
                 self.set_digits.append(digits)
                 self.set_masks.append(sum(unit[i] for i in digits))
-        self.windows, self.partner = windows, partner
+        self.windows = windows
         # What the floor reads of each card, by the lowest bit of its digit: its count's mask,
         # rank, suit and penalty packed in one int, and its partners.
+        points = self.context.digit_points
         self.facts = [0] * len(self.digit_at)
         self.partner_at = [0] * len(self.digit_at)
         for i, first_bit in enumerate(self.offset):
             self.facts[first_bit] = (
                 self.count_mask[i]
                 | self.rank_of[i] << _RANK_SHIFT
-                | self.suit_of[i] << _SUIT_SHIFT
-                | self.points[i] << _POINTS_SHIFT
+                | self.card_of[i] // 13 << _SUIT_SHIFT
+                | points[self.shared[i]] << _POINTS_SHIFT
             )
             self.partner_at[first_bit] = partner[i]
-        self.suit_masks_of_layout = [
-            sum(unit[i] for i, suit in enumerate(self.suit_of) if suit == s) for s in range(_SUITS)
-        ]
 
     def _dead_digits(self, counts: list[int]) -> list[int]:
         """The digits of the cards no meld can hold, whatever the rest of the hand does: always
