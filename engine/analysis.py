@@ -781,22 +781,18 @@ class _MeldTable:
         """The first of the digits of aces kept to play high (after every natural's)."""
         self.shared = shared
         index = self.index = [-1] * _DIGITS
-        unit: list[int] = []
+        # (Lists built whole where they can be: this runs for every analysis.)
+        widths = [n.bit_length() for n in counts]
+        count_mask = [(1 << width) - 1 for width in widths]  # each digit's bits, from its lowest
         offset: list[int] = []  # each digit's lowest bit
-        count_mask: list[int] = []  # each digit's bits, from its lowest
         digit_at: list[int] = []  # the digit of each bit
-        rank_of: list[int] = []
-        card_of: list[Card] = []
         full = low = at = 0
         # above[k]: the (k+1)-th bit of every digit wider than k (see present)
         above = [0, 0, 0, 0, 0]
-        for i, d in enumerate(shared):
-            index[d] = i
-            width = counts[i].bit_length()
+        for i, width in enumerate(widths):
+            index[shared[i]] = i
             one = 1 << at
-            unit.append(one)
             offset.append(at)
-            count_mask.append((1 << width) - 1)
             digit_at.append(i)
             for k in range(1, width):
                 digit_at.append(i)
@@ -805,10 +801,10 @@ class _MeldTable:
                 full += counts[i] * one
             low += one
             at += width
-            rank_of.append(_RANK_OF_DIGIT[d])
-            card_of.append(_CARD_OF_DIGIT[d])
-        self.unit, self.offset, self.count_mask = unit, offset, count_mask
-        self.digit_at, self.rank_of, self.card_of = digit_at, rank_of, card_of
+        self.unit = [1 << at for at in offset]
+        self.offset, self.count_mask, self.digit_at = offset, count_mask, digit_at
+        self.rank_of = [_RANK_OF_DIGIT[d] for d in shared]
+        self.card_of = [_CARD_OF_DIGIT[d] for d in shared]
         self.above = [mask for mask in above[1:] if mask]
         self.full = full
         self.low = low
@@ -871,11 +867,20 @@ class _MeldTable:
     def cards(self, vector: int) -> list[Card]:
         """The cards of a vector of this layout, one per copy, in the layout's order."""
         found = []
+        digit_at, offset, count_mask, card_of = (
+            self.digit_at,
+            self.offset,
+            self.count_mask,
+            self.card_of,
+        )
         while vector:
-            d = self.digit_at[(vector & -vector).bit_length() - 1]
-            count = (vector >> self.offset[d]) & self.count_mask[d]
-            found += [self.card_of[d]] * count
-            vector &= ~(self.count_mask[d] << self.offset[d])
+            d = digit_at[(vector & -vector).bit_length() - 1]
+            count = (vector >> offset[d]) & count_mask[d]
+            if count == 1:
+                found.append(card_of[d])
+            else:
+                found.extend([card_of[d]] * count)
+            vector &= ~(count_mask[d] << offset[d])
         return found
 
     def _floor_tables(self, counts: list[int]) -> None:
@@ -906,7 +911,8 @@ class _MeldTable:
         for i, rank in enumerate(self.rank_of):
             by_rank[rank].append(i)
         self.set_ranks: list[int] = []
-        self.set_digits: list[list[int]] = []
+        self.set_fields: list[list[int]] = []
+        """Per set rank, where each of its cards' counts lies: its offset | its mask << 6."""
         self.set_masks: list[int] = []
         for rank, digits in enumerate(by_rank):
             for i in digits:
@@ -915,7 +921,7 @@ class _MeldTable:
                         partner[i] |= unit[j]
             if sum(counts[i] for i in digits) >= 3:
                 self.set_ranks.append(rank)
-                self.set_digits.append(digits)
+                self.set_fields.append([self.offset[i] | self.count_mask[i] << 6 for i in digits])
                 self.set_masks.append(sum(unit[i] for i in digits))
         self.windows = windows
         # What the floor reads of each card, by the lowest bit of its digit: its count's mask,
@@ -938,8 +944,10 @@ class _MeldTable:
         ``counts``: the copies of each digit's card."""
         usable, ace_high = self.usable, self.context.ace_high
         by_rank = [0] * 13
+        rank_of, card_of = self.rank_of, self.card_of
         for i in range(self.high_from):
-            by_rank[self.rank_of[i]] += counts[i]
+            rank = rank_of[i]
+            by_rank[rank] = by_rank[rank] + counts[i]
         suits = [mask << 1 for mask in self.suit_masks]  # bit r: rank r (1 to 13)
         if ace_high:
             suits = [mask | (mask & 2) << 13 for mask in suits]
@@ -954,7 +962,7 @@ class _MeldTable:
             reach = [(mask << 1 | mask << 2 | mask >> 1 | mask >> 2) & mask for mask in suits]
         dead = []
         for d in range(self.high_from):
-            c = self.card_of[d]
+            c = card_of[d]
             position = 1 << (c % 13 + 1)
             if ace_high and c % 13 == 0:
                 position |= 1 << 14
@@ -984,7 +992,9 @@ class _Search:
         context = self.context = table.context
         self.table = table
         self.wild_count = len(wilds)
-        self.wild_cards = sorted(wilds, key=context.card_points.__getitem__)
+        self.wild_cards = (
+            sorted(wilds, key=context.card_points.__getitem__) if len(wilds) > 1 else list(wilds)
+        )
         self.wild_key = tuple(context.card_points[c] for c in self.wild_cards)
         self.leaf, self.pools, self.pool_need = context.wild_tables(self.wild_key)
         # Exact results and lower bounds proven by searches under a budget (2 * bound + 1), in
@@ -994,7 +1004,6 @@ class _Search:
         self.known: dict[object, int] = {}
         self.limited = context.limit is not None
         self.rank_points = context.rank_points
-        self.by_suit = [0] * _SUITS  # (floor's)
         self.state_limit = _UNLIMITED
         """The most states the search may know: beyond them it gives up (raises _Exhausted)."""
         self.lone_limit = 1 if context.limit is None or context.limit >= 2 else _UNLIMITED
@@ -1018,21 +1027,21 @@ class _Search:
         it is deadwood, and with more, see below.
         """
         table = self.table
-        offset, count_mask = table.offset, table.count_mask
         covered = 0
         for window in table.windows:
             if present & window == window:
                 covered |= window
-        digits_of, set_masks = table.set_digits, table.set_masks
+        fields_of, set_masks = table.set_fields, table.set_masks
         for k, rank in enumerate(table.set_ranks):
             mask = set_masks[k]
             if not present & mask & ~covered:
                 continue  # (none of its cards left to cover)
             held = pooled if rank == pool_rank else 0
-            for i in digits_of[k]:
-                held += (state >> offset[i]) & count_mask[i]
-            if held >= 3:
-                covered |= mask
+            for field in fields_of[k]:
+                held += (state >> (field & 63)) & (field >> 6)
+                if held >= 3:
+                    covered |= mask
+                    break
         alone = present & ~covered
         if not alone:
             return 0
@@ -1050,10 +1059,9 @@ class _Search:
             return stranded
         lonely: list[int] = []  # with two wilds or more: the costs of the cards with no partner
         # The cards a wild could rescue in a meld with others, by group (a suit's or a rank's
-        # cards): their suits, their cost in each suit, and the four dearest ranks so far.
-        suits, by_suit = 0, self.by_suit
-        for s in range(_SUITS):
-            by_suit[s] = 0
+        # cards): their suits, their cost in each suit, and the four dearest ranks so far. (The
+        # suits' costs in locals: a list's items would be boxed ints.)
+        suits = clubs = diamonds = hearts = spades = stars = 0
         top = (0, 0, 0, 0)
         rank = -1
         rank_cost = 0
@@ -1078,7 +1086,16 @@ class _Search:
                 total += cost
                 suit = (fact >> _SUIT_SHIFT) & 7
                 suits |= 1 << suit
-                by_suit[suit] = by_suit[suit] + cost
+                if suit == 0:
+                    clubs += cost
+                elif suit == 1:
+                    diamonds += cost
+                elif suit == 2:
+                    hearts += cost
+                elif suit == 3:
+                    spades += cost
+                else:
+                    stars += cost
                 if its_rank != rank:  # (a rank's cards come in a row)
                     if rank_cost > top[3]:
                         top = _keep_dearest(top, rank_cost)
@@ -1088,9 +1105,16 @@ class _Search:
         if stranded + total < budget:
             return stranded + total  # it cannot cut: spare the rest
         top = _keep_dearest(top, rank_cost)
-        for cost in by_suit:
-            if cost > top[3]:
-                top = _keep_dearest(top, cost)
+        if clubs > top[3]:
+            top = _keep_dearest(top, clubs)
+        if diamonds > top[3]:
+            top = _keep_dearest(top, diamonds)
+        if hearts > top[3]:
+            top = _keep_dearest(top, hearts)
+        if spades > top[3]:
+            top = _keep_dearest(top, spades)
+        if stars > top[3]:
+            top = _keep_dearest(top, stars)
         first, second, third, fourth = top
         groups = _SUIT_COUNT[suits], first, second, third, fourth
         if lone:
@@ -1099,12 +1123,12 @@ class _Search:
         # three ranks from any other card of the meld), at least one more than ceil(k / 2): so
         # melding x of them leaves wilds for at most wilds - ceil(x / 2) melds in all, and at
         # most 2 * (wilds // 2) of them can be melded. The least over every x is a lower bound.
-        lonely.sort(reverse=True)
+        lonely.sort()  # (read from the dearest down)
         most = min(len(lonely), 2 * (wilds // 2))
         best = stranded + _unrescued(groups, total, wilds)
         rescued = 0
         for x in range(1, most + 1):
-            rescued += lonely[x - 1]
+            rescued += lonely[-x]
             if x % 2 == 0 or x == most:
                 found = stranded - rescued + _unrescued(groups, total, wilds - (x + 1) // 2)
                 best = min(best, found)
@@ -1276,12 +1300,8 @@ class _Search:
         self.solve(state, self.wild_count, 0, 0, 0, _UNLIMITED)
         plan: list[_Plan] = []
         wilds, spare, pool_rank, pool = self.wild_count, 0, 0, list[Card]()
-
-        def key() -> int:
-            pooled = len(pool)
-            counted = pooled if not free_sets or pooled < 3 else 3
-            return _state_key(state, wilds, spare, pool_rank, counted)
-
+        # (The state keys below are written out: a nested function would hold this frame, and
+        # with it the search and its memo, in a reference cycle that only the GC frees.)
         while True:
             head = table.digit_at[(state & -state).bit_length() - 1] if state else -1
             rank = table.rank_of[head] if head >= 0 else -1
@@ -1291,7 +1311,8 @@ class _Search:
                 elif free_sets and len(pool) >= 3:
                     move = 0
                 else:
-                    move = _move_of(known[key()])
+                    counted = len(pool) if not free_sets or len(pool) < 3 else 3
+                    move = _move_of(known[_state_key(state, wilds, spare, pool_rank, counted)])
                 if move < 0:
                     deadwood.extend(pool)
                 else:
@@ -1305,7 +1326,10 @@ class _Search:
             if head < 0:
                 break
             runs = table.runs_headed_by(head)
-            move = _move_of(known[key()]) if runs and runs[0][1] <= wilds else -1
+            move = -1
+            if runs and runs[0][1] <= wilds:
+                counted = len(pool) if not free_sets or len(pool) < 3 else 3
+                move = _move_of(known[_state_key(state, wilds, spare, pool_rank, counted)])
             if move < 0 and table.high_of[head] >= 0:
                 state += table.unit[table.high_of[head]] - table.unit[head]
                 continue
