@@ -413,14 +413,16 @@ _WILD_CARDS: Final = (
 )
 
 
-def _split(hand: Sequence[Card], wild: Rank | None) -> tuple[list[Card], list[Card]]:
-    wild_cards = _WILD_CARDS[wild or 0]
-    if wild_cards.isdisjoint(hand):
-        return sorted(hand), []
+def _split(hand: list[Card], wild: Rank | None) -> tuple[list[Card], list[Card]]:
+    """The naturals (sorted) and the wilds (the jokers and the cards of the wild rank)."""
+    wild_index = -1 if wild is None else wild - 1  # (the wild rank's c % 13)
     naturals: list[Card] = []
     wilds: list[Card] = []
     for c in hand:
-        (wilds if c in wild_cards else naturals).append(c)
+        if c == JOKER or c % 13 == wild_index:
+            wilds.append(c)
+        else:
+            naturals.append(c)
     naturals.sort()
     return naturals, wilds
 
@@ -1414,7 +1416,7 @@ class _Search:
         at = [-1] * 16  # the card at each position
         for k in range(len(naturals)):
             at[positions[k]] = naturals[k]
-        lo, hi = min(positions), max(positions)
+        lo, hi = positions[0], positions[-1]  # (in play order)
         slots = [p for p in range(lo, hi + 1) if at[p] < 0]
         while len(slots) < len(wilds):
             if hi < top:
