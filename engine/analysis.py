@@ -288,11 +288,15 @@ def analyse(
 def _discard_search(search: _Search, without: int, points: int, broken: int) -> int:
     """The least deadwood of ``without``, a hand less a melded card: at most ``broken``, and on
     large hands most often no more than ``points``, the whole hand's."""
-    if search.table.floored and points < broken:
-        # First ask that, under the tighter budget (the bounds it proves carry over).
-        left = search.best(without, points + 1)
-        if left <= points:
-            return left
+    if search.table.floored:
+        # First ask that, under the tighter budget, then under wider ones (the bounds each
+        # proves carry over to the next).
+        budget, step = points + 1, 2
+        while budget <= broken:
+            left = search.best(without, budget)
+            if left < budget:
+                return left
+            budget, step = left + step, 2 * step
     return search.best(without, broken + 1)
 
 
