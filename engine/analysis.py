@@ -807,6 +807,8 @@ class _MeldTable:
                 full += counts[i] * one
             low += one
             at += width
+        self.width = at
+        """The bits a state of this layout takes."""
         self.unit = [1 << at for at in offset]
         self.offset, self.count_mask, self.digit_at = offset, count_mask, digit_at
         self.rank_of = [_RANK_OF_DIGIT[d] for d in shared]
@@ -1210,7 +1212,7 @@ class _Search:
         # A pool of three cards or more is a free set that takes any number more: with no
         # limit of wilds per meld, those states are one.
         counted = pooled if limited or pooled < 3 else 3
-        key: object = _state_key(state, wilds, spare, pool_rank, counted)
+        key: object = _state_key(state, wilds, spare, pool_rank, counted, table.width)
         found = known.get(key)
         if found is not None:
             if not found & 1:
@@ -1318,7 +1320,9 @@ class _Search:
                     move = 0
                 else:
                     counted = len(pool) if not free_sets or len(pool) < 3 else 3
-                    move = _move_of(known[_state_key(state, wilds, spare, pool_rank, counted)])
+                    move = _move_of(
+                        known[_state_key(state, wilds, spare, pool_rank, counted, table.width)]
+                    )
                 if move < 0:
                     deadwood.extend(pool)
                 else:
@@ -1335,7 +1339,9 @@ class _Search:
             move = -1
             if runs and runs[0][1] <= wilds:
                 counted = len(pool) if not free_sets or len(pool) < 3 else 3
-                move = _move_of(known[_state_key(state, wilds, spare, pool_rank, counted)])
+                move = _move_of(
+                    known[_state_key(state, wilds, spare, pool_rank, counted, table.width)]
+                )
             if move < 0 and table.high_of[head] >= 0:
                 state += table.unit[table.high_of[head]] - table.unit[head]
                 continue
@@ -1492,10 +1498,14 @@ def _move_of(exact: int) -> int:
     return (exact >> 1 & 0xFFFF) - 1
 
 
-def _state_key(state: int, wilds: int, spare: int, pool_rank: int, pooled: int) -> int:
-    """A search state as one int: the naturals above four small fields (a hand holds at most 30
-    cards, so the wilds, the spare room and the pool each fit in five bits, the rank in four)."""
-    return state << 19 | (((wilds << 5 | spare) << 4 | pool_rank) << 5 | pooled)
+def _state_key(  # noqa: PLR0917 - called from the hot loop
+    state: int, wilds: int, spare: int, pool_rank: int, pooled: int, width: int
+) -> int:
+    """A search state as one int: four small fields above the naturals, a state of ``width``
+    bits (a hand holds at most 30 cards, so the wilds, the spare room and the pool each fit in
+    five bits, the rank in four). The naturals come in the low bits, which pick a key's slot in
+    a dictionary: the small fields take few values, and below they made most keys collide."""
+    return (((wilds << 5 | spare) << 4 | pool_rank) << 5 | pooled) << width | state
 
 
 # -- small sequence helpers ----------------------------------------------------------------------
