@@ -550,6 +550,7 @@ _WildTables = tuple[list[list[int]], list[list[tuple[int, int, int]]], list[int]
 _RunShape = tuple[tuple[int, ...], int, int]
 _Run = tuple[int, int, int]
 _NO_RUNS: Final[list[_Run]] = []
+_NO_COSTS: Final[list[int]] = []
 
 
 class _Context:
@@ -1065,12 +1066,16 @@ class _Search:
                 fact = facts[at]
                 stranded += ((state >> at) & fact & _COUNT_MASK) * (fact >> _POINTS_SHIFT)
             return stranded
-        lonely: list[int] = []  # with two wilds or more: the costs of the cards with no partner
+        # With two wilds or more: the costs of the cards with no partner.
+        lonely: list[int] = _NO_COSTS if lone else []  # (only read, never added to, when lone)
         # The cards a wild could rescue in a meld with others, by group (a suit's or a rank's
-        # cards): their suits, their cost in each suit, and the four dearest ranks so far. (The
-        # suits' costs in locals: a list's items would be boxed ints.)
+        # cards): their suits, their cost in each suit, and the dearest ranks so far: as many
+        # as there are wilds, at most four (with one wild per meld), else the two in locals.
+        # (The suits' costs in locals too: a list's items would be boxed ints.)
         suits = clubs = diamonds = hearts = spades = stars = 0
+        deep = wilds > 2
         top = (0, 0, 0, 0)
+        first = least = 0  # the dearest two (the least of the kept ones, when deep)
         rank = -1
         rank_cost = 0
         while alone:
@@ -1105,25 +1110,46 @@ class _Search:
                 else:
                     stars += cost
                 if its_rank != rank:  # (a rank's cards come in a row)
-                    if rank_cost > top[3]:
-                        top = _keep_dearest(top, rank_cost)
+                    if rank_cost > least:
+                        if deep:
+                            top = _keep_dearest(top, rank_cost)
+                            least = top[3]
+                        elif rank_cost > first:
+                            first, least = rank_cost, first
+                        else:
+                            least = rank_cost
                     rank, rank_cost = its_rank, cost
                 else:
                     rank_cost += cost
         if stranded + total < budget:
             return stranded + total  # it cannot cut: spare the rest
-        top = _keep_dearest(top, rank_cost)
-        if clubs > top[3]:
-            top = _keep_dearest(top, clubs)
-        if diamonds > top[3]:
-            top = _keep_dearest(top, diamonds)
-        if hearts > top[3]:
-            top = _keep_dearest(top, hearts)
-        if spades > top[3]:
-            top = _keep_dearest(top, spades)
-        if stars > top[3]:
-            top = _keep_dearest(top, stars)
-        first, second, third, fourth = top
+        if deep:
+            top = _keep_dearest(top, rank_cost)
+            if clubs > top[3]:
+                top = _keep_dearest(top, clubs)
+            if diamonds > top[3]:
+                top = _keep_dearest(top, diamonds)
+            if hearts > top[3]:
+                top = _keep_dearest(top, hearts)
+            if spades > top[3]:
+                top = _keep_dearest(top, spades)
+            if stars > top[3]:
+                top = _keep_dearest(top, stars)
+            first, second, third, fourth = top
+        else:
+            second, third, fourth = least, 0, 0
+            if rank_cost > second:
+                first, second = _keep_two(first, second, rank_cost)
+            if clubs > second:
+                first, second = _keep_two(first, second, clubs)
+            if diamonds > second:
+                first, second = _keep_two(first, second, diamonds)
+            if hearts > second:
+                first, second = _keep_two(first, second, hearts)
+            if spades > second:
+                first, second = _keep_two(first, second, spades)
+            if stars > second:
+                first, second = _keep_two(first, second, stars)
         groups = _SUIT_COUNT[suits], first, second, third, fourth
         if lone:
             return stranded + _unrescued(groups, total, wilds)
@@ -1480,6 +1506,13 @@ def _keep_dearest(top: tuple[int, int, int, int], cost: int) -> tuple[int, int, 
     if cost <= first:
         return first, cost, second, third
     return cost, first, second, third
+
+
+def _keep_two(first: int, second: int, cost: int) -> tuple[int, int]:
+    """The two dearest of ``first``, ``second`` (in decreasing order) and ``cost``."""
+    if cost > first:
+        return cost, first
+    return first, cost if cost > second else second
 
 
 _EXACT_SHIFT: Final = 17
