@@ -1058,8 +1058,10 @@ class _Search:
         # (By the bit that marks each card: its facts packed in one int, and its partners.)
         facts, partner = table.facts, table.partner_at
         stranded = total = 0
-        if not wilds:  # all of them deadwood: enough of them to cut will do
-            while alone and stranded < budget:
+        # (Counted whole, never stopping at the budget: a bound that cuts is kept in the memo,
+        # and a stronger one spares the floor later visits under wider budgets.)
+        if not wilds:  # all of them deadwood
+            while alone:
                 bit = alone & -alone
                 alone ^= bit
                 at = bit.bit_length() - 1
@@ -1089,8 +1091,6 @@ class _Search:
             if n == 1 and not present & partner[at] and (not pooled or its_rank != pool_rank):
                 if lone:
                     stranded += points
-                    if stranded >= budget:
-                        return stranded
                 else:
                     lonely.append(points)
                     stranded += points
