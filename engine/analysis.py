@@ -1248,7 +1248,14 @@ class _Search:
         if len(known) > self.state_limit:
             raise _Exhausted
         present = table.present(state)
-        if table.floored and wilds < self.floor_below and not state & table.low_aces:
+        # (The floor counts whole, whatever the budget: where the memo holds a bound below the
+        # budget, the floor's is no higher, and it cannot cut.)
+        if (
+            table.floored
+            and found is None
+            and wilds < self.floor_below
+            and not state & table.low_aces
+        ):
             bound = self.floor(state, present, wilds, pool_rank, pooled, budget)
             if bound >= budget:
                 known[key] = 2 * bound + 1
