@@ -418,7 +418,7 @@ _WILD_CARDS: Final = (
 
 
 def _split(hand: list[Card], wild: Rank | None) -> tuple[list[Card], list[Card]]:
-    """The naturals (sorted) and the wilds (the jokers and the cards of the wild rank)."""
+    """The naturals and the wilds (the jokers and the cards of the wild rank), in hand order."""
     wild_index = -1 if wild is None else wild - 1  # (the wild rank's c % 13)
     naturals: list[Card] = []
     wilds: list[Card] = []
@@ -427,7 +427,6 @@ def _split(hand: list[Card], wild: Rank | None) -> tuple[list[Card], list[Card]]
             wilds.append(c)
         else:
             naturals.append(c)
-    naturals.sort()
     return naturals, wilds
 
 
@@ -745,7 +744,7 @@ class _MeldTable:
     def __init__(
         self,
         context: _Context,
-        naturals: Sequence[Card],
+        naturals: list[Card],
         wild_count: int,
         floored: bool | None = None,
     ) -> None:
