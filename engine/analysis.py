@@ -430,7 +430,7 @@ def _split(hand: list[Card], wild: Rank | None) -> tuple[list[Card], list[Card]]
     return naturals, wilds
 
 
-def _without_wilds(naturals: list[Card], points: Sequence[int], ace_high: bool) -> int | None:
+def _without_wilds(naturals: list[Card], points: tuple[int, ...], ace_high: bool) -> int | None:
     """The least deadwood of distinct naturals with no wild in the hand, from bit masks alone.
 
     With no wilds and no repeated card, a card in no possible meld is deadwood and the rest sort
@@ -468,7 +468,7 @@ def _without_wilds(naturals: list[Card], points: Sequence[int], ace_high: bool) 
 
 def _gin_deadwood(
     naturals: list[Card],
-    points: Sequence[int],
+    points: tuple[int, ...],
     ace_high: bool,
     run_masks: list[int],
     set_counts: list[int],
@@ -996,7 +996,7 @@ class _Search:
     ranking the discards of a hand revisits most states for free.
     """
 
-    def __init__(self, table: _MeldTable, wilds: Sequence[Card]) -> None:
+    def __init__(self, table: _MeldTable, wilds: list[Card]) -> None:
         context = self.context = table.context
         self.table = table
         self.wild_count = len(wilds)
