@@ -225,6 +225,9 @@ def analyse(
     (table, search), other = _search_of(context, naturals, wilds)
     melds, deadwood = search.arrange(table.full)
     points = sum(penalty[c] for c in deadwood)
+    search.keep_moves = False  # (the discards' searches need their results alone)
+    if other:
+        other[1].keep_moves = False
 
     # Each discard as one int, (deadwood left, the dearest card first, the card) from the top
     # bits down: best first when sorted. (Penalties are at most 1000, cards below 128.)
@@ -1014,6 +1017,8 @@ class _Search:
         self.rank_points = context.rank_points
         self.state_limit = _UNLIMITED
         """The most states the search may know: beyond them it gives up (raises _Exhausted)."""
+        self.keep_moves = True
+        """Whether exact results keep the move that reaches them (``arrange`` follows them)."""
         self.lone_limit = 1 if context.limit is None or context.limit >= 2 else _UNLIMITED
         """The most wilds with which a card with no partner (see floor) cannot be melded."""
         self.floor_below = 3 if self.lone_limit == 1 else _UNLIMITED
@@ -1241,7 +1246,7 @@ class _Search:
         found = known.get(key)
         if found is not None:
             if not found & 1:
-                return passed + (found >> _EXACT_SHIFT)
+                return passed + (found >> 1 & 0xFFFF)
             if found >> 1 >= budget:
                 return passed + (found >> 1)
         if len(known) > self.state_limit:
@@ -1323,7 +1328,7 @@ class _Search:
                 if total < best:
                     best, move = total, -1
         if best < budget:
-            known[key] = _exact(best, move)
+            known[key] = _exact(best, move) if self.keep_moves else best << 1
         else:
             known[key] = 2 * best + 1
         return passed + best
@@ -1521,20 +1526,22 @@ def _keep_two(first: int, second: int, cost: int) -> tuple[int, int]:
     return first, cost if cost > second else second
 
 
-_EXACT_SHIFT: Final = 17
-"""An exact result in a search's memo: the result above the move that reaches it, as one even
-int (a lower bound is odd: 2 * bound + 1)."""
+_MOVE_SHIFT: Final = 17
+"""An exact result in a search's memo: the move that reaches it above the result, as one even
+int (a lower bound is odd: 2 * bound + 1). A result is at most 30 penalties of at most 1,000, so
+it fits in the 16 bits below the move. Without a move (a search whose path no one will follow
+stores none) an entry of a result below 128 is a small int, which Python never allocates."""
 
 
 def _exact(result: int, move: int) -> int:
     """The memo's entry of an exact result reached by ``move``: a run's index, a pool option's
     (both below 65,535), or -1 (the head to its pool, or an ace to its digit after the kings;
     the pool to deadwood)."""
-    return result << _EXACT_SHIFT | (move + 1) << 1
+    return (move + 1) << _MOVE_SHIFT | result << 1
 
 
 def _move_of(exact: int) -> int:
-    return (exact >> 1 & 0xFFFF) - 1
+    return (exact >> _MOVE_SHIFT) - 1
 
 
 def _state_key(  # noqa: PLR0917 - called from the hot loop

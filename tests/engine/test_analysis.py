@@ -209,3 +209,23 @@ def test_thirty_cards_is_the_limit_and_is_exact() -> None:
     hand = ("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH " * 2 + "2C 2D 2S JK").split()
     assert len(hand) == 30
     assert min_deadwood(hand, None, {"preset": "classic", "jokers": 1}) == 0
+
+
+def test_dear_penalties_keep_exact_discard_values() -> None:
+    """Penalties of up to 1,000 a card: a large hand's deadwood runs into thousands, and every
+    discard's value (ranked with the memo the hand's search shares) matches a search of the hand
+    without that card on its own."""
+    rules = {"preset": "online", "face_points": [1000, 1000, 1000], "ace_points": 1000}
+    # Two cards of every rank, in suits two ranks apart: no meld without the joker.
+    naturals = [format_card(s * 13 + r - 1) for r in range(1, 14) for s in (r % 4, (r + 2) % 4)]
+    hand = [*naturals, "JK"]
+    analysis = analyse(hand, None, rules)
+    # Every card is deadwood but J, K and A of diamonds, which the joker (as the queen) melds.
+    total = 2 * (4 * 1000 + sum(range(2, 11)))
+    assert analysis.deadwood_points == total - 3000
+    assert [format_card(c) for c in analysis.melds[0].cards] == ["JD", "JK", "KD", "AD"]
+    assert len(analysis.discards) == len(set(hand))
+    for discard in analysis.discards:
+        rest = list(hand)
+        rest.remove(format_card(discard.card))
+        assert discard.deadwood_points == min_deadwood(rest, None, rules), discard
