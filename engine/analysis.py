@@ -1534,9 +1534,8 @@ stores none) an entry of a result below 128 is a small int, which Python never a
 
 
 def _exact(result: int, move: int) -> int:
-    """The memo's entry of an exact result reached by ``move``: a run's index, a pool option's
-    (both below 65,535), or -1 (the head to its pool, or an ace to its digit after the kings;
-    the pool to deadwood)."""
+    """The memo's entry of an exact result reached by ``move``: a run's index, a pool option's,
+    or -1 (the head to its pool, or an ace to its digit after the kings; the pool to deadwood)."""
     return (move + 1) << _MOVE_SHIFT | result << 1
 
 
