@@ -248,8 +248,10 @@ def analyse(
         by_wilds = {search.wild_key: search}
         # On large hands: the cards that come late in the search's order (the low ranks in the
         # mirror image, the high ones in the hand as it is), for the search in the other order.
+        # (An ace that may play high comes first in both orders: it stays with the search.)
         halfway = sorted([c % 13 for c in naturals])[len(naturals) // 2] if other else 0
         late_low = table.context.mirrored
+        lowest_late = 1 if context.ace_high else 0
         for c in sorted(set(hand)):
             if c in left_as_deadwood:
                 left = points - penalty[c]
@@ -265,7 +267,7 @@ def analyse(
                     if key not in by_wilds:
                         by_wilds[key] = _Search(table, rest)
                     left = by_wilds[key].best(table.full)
-            elif other and (c % 13 < halfway if late_low else c % 13 > halfway):
+            elif other and (lowest_late <= c % 13 < halfway if late_low else c % 13 > halfway):
                 # A discard's search redoes what comes before the card in its search's order,
                 # so on a large hand a card late in that order is searched in the other order,
                 # where it comes early and the later states are shared with the other such
