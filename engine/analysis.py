@@ -25,6 +25,8 @@ from functools import cache
 from itertools import accumulate, product
 from typing import Final, Literal
 
+from mypy_extensions import i64
+
 from engine.cards import (
     JOKER,
     KING,
@@ -533,7 +535,11 @@ smaller hands building its tables costs more than it saves."""
 _COUNT_MASK: Final = 31
 _RANK_SHIFT: Final = 5
 _SUIT_SHIFT: Final = 9
-_POINTS_SHIFT: Final = 12
+_AT_SHIFT: Final = 12
+_POINTS_SHIFT: Final = 18
+_BIT_SLOTS: Final = 67
+"""Powers of two below 2**64 leave distinct remainders modulo 67: a table with this many slots,
+indexed by ``bit % 67``, maps a single bit to what lies at its position, with no bit scan."""
 _SUIT_COUNT: Final = tuple(bin(suits).count("1") for suits in range(1 << _SUITS))
 """How many suits a mask of suits holds."""
 _CACHE_LIMIT: Final = 100_000
@@ -813,7 +819,11 @@ class _MeldTable:
             low += one
             at += width
         self.width = at
-        """The bits a state of this layout takes."""
+        """The bits a state of this layout takes (at most 40: see _state_key)."""
+        self.digit_at_bit = [0] * _BIT_SLOTS
+        """The digit of each bit, by the bit's slot (see _BIT_SLOTS)."""
+        for k, d in enumerate(digit_at):
+            self.digit_at_bit[(1 << k) % _BIT_SLOTS] = d
         self.unit = [1 << at for at in offset]
         self.offset, self.count_mask, self.digit_at = offset, count_mask, digit_at
         self.rank_of = [_RANK_OF_DIGIT[d] for d in shared]
@@ -860,11 +870,12 @@ class _MeldTable:
             self.runs[head] = found
         return found
 
-    def present(self, state: int) -> int:
+    def present(self, state: i64) -> i64:
         """The bits of ``state`` that mark its cards: each card's lowest bit, set when any copy is
         left (so a run, one copy of each of its cards, fits when all its bits are present)."""
-        present = state & self.low
-        shift = 1
+        present: i64 = state & self.low
+        shift: i64 = 1
+        mask: i64
         for mask in self.above:
             present |= (state & mask) >> shift
             shift += 1
@@ -940,16 +951,18 @@ class _MeldTable:
         # What the floor reads of each card, by the lowest bit of its digit: its count's mask,
         # rank, suit and penalty packed in one int, and its partners.
         points = self.context.digit_points
-        self.facts = [0] * len(self.digit_at)
-        self.partner_at = [0] * len(self.digit_at)
+        self.facts = [0] * _BIT_SLOTS
+        self.partner_at = [0] * _BIT_SLOTS
         for i, first_bit in enumerate(self.offset):
-            self.facts[first_bit] = (
+            slot = (1 << first_bit) % _BIT_SLOTS
+            self.facts[slot] = (
                 self.count_mask[i]
                 | self.rank_of[i] << _RANK_SHIFT
                 | self.card_of[i] // 13 << _SUIT_SHIFT
+                | first_bit << _AT_SHIFT
                 | points[self.shared[i]] << _POINTS_SHIFT
             )
-            self.partner_at[first_bit] = partner[i]
+            self.partner_at[slot] = partner[i]
 
     def _dead_digits(self, counts: list[int]) -> list[int]:
         """The digits of the cards no meld can hold, whatever the rest of the hand does: always
@@ -1029,8 +1042,8 @@ class _Search:
         deadwood whatever the wilds)."""
 
     def floor(  # noqa: PLR0917 - called from the hot loop
-        self, state: int, present: int, wilds: int, pool_rank: int, pooled: int, budget: int
-    ) -> int:
+        self, state: i64, present: i64, wilds: i64, pool_rank: i64, pooled: i64, budget: i64
+    ) -> i64:
         """A lower bound of the deadwood of the naturals in ``state`` with ``wilds`` wilds (or an
         upper bound of that bound when it is below ``budget``: it then cannot cut).
 
@@ -1042,36 +1055,48 @@ class _Search:
         it is deadwood, and with more, see below.
         """
         table = self.table
-        covered = 0
+        covered: i64 = 0
+        window: i64
         for window in table.windows:
             if present & window == window:
                 covered |= window
         fields_of, set_masks = table.set_fields, table.set_masks
         for k, rank in enumerate(table.set_ranks):
-            mask = set_masks[k]
+            mask: i64 = set_masks[k]
             if not present & mask & ~covered:
                 continue  # (none of its cards left to cover)
-            held = pooled if rank == pool_rank else 0
+            held: i64 = pooled if rank == pool_rank else 0
+            field: i64
             for field in fields_of[k]:
                 held += (state >> (field & 63)) & (field >> 6)
                 if held >= 3:
                     covered |= mask
                     break
-        alone = present & ~covered
+        alone: i64 = present & ~covered
         if not alone:
             return 0
         lone = wilds <= self.lone_limit
         # (By the bit that marks each card: its facts packed in one int, and its partners.)
         facts, partner = table.facts, table.partner_at
-        stranded = total = 0
+        stranded: i64 = 0
+        total: i64 = 0
+        bit: i64
+        at: i64
+        slot: i64
+        fact: i64
+        n: i64
+        points: i64
+        its_rank: i64
+        cost: i64
+        suit: i64
         # (Counted whole, never stopping at the budget: a bound that cuts is kept in the memo,
         # and a stronger one spares the floor later visits under wider budgets.)
         if not wilds:  # all of them deadwood
             while alone:
                 bit = alone & -alone
                 alone ^= bit
-                at = bit.bit_length() - 1
-                fact = facts[at]
+                fact = facts[bit % _BIT_SLOTS]
+                at = (fact >> _AT_SHIFT) & 63
                 stranded += ((state >> at) & fact & _COUNT_MASK) * (fact >> _POINTS_SHIFT)
             return stranded
         # With two wilds or more: the costs of the cards with no partner.
@@ -1080,21 +1105,28 @@ class _Search:
         # cards): their suits, their cost in each suit, and the dearest ranks so far: as many
         # as there are wilds, at most four (with one wild per meld), else the two in locals.
         # (The suits' costs in locals too: a list's items would be boxed ints.)
-        suits = clubs = diamonds = hearts = spades = stars = 0
+        suits: i64 = 0
+        clubs: i64 = 0
+        diamonds: i64 = 0
+        hearts: i64 = 0
+        spades: i64 = 0
+        stars: i64 = 0
         deep = wilds > 2
         top = (0, 0, 0, 0)
-        first = least = 0  # the dearest two (the least of the kept ones, when deep)
+        first: i64 = 0
+        least: i64 = 0  # the dearest two (the least of the kept ones, when deep)
         rank = -1
-        rank_cost = 0
+        rank_cost: i64 = 0
         while alone:
             bit = alone & -alone
             alone ^= bit
-            at = bit.bit_length() - 1
-            fact = facts[at]
+            slot = bit % _BIT_SLOTS
+            fact = facts[slot]
+            at = (fact >> _AT_SHIFT) & 63
             n = (state >> at) & fact & _COUNT_MASK
             points = fact >> _POINTS_SHIFT
             its_rank = (fact >> _RANK_SHIFT) & 15
-            if n == 1 and not present & partner[at] and (not pooled or its_rank != pool_rank):
+            if n == 1 and not present & partner[slot] and (not pooled or its_rank != pool_rank):
                 if lone:
                     stranded += points
                 else:
@@ -1195,8 +1227,8 @@ class _Search:
         return dead_points + self.solve(state, wilds, 0, 0, 0, budget - dead_points)
 
     def solve(  # noqa: PLR0917 - the hot loop: positional arguments are the cheapest
-        self, state: int, wilds: int, spare: int, pool_rank: int, pooled: int, budget: int
-    ) -> int:
+        self, state: i64, wilds: i64, spare: i64, pool_rank: i64, pooled: i64, budget: i64
+    ) -> i64:
         """The least deadwood from here when below ``budget``, else a lower bound of it that is
         at least ``budget`` (a search under a budget cuts what cannot get below it).
 
@@ -1204,18 +1236,32 @@ class _Search:
         the recursion is a direct native call, and the memo's key is one int, not a tuple.
         """
         table, known = self.table, self.known
-        runs, ranks, unit, digit_at = table.runs, table.rank_of, table.unit, table.digit_at
+        runs, ranks, unit, digit_at = table.runs, table.rank_of, table.unit, table.digit_at_bit
         leaf, pools, pool_need = self.leaf, self.pools, self.pool_need
         rank_points, limited, high_of = self.rank_points, self.limited, table.high_of
         # First settle what leaves no choice: a card that heads no run it could pay for goes
         # to its rank's pool; a pool left behind is deadwood when it cannot be a set, and a
         # set when it holds three cards or more (with no limit of wilds per meld: a free set
         # with room for every wild, which deadwood never beats).
-        passed = 0
+        # (Native 64-bit ints, here and in the floor: no tag checks on every operation, and no
+        # boxed ints. Every value fits: see _state_key.)
+        passed: i64 = 0
+        head: i64
+        rank: i64
+        best: i64
+        move: i64
+        total: i64
+        vector: i64
+        need: i64
+        room: i64
+        left: i64
+        after: i64
+        cost: i64
+        high: i64
         melds = _NO_RUNS  # the head's runs, once the loop stops at a choice of them
         while True:
             if state:
-                head = digit_at[(state & -state).bit_length() - 1]
+                head = digit_at[(state & -state) % _BIT_SLOTS]
                 rank = ranks[head]
             else:
                 head = rank = -1
@@ -1245,7 +1291,7 @@ class _Search:
         budget -= passed
         # A pool of three cards or more is a free set that takes any number more: with no
         # limit of wilds per meld, those states are one.
-        counted = pooled if limited or pooled < 3 else 3
+        counted: i64 = pooled if limited or pooled < 3 else 3
         key: object = _state_key(state, wilds, spare, pool_rank, counted, table.width)
         found = known.get(key)
         if found is not None:
@@ -1255,7 +1301,7 @@ class _Search:
                 return passed + (found >> 1)
         if len(known) > self.state_limit:
             raise _Exhausted
-        present = table.present(state)
+        present: i64 = table.present(state)
         # (The floor counts whole, whatever the budget: where the memo holds a bound below the
         # budget, the floor's is no higher, and it cannot cut.)
         if (
@@ -1264,7 +1310,7 @@ class _Search:
             and wilds < self.floor_below
             and not state & table.low_aces
         ):
-            bound = self.floor(state, present, wilds, pool_rank, pooled, budget)
+            bound: i64 = self.floor(state, present, wilds, pool_rank, pooled, budget)
             if bound >= budget:
                 known[key] = 2 * bound + 1
                 return passed + bound
@@ -1548,12 +1594,16 @@ def _move_of(exact: int) -> int:
 
 
 def _state_key(  # noqa: PLR0917 - called from the hot loop
-    state: int, wilds: int, spare: int, pool_rank: int, pooled: int, width: int
-) -> int:
+    state: i64, wilds: i64, spare: i64, pool_rank: i64, pooled: i64, width: i64
+) -> i64:
     """A search state as one int: four small fields above the naturals, a state of ``width``
     bits (a hand holds at most 30 cards, so the wilds, the spare room and the pool each fit in
     five bits, the rank in four). The naturals come in the low bits, which pick a key's slot in
-    a dictionary: the small fields take few values, and below they made most keys collide."""
+    a dictionary: the small fields take few values, and below they made most keys collide.
+
+    A key fits in 59 bits, so the search computes with native 64-bit ints: a digit of a count n
+    takes at most n bits, so the naturals take at most 30, and the aces' digits after the kings
+    at most 10 more (at most 2 bits more than its copies for each of five suits' aces)."""
     return (((wilds << 5 | spare) << 4 | pool_rank) << 5 | pooled) << width | state
 
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from engine import Rules, analyse, min_deadwood
 from engine.analysis import Analysis, _context, _inputs, _MeldTable, _Search, _split
-from engine.cards import JOKER, Card
+from engine.cards import JOKER, Card, parse_cards
 from tests.engine.reference import is_valid_meld, is_wild, reference_min_deadwood
 
 
@@ -244,3 +244,19 @@ def test_large_hands_rank_every_discard_by_min_deadwood(
     for discard in result.discards:
         rest = without(hand, discard.card)
         assert discard.deadwood_points == min_deadwood(rest, wild, rules), discard
+
+
+def test_the_widest_layout_fits_the_search_s_native_ints() -> None:
+    """The search computes in 64-bit ints (see _state_key): its widest layout, two copies of each
+    of five suits' aces (each with a digit after the kings as well) among 30 cards, takes 40 bits,
+    and the hand searches as it does without the floor, every discard included."""
+    rules = Rules.from_spec({"preset": "classic", "suits": 5, "aces": "high_or_low"})
+    codes = [f"{rank}{suit}" for suit in "CDHSX" for rank in ("A", "A", "K", "J", "8", "5")]
+    hand = parse_cards(codes)
+    naturals, wilds = _split(hand, None)
+    assert _MeldTable(_context(rules, None), naturals, len(wilds)).width == 40
+    result = analyse(hand, None, rules)
+    assert result.deadwood_points == searched(hand, None, rules, floored=False)
+    for discard in result.discards:
+        rest = without(hand, discard.card)
+        assert discard.deadwood_points == searched(rest, None, rules, floored=False), discard
