@@ -560,7 +560,6 @@ _WildTables = tuple[list[list[int]], list[list[tuple[int, int, int]]], list[int]
 _RunShape = tuple[tuple[int, ...], int, int]
 _Run = tuple[int, int, int]
 _NO_RUNS: Final[list[_Run]] = []
-_NO_COSTS: Final[list[int]] = []
 
 
 class _Context:
@@ -1099,8 +1098,10 @@ class _Search:
                 at = (fact >> _AT_SHIFT) & 63
                 stranded += ((state >> at) & fact & _COUNT_MASK) * (fact >> _POINTS_SHIFT)
             return stranded
-        # With two wilds or more: the costs of the cards with no partner.
-        lonely: list[int] = _NO_COSTS if lone else []  # (only read, never added to, when lone)
+        # With two wilds (see floor_below): the two dearest cards with no partner, and how many.
+        lonely: i64 = 0
+        dearest_lonely: i64 = 0
+        next_lonely: i64 = 0
         # The cards a wild could rescue in a meld with others, by group (a suit's or a rank's
         # cards): their suits, their cost in each suit, and the dearest ranks so far: as many
         # as there are wilds, at most four (with one wild per meld), else the two in locals.
@@ -1127,11 +1128,13 @@ class _Search:
             points = fact >> _POINTS_SHIFT
             its_rank = (fact >> _RANK_SHIFT) & 15
             if n == 1 and not present & partner[slot] and (not pooled or its_rank != pool_rank):
-                if lone:
-                    stranded += points
-                else:
-                    lonely.append(points)
-                    stranded += points
+                stranded += points
+                if not lone:
+                    lonely += 1
+                    if points > dearest_lonely:
+                        dearest_lonely, next_lonely = points, dearest_lonely
+                    elif points > next_lonely:
+                        next_lonely = points
             else:
                 cost = n * points
                 total += cost
@@ -1196,17 +1199,16 @@ class _Search:
         # A meld with k cards without partners needs 2 * ceil(k / 2) wilds (they are at least
         # three ranks from any other card of the meld), at least one more than ceil(k / 2): so
         # melding x of them leaves wilds for at most wilds - ceil(x / 2) melds in all, and at
-        # most 2 * (wilds // 2) of them can be melded. The least over every x is a lower bound.
-        lonely.sort()  # (read from the dearest down)
-        most = min(len(lonely), 2 * (wilds // 2))
+        # most 2 * (wilds // 2) of them can be melded. The least over every x is a lower bound:
+        # with two wilds, melding none, or the dearest one or two (one meld left).
         best = stranded + _unrescued(groups, total, wilds)
-        rescued = 0
-        for x in range(1, most + 1):
-            rescued += lonely[-x]
-            if x % 2 == 0 or x == most:
-                found = stranded - rescued + _unrescued(groups, total, wilds - (x + 1) // 2)
-                best = min(best, found)
-        return best
+        if not lonely:
+            return best
+        if wilds != 2:  # pragma: no cover - the floor_below of lone_limit 1 is 3
+            return _unrescued(groups, total, wilds)  # (as if every such card were melded)
+        rescued = dearest_lonely + (next_lonely if lonely > 1 else 0)
+        found = stranded - rescued + _unrescued(groups, total, 1)
+        return found if found < best else best
 
     def best(self, state: int, budget: int = _UNLIMITED, wilds: int | None = None) -> int:
         """The least deadwood of the naturals in ``state`` plus the wilds (all of them, or the
