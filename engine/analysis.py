@@ -1027,6 +1027,11 @@ class _Search:
         # reaches it (see _exact). (Keyed by the int of _state_key, held as an object: mypyc
         # then boxes it once per state, not once per dictionary operation.)
         self.known: dict[object, int] = {}
+        # The table's lists the search reads, as its own attributes: read in place, where a local
+        # would take a reference (and give it back) on every call.
+        self.runs, self.ranks, self.unit = table.runs, table.rank_of, table.unit
+        self.digit_at, self.high_of = table.digit_at_bit, table.high_of
+        self.width, self.floored, self.low_aces = table.width, table.floored, table.low_aces
         self.limited = context.limit is not None
         self.rank_points = context.rank_points
         self.state_limit = _UNLIMITED
@@ -1237,10 +1242,6 @@ class _Search:
         The hot loop of the whole service, written for mypyc: a method of a compiled class, so
         the recursion is a direct native call, and the memo's key is one int, not a tuple.
         """
-        table, known = self.table, self.known
-        runs, ranks, unit, digit_at = table.runs, table.rank_of, table.unit, table.digit_at_bit
-        leaf, pools, pool_need = self.leaf, self.pools, self.pool_need
-        rank_points, limited, high_of = self.rank_points, self.limited, table.high_of
         # First settle what leaves no choice: a card that heads no run it could pay for goes
         # to its rank's pool; a pool left behind is deadwood when it cannot be a set, and a
         # set when it holds three cards or more (with no limit of wilds per meld: a free set
@@ -1263,54 +1264,54 @@ class _Search:
         melds = _NO_RUNS  # the head's runs, once the loop stops at a choice of them
         while True:
             if state:
-                head = digit_at[(state & -state) % _BIT_SLOTS]
-                rank = ranks[head]
+                head = self.digit_at[(state & -state) % _BIT_SLOTS]
+                rank = self.ranks[head]
             else:
                 head = rank = -1
             if pooled and rank != pool_rank:
-                if pool_need[pooled] > wilds:
-                    passed += pooled * rank_points[pool_rank]
+                if self.pool_need[pooled] > wilds:
+                    passed += pooled * self.rank_points[pool_rank]
                     if passed >= budget:
                         return passed
-                elif not limited and pooled >= 3:
+                elif not self.limited and pooled >= 3:
                     spare = wilds
                 else:
                     break  # sets or deadwood: a choice
                 pool_rank = pooled = 0
             if head < 0:
-                return passed + leaf[wilds][spare]
-            listed = runs[head]
-            melds = table.runs_headed_by(head) if listed is None else listed
+                return passed + self.leaf[wilds][spare]
+            listed = self.runs[head]
+            melds = self.table.runs_headed_by(head) if listed is None else listed
             if melds and melds[0][1] <= wilds:
                 break  # the head's pool (or, for an ace, its digit after the kings), or a run
-            high = high_of[head] if rank == 0 else -1
+            high = self.high_of[head] if rank == 0 else -1
             if high >= 0:
-                state += unit[high] - unit[head]
+                state += self.unit[high] - self.unit[head]
                 continue
-            state -= unit[head]
+            state -= self.unit[head]
             pool_rank = rank
             pooled += 1
         budget -= passed
         # A pool of three cards or more is a free set that takes any number more: with no
         # limit of wilds per meld, those states are one.
-        counted: i64 = pooled if limited or pooled < 3 else 3
-        key: object = _state_key(state, wilds, spare, pool_rank, counted, table.width)
-        found = known.get(key)
+        counted: i64 = pooled if self.limited or pooled < 3 else 3
+        key: object = _state_key(state, wilds, spare, pool_rank, counted, self.width)
+        found = self.known.get(key)
         if found is not None:
             if not found & 1:
                 return passed + (found >> 1 & 0xFFFF)
             if found >> 1 >= budget:
                 return passed + (found >> 1)
-        if len(known) > self.state_limit:
+        if len(self.known) > self.state_limit:
             raise _Exhausted
-        present: i64 = table.present(state)
+        present: i64 = self.table.present(state)
         # (The floor counts whole, whatever the budget: where the memo holds a bound below the
         # budget, the floor's is no higher, and it cannot cut.)
         if (
-            table.floored
+            self.floored
             and found is None
             and wilds < self.floor_below
-            and not state & table.low_aces
+            and not state & self.low_aces
         ):
             bound: i64 = self.floor(state, present, wilds, pool_rank, pooled, budget)
             if bound >= budget:
@@ -1318,15 +1319,15 @@ class _Search:
                 # and most of the memo's bounds were: a smaller memo stays in the caches, 5% less
                 # time on the hardest hands known.)
                 if wilds:
-                    known[key] = 2 * bound + 1
+                    self.known[key] = 2 * bound + 1
                 return passed + bound
-        if pooled and (head < 0 or ranks[head] != pool_rank):
+        if pooled and (head < 0 or self.ranks[head] != pool_rank):
             # Leaving a rank: its pool is all deadwood, or all in sets.
-            cost = pooled * rank_points[pool_rank]
+            cost = pooled * self.rank_points[pool_rank]
             best, move = cost, -1
             if cost < budget:
                 best += self.solve(state, wilds, spare, 0, 0, budget - cost)
-            for option, (_, need, room) in enumerate(pools[pooled]):
+            for option, (_, need, room) in enumerate(self.pools[pooled]):
                 if need > wilds or not best:
                     break
                 left = wilds - need
@@ -1360,10 +1361,10 @@ class _Search:
                 )
                 if total < best:
                     best, move = total, option
-            high = high_of[head] if rank == 0 else -1
+            high = self.high_of[head] if rank == 0 else -1
             if best and high >= 0:
                 total = self.solve(
-                    state - unit[head] + unit[high],
+                    state - self.unit[head] + self.unit[high],
                     wilds,
                     spare,
                     pool_rank,
@@ -1374,19 +1375,19 @@ class _Search:
                     best, move = total, -1
             elif best:
                 total = self.solve(
-                    state - unit[head],
+                    state - self.unit[head],
                     wilds,
                     spare,
-                    ranks[head],
+                    self.ranks[head],
                     pooled + 1,
                     best if best < budget else budget,
                 )
                 if total < best:
                     best, move = total, -1
         if best < budget:
-            known[key] = _exact(best, move) if self.keep_moves else best << 1
+            self.known[key] = _exact(best, move) if self.keep_moves else best << 1
         else:
-            known[key] = 2 * best + 1
+            self.known[key] = 2 * best + 1
         return passed + best
 
     def arrange(self, state: int) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
