@@ -819,15 +819,15 @@ class _MeldTable:
             at += width
         self.width = at
         """The bits a state of this layout takes (at most 40: see _state_key)."""
-        self.digit_at_bit = [0] * _BIT_SLOTS
+        self.digit_at_bit: list[i64] = [0] * _BIT_SLOTS
         """The digit of each bit, by the bit's slot (see _BIT_SLOTS)."""
         for k, d in enumerate(digit_at):
             self.digit_at_bit[(1 << k) % _BIT_SLOTS] = d
-        self.unit = [1 << at for at in offset]
+        self.unit: list[i64] = [1 << at for at in offset]
         self.offset, self.count_mask, self.digit_at = offset, count_mask, digit_at
-        self.rank_of = [_RANK_OF_DIGIT[d] for d in shared]
+        self.rank_of: list[i64] = [_RANK_OF_DIGIT[d] for d in shared]
         self.card_of = [_CARD_OF_DIGIT[d] for d in shared]
-        self.above = [mask for mask in above[1:] if mask]
+        self.above: list[i64] = [mask for mask in above[1:] if mask]
         self.full = full
         self.low = low
         self.low_aces = sum(count_mask[i] << offset[i] for i, h in enumerate(high_of) if h >= 0)
@@ -916,7 +916,7 @@ class _MeldTable:
         at: list[list[list[int]]] = [[[] for _ in range(15)] for _ in range(_SUITS)]
         for i, c in enumerate(self.card_of):
             at[c // 13][self.rank_of[i] + 1].append(i)
-        windows: list[int] = []
+        windows: list[i64] = []
         partner = [0] * len(unit)
         for here in at:
             for position in range(1, 15):
@@ -934,9 +934,9 @@ class _MeldTable:
         for i, rank in enumerate(self.rank_of):
             by_rank[rank].append(i)
         self.set_ranks: list[int] = []
-        self.set_fields: list[list[int]] = []
+        self.set_fields: list[list[i64]] = []
         """Per set rank, where each of its cards' counts lies: its offset | its mask << 6."""
-        self.set_masks: list[int] = []
+        self.set_masks: list[i64] = []
         for rank, digits in enumerate(by_rank):
             for i in digits:
                 for j in digits:
@@ -950,8 +950,8 @@ class _MeldTable:
         # What the floor reads of each card, by the lowest bit of its digit: its count's mask,
         # rank, suit and penalty packed in one int, and its partners.
         points = self.context.digit_points
-        self.facts = [0] * _BIT_SLOTS
-        self.partner_at = [0] * _BIT_SLOTS
+        self.facts: list[i64] = [0] * _BIT_SLOTS
+        self.partner_at: list[i64] = [0] * _BIT_SLOTS
         for i, first_bit in enumerate(self.offset):
             slot = (1 << first_bit) % _BIT_SLOTS
             self.facts[slot] = (
