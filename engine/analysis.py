@@ -933,19 +933,15 @@ class _MeldTable:
         by_rank: list[list[int]] = [[] for _ in range(_HIGH_ACE + 1)]
         for i, rank in enumerate(self.rank_of):
             by_rank[rank].append(i)
-        self.set_ranks: list[int] = []
-        self.set_fields: list[list[i64]] = []
-        """Per set rank, where each of its cards' counts lies: its offset | its mask << 6."""
-        self.set_masks: list[i64] = []
+        self.sets: list[i64] = []
+        """Per rank with three cards or more in the hand: its cards' presence bits << 4 | rank."""
         for rank, digits in enumerate(by_rank):
             for i in digits:
                 for j in digits:
                     if j != i:
                         partner[i] |= unit[j]
             if sum(counts[i] for i in digits) >= 3:
-                self.set_ranks.append(rank)
-                self.set_fields.append([self.offset[i] | self.count_mask[i] << 6 for i in digits])
-                self.set_masks.append(sum(unit[i] for i in digits))
+                self.sets.append(sum(unit[i] for i in digits) << 4 | rank)
         self.windows = windows
         # What the floor reads of each card, by the lowest bit of its digit: its count's mask,
         # rank, suit and penalty packed in one int, and its partners.
@@ -1064,30 +1060,34 @@ class _Search:
         for window in table.windows:
             if present & window == window:
                 covered |= window
-        fields_of, set_masks = table.set_fields, table.set_masks
-        for k, rank in enumerate(table.set_ranks):
-            mask: i64 = set_masks[k]
-            if not present & mask & ~covered:
+        # (By the bit that marks each card: its facts packed in one int, and its partners.)
+        facts, partner = table.facts, table.partner_at
+        info: i64
+        for info in table.sets:
+            mask: i64 = info >> 4
+            left: i64 = present & mask
+            if not left & ~covered:
                 continue  # (none of its cards left to cover)
-            held: i64 = pooled if rank == pool_rank else 0
-            field: i64
-            for field in fields_of[k]:
-                held += (state >> (field & 63)) & (field >> 6)
-                if held >= 3:
-                    covered |= mask
-                    break
+            fewer: i64 = left & (left - 1)
+            if fewer & (fewer - 1):  # three suits of it left
+                covered |= mask
+                continue
+            held: i64 = pooled if info & 15 == pool_rank else 0
+            while left:  # (one or two suits: their copies)
+                bit: i64 = left & -left
+                left ^= bit
+                fact: i64 = facts[bit % _BIT_SLOTS]
+                held += (state >> ((fact >> _AT_SHIFT) & 63)) & fact & _COUNT_MASK
+            if held >= 3:
+                covered |= mask
         alone: i64 = present & ~covered
         if not alone:
             return 0
         lone = wilds <= self.lone_limit
-        # (By the bit that marks each card: its facts packed in one int, and its partners.)
-        facts, partner = table.facts, table.partner_at
         stranded: i64 = 0
         total: i64 = 0
-        bit: i64
         at: i64
         slot: i64
-        fact: i64
         n: i64
         points: i64
         its_rank: i64
