@@ -1103,10 +1103,15 @@ class _Search:
                 at = (fact >> _AT_SHIFT) & 63
                 stranded += ((state >> at) & fact & _COUNT_MASK) * (fact >> _POINTS_SHIFT)
             return stranded
-        # With two wilds (see floor_below): the two dearest cards with no partner, and how many.
+        # With two wilds (see floor_below), the cards with no partner: how many, the dearest two,
+        # the dearest of each suit (10 bits a suit), the rank of the last one met in each suit
+        # (4 bits a suit), and the suits where two of them lie three ranks apart.
         lonely: i64 = 0
         dearest_lonely: i64 = 0
         next_lonely: i64 = 0
+        lonely_tops: i64 = 0
+        last_lonely: i64 = 0xFFFFF
+        paired_suits: i64 = 0
         # The cards a wild could rescue in a meld with others, by group (a suit's or a rank's
         # cards): their suits, their cost in each suit, and the dearest ranks so far: as many
         # as there are wilds, at most four (with one wild per meld), else the two in locals.
@@ -1140,6 +1145,12 @@ class _Search:
                         dearest_lonely, next_lonely = points, dearest_lonely
                     elif points > next_lonely:
                         next_lonely = points
+                    suit = (fact >> _SUIT_SHIFT) & 7
+                    if points > (lonely_tops >> 10 * suit) & 1023:
+                        lonely_tops = lonely_tops & ~(1023 << 10 * suit) | points << 10 * suit
+                    if its_rank - ((last_lonely >> 4 * suit) & 15) == 3:
+                        paired_suits |= 1 << suit
+                    last_lonely = last_lonely & ~(15 << 4 * suit) | its_rank << 4 * suit
             else:
                 cost = n * points
                 total += cost
@@ -1201,19 +1212,24 @@ class _Search:
         groups = _SUIT_COUNT[suits], first, second, third, fourth
         if lone:
             return stranded + _unrescued(groups, total, wilds)
-        # A meld with k cards without partners needs 2 * ceil(k / 2) wilds (they are at least
-        # three ranks from any other card of the meld), at least one more than ceil(k / 2): so
-        # melding x of them leaves wilds for at most wilds - ceil(x / 2) melds in all, and at
-        # most 2 * (wilds // 2) of them can be melded. The least over every x is a lower bound:
-        # with two wilds, melding none, or the dearest one or two (one meld left).
         best = stranded + _unrescued(groups, total, wilds)
         if not lonely:
             return best
         if wilds != 2:  # pragma: no cover - the floor_below of lone_limit 1 is 3
             return _unrescued(groups, total, wilds)  # (as if every such card were melded)
-        rescued = dearest_lonely + (next_lonely if lonely > 1 else 0)
-        found = stranded - rescued + _unrescued(groups, total, 1)
-        return found if found < best else best
+        # Melding a card with no partner takes both wilds: a set of it and the two, or a run of
+        # its suit, where the wilds fill the two ranks to the next card, three ranks away (then
+        # a card with no partner too, or one of its suit's group). So either no such card is
+        # melded, or one with (at most) its suit's group, or two three ranks apart in one suit
+        # with that suit's group; the least of the three is a lower bound.
+        one = _one_rescued(lonely_tops, clubs, diamonds, hearts, spades, stars)
+        found = stranded + total - one
+        best = found if found < best else best
+        if paired_suits:
+            group = _dearest_suit(paired_suits, clubs, diamonds, hearts, spades, stars)
+            found = stranded - dearest_lonely - next_lonely + total - group
+            best = found if found < best else best
+        return best
 
     def best(self, state: int, budget: int = _UNLIMITED, wilds: int | None = None) -> int:
         """The least deadwood of the naturals in ``state`` plus the wilds (all of them, or the
@@ -1560,6 +1576,48 @@ def _unrescued(groups: tuple[int, int, int, int, int], total: int, melds: int) -
                 if melds >= 4:
                     rescued += fourth
     return total - rescued if total > rescued else 0
+
+
+def _one_rescued(  # noqa: PLR0917 - called from the floor
+    tops: i64, clubs: i64, diamonds: i64, hearts: i64, spades: i64, stars: i64
+) -> i64:
+    """The most a meld of a card with no partner and two wilds can rescue: the dearest such card
+    of a suit (``tops``, 10 bits a suit) and its suit's group (the suits' costs)."""
+    best: i64 = 0
+    top: i64 = tops & 1023
+    if top and top + clubs > best:
+        best = top + clubs
+    top = (tops >> 10) & 1023
+    if top and top + diamonds > best:
+        best = top + diamonds
+    top = (tops >> 20) & 1023
+    if top and top + hearts > best:
+        best = top + hearts
+    top = (tops >> 30) & 1023
+    if top and top + spades > best:
+        best = top + spades
+    top = (tops >> 40) & 1023
+    if top and top + stars > best:
+        best = top + stars
+    return best
+
+
+def _dearest_suit(  # noqa: PLR0917 - called from the floor
+    suits: i64, clubs: i64, diamonds: i64, hearts: i64, spades: i64, stars: i64
+) -> i64:
+    """The dearest group cost among the suits in the mask ``suits``."""
+    best: i64 = 0
+    if suits & 1 and clubs > best:
+        best = clubs
+    if suits & 2 and diamonds > best:
+        best = diamonds
+    if suits & 4 and hearts > best:
+        best = hearts
+    if suits & 8 and spades > best:
+        best = spades
+    if suits & 16 and stars > best:
+        best = stars
+    return best
 
 
 def _keep_dearest(top: tuple[int, int, int, int], cost: int) -> tuple[int, int, int, int]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -172,6 +173,30 @@ def sparse_hands(draw: st.DrawFn) -> tuple[list[Card], int | None, Rules]:
     )
     jokers = [JOKER] * draw(st.integers(0, 5))
     return naturals + jokers, None, rules
+
+
+@pytest.mark.parametrize(
+    ("codes", "least"),
+    [
+        # Two wilds meld one of two cards with no partner: the five of hearts stays (5 points).
+        ("5H QS JK JK", 5),
+        # ... and with the cards of its suit three ranks on: 4-5-6-7-8 of spades, the five of
+        # hearts stays (the wilds on the five instead would leave 4 + 7 + 8).
+        ("4S 7S 8S 5H JK JK", 5),
+        # Two cards with no partner three ranks apart in one suit share the two wilds: 5-6-7-8.
+        ("5H 8H JK JK", 0),
+    ],
+)
+def test_the_floor_with_two_wilds_melds_cards_with_no_partner_two_wilds_each(
+    codes: str, least: int
+) -> None:
+    """With two wilds, a card with no partner takes both (or shares them with one three ranks
+    away in its suit): the floor counts that, and here reaches the least deadwood itself."""
+    rules = Rules.from_spec("online")
+    floor, value, whole_hand = floor_and_value(parse_cards(codes.split()), None, rules)
+    assert whole_hand
+    assert value == least == reference_min_deadwood(parse_cards(codes.split()), None, rules)
+    assert floor == value
 
 
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
