@@ -1036,10 +1036,9 @@ class _Search:
         """Whether exact results keep the move that reaches them (``arrange`` follows them)."""
         self.lone_limit = 1 if context.limit is None or context.limit >= 2 else _UNLIMITED
         """The most wilds with which a card with no partner (see floor) cannot be melded."""
-        self.floor_below = 3 if self.lone_limit == 1 else _UNLIMITED
-        """The wilds from which on the floor is not worth its cost: with three, it cut 1 search
-        state in 150 on the hardest hands found (and with one wild per meld, lone cards stay
-        deadwood whatever the wilds)."""
+        self.floor_below = 4 if self.lone_limit == 1 else _UNLIMITED
+        """The wilds from which on the floor is not worth its cost (and with one wild per meld,
+        lone cards stay deadwood whatever the wilds)."""
 
     def floor(  # noqa: PLR0917 - called from the hot loop
         self, state: i64, present: i64, wilds: i64, pool_rank: i64, pooled: i64, budget: i64
@@ -1103,15 +1102,17 @@ class _Search:
                 at = (fact >> _AT_SHIFT) & 63
                 stranded += ((state >> at) & fact & _COUNT_MASK) * (fact >> _POINTS_SHIFT)
             return stranded
-        # With two wilds (see floor_below), the cards with no partner: how many, the dearest two,
-        # the dearest of each suit (10 bits a suit), the rank of the last one met in each suit
-        # (4 bits a suit), and the suits where two of them lie three ranks apart.
+        # With two or three wilds (see floor_below), the cards with no partner: how many, the
+        # dearest two, the dearest of each suit (10 bits a suit), the rank of the last one met in
+        # each suit (4 bits a suit), and the suits where two of them lie three ranks apart (or
+        # four, with three wilds).
         lonely: i64 = 0
         dearest_lonely: i64 = 0
         next_lonely: i64 = 0
         lonely_tops: i64 = 0
         last_lonely: i64 = 0xFFFFF
         paired_suits: i64 = 0
+        reach = wilds + 1  # (the farthest two such cards can lie apart in one run)
         # The cards a wild could rescue in a meld with others, by group (a suit's or a rank's
         # cards): their suits, their cost in each suit, and the dearest ranks so far: as many
         # as there are wilds, at most four (with one wild per meld), else the two in locals.
@@ -1148,7 +1149,7 @@ class _Search:
                     suit = (fact >> _SUIT_SHIFT) & 7
                     if points > (lonely_tops >> 10 * suit) & 1023:
                         lonely_tops = lonely_tops & ~(1023 << 10 * suit) | points << 10 * suit
-                    if its_rank - ((last_lonely >> 4 * suit) & 15) == 3:
+                    if 0 < its_rank - ((last_lonely >> 4 * suit) & 15) <= reach:
                         paired_suits |= 1 << suit
                     last_lonely = last_lonely & ~(15 << 4 * suit) | its_rank << 4 * suit
             else:
@@ -1215,19 +1216,23 @@ class _Search:
         best = stranded + _unrescued(groups, total, wilds)
         if not lonely:
             return best
-        if wilds != 2:  # pragma: no cover - the floor_below of lone_limit 1 is 3
+        if wilds > 3:  # pragma: no cover - the floor_below of lone_limit 1 is 4
             return _unrescued(groups, total, wilds)  # (as if every such card were melded)
-        # Melding a card with no partner takes both wilds: a set of it and the two, or a run of
-        # its suit, where the wilds fill the two ranks to the next card, three ranks away (then
-        # a card with no partner too, or one of its suit's group). So either no such card is
-        # melded, or one with (at most) its suit's group, or two three ranks apart in one suit
-        # with that suit's group; the least of the three is a lower bound.
-        one = _one_rescued(lonely_tops, clubs, diamonds, hearts, spades, stars)
+        # Melding a card with no partner takes two wilds: a set of it and the two, or a run of
+        # its suit, where the wilds fill the ranks to the next card, three ranks away or more
+        # (then a card with no partner too, or one of its suit's group). With two or three
+        # wilds, either no such card is melded, or one with (at most) its suit's group, or two
+        # in one run of their suit with its group, and a third wild may meld one more group: the
+        # least of the three is a lower bound.
+        extra: i64 = first if wilds == 3 else 0
+        one = _one_rescued(lonely_tops, clubs, diamonds, hearts, spades, stars, extra, total)
         found = stranded + total - one
         best = found if found < best else best
         if paired_suits:
-            group = _dearest_suit(paired_suits, clubs, diamonds, hearts, spades, stars)
-            found = stranded - dearest_lonely - next_lonely + total - group
+            group = _dearest_suit(paired_suits, clubs, diamonds, hearts, spades, stars) + extra
+            found = (
+                stranded - dearest_lonely - next_lonely + (total - group if group < total else 0)
+            )
             best = found if found < best else best
         return best
 
@@ -1579,27 +1584,43 @@ def _unrescued(groups: tuple[int, int, int, int, int], total: int, melds: int) -
 
 
 def _one_rescued(  # noqa: PLR0917 - called from the floor
-    tops: i64, clubs: i64, diamonds: i64, hearts: i64, spades: i64, stars: i64
+    tops: i64,
+    clubs: i64,
+    diamonds: i64,
+    hearts: i64,
+    spades: i64,
+    stars: i64,
+    extra: i64,
+    total: i64,
 ) -> i64:
     """The most a meld of a card with no partner and two wilds can rescue: the dearest such card
-    of a suit (``tops``, 10 bits a suit) and its suit's group (the suits' costs)."""
+    of a suit (``tops``, 10 bits a suit) and its suit's group (the suits' costs), with ``extra``
+    more from another meld, of the groups' ``total`` at most."""
     best: i64 = 0
     top: i64 = tops & 1023
-    if top and top + clubs > best:
-        best = top + clubs
+    if top:
+        best = _most(best, top + _least(clubs + extra, total))
     top = (tops >> 10) & 1023
-    if top and top + diamonds > best:
-        best = top + diamonds
+    if top:
+        best = _most(best, top + _least(diamonds + extra, total))
     top = (tops >> 20) & 1023
-    if top and top + hearts > best:
-        best = top + hearts
+    if top:
+        best = _most(best, top + _least(hearts + extra, total))
     top = (tops >> 30) & 1023
-    if top and top + spades > best:
-        best = top + spades
+    if top:
+        best = _most(best, top + _least(spades + extra, total))
     top = (tops >> 40) & 1023
-    if top and top + stars > best:
-        best = top + stars
+    if top:
+        best = _most(best, top + _least(stars + extra, total))
     return best
+
+
+def _most(a: i64, b: i64) -> i64:
+    return a if a > b else b
+
+
+def _least(a: i64, b: i64) -> i64:
+    return a if a < b else b
 
 
 def _dearest_suit(  # noqa: PLR0917 - called from the floor
