@@ -1104,17 +1104,14 @@ class _Search:
                 at = (fact >> _AT_SHIFT) & 63
                 stranded += ((state >> at) & fact & _COUNT_MASK) * (fact >> _POINTS_SHIFT)
             return stranded
-        # With two or three wilds (see floor_below), the cards with no partner: how many, the
-        # dearest two, the dearest of each suit (10 bits a suit), the rank of the last one met in
-        # each suit (4 bits a suit), and the suits where two of them lie three ranks apart (or
-        # four, with three wilds).
-        lonely: i64 = 0
-        dearest_lonely: i64 = 0
-        next_lonely: i64 = 0
+        # With two or three wilds (see floor_below), the cards with no partner, per suit: the
+        # dearest (12 bits a suit), the dearest two that one run can hold (three ranks apart, or
+        # four with three wilds), and the rank and penalty of the last one met.
         lonely_tops: i64 = 0
-        last_lonely: i64 = 0xFFFFF
-        paired_suits: i64 = 0
-        reach = wilds + 1  # (the farthest two such cards can lie apart in one run)
+        pair_tops: i64 = 0
+        last_lonely: i64 = 0xFFFFF  # (4 bits a suit: none yet)
+        last_points: i64 = 0  # (12 bits a suit)
+        reach: i64 = wilds + 1
         # The cards a wild could rescue in a meld with others, by group (a suit's or a rank's
         # cards): their suits, their cost in each suit, and the dearest ranks so far: as many
         # as there are wilds, at most four (with one wild per meld), else the two in locals.
@@ -1143,17 +1140,14 @@ class _Search:
             if n == 1 and not present & partner[slot] and (not pooled or its_rank != pool_rank):
                 stranded += points
                 if not lone:
-                    lonely += 1
-                    if points > dearest_lonely:
-                        dearest_lonely, next_lonely = points, dearest_lonely
-                    elif points > next_lonely:
-                        next_lonely = points
                     suit = (fact >> _SUIT_SHIFT) & 7
-                    if points > (lonely_tops >> 10 * suit) & 1023:
-                        lonely_tops = lonely_tops & ~(1023 << 10 * suit) | points << 10 * suit
+                    at = 12 * suit  # (its fields' place)
+                    lonely_tops = _keep_field(lonely_tops, at, points)
                     if 0 < its_rank - ((last_lonely >> 4 * suit) & 15) <= reach:
-                        paired_suits |= 1 << suit
-                    last_lonely = last_lonely & ~(15 << 4 * suit) | its_rank << 4 * suit
+                        pair = points + ((last_points >> at) & _FIELD)
+                        pair_tops = _keep_field(pair_tops, at, pair)
+                    last_lonely = _set_field(last_lonely, 4 * suit, 15, its_rank)
+                    last_points = _set_field(last_points, at, _FIELD, points)
             else:
                 cost = n * points
                 total += cost
@@ -1216,7 +1210,7 @@ class _Search:
         if lone:
             return stranded + _unrescued(groups, total, wilds)
         best = stranded + _unrescued(groups, total, wilds)
-        if not lonely:
+        if not lonely_tops:
             return best
         if wilds > 3:  # pragma: no cover - the floor_below of lone_limit 1 is 4
             return _unrescued(groups, total, wilds)  # (as if every such card were melded)
@@ -1227,16 +1221,12 @@ class _Search:
         # in one run of their suit with its group, and a third wild may meld one more group: the
         # least of the three is a lower bound.
         extra: i64 = first if wilds == 3 else 0
-        one = _one_rescued(lonely_tops, clubs, diamonds, hearts, spades, stars, extra, total)
-        found = stranded + total - one
-        best = found if found < best else best
-        if paired_suits:
-            group = _dearest_suit(paired_suits, clubs, diamonds, hearts, spades, stars) + extra
-            found = (
-                stranded - dearest_lonely - next_lonely + (total - group if group < total else 0)
-            )
-            best = found if found < best else best
-        return best
+        rescued = _rescued(lonely_tops, clubs, diamonds, hearts, spades, stars, extra, total)
+        if pair_tops:
+            pairs = _rescued(pair_tops, clubs, diamonds, hearts, spades, stars, extra, total)
+            rescued = pairs if pairs > rescued else rescued
+        found = stranded + total - rescued
+        return found if found < best else best
 
     def best(self, state: int, budget: int = _UNLIMITED, wilds: int | None = None) -> int:
         """The least deadwood of the naturals in ``state`` plus the wilds (all of them, or the
@@ -1585,7 +1575,26 @@ def _unrescued(groups: tuple[int, int, int, int, int], total: int, melds: int) -
     return total - rescued if total > rescued else 0
 
 
-def _one_rescued(  # noqa: PLR0917 - called from the floor
+_FIELD: Final = 4095
+"""A field of 12 bits, one a suit, in the floor's packed tallies of cards with no partner (a
+penalty is at most 1,000, two of them at most 2,000)."""
+
+
+def _keep_field(fields: i64, at: i64, value: i64) -> i64:
+    """``fields`` with the 12-bit field at bit ``at`` raised to ``value``, if that is more."""
+    if value > (fields >> at) & _FIELD:
+        return _set_field(fields, at, _FIELD, value)
+    return fields
+
+
+def _set_field(fields: i64, at: i64, mask: i64, value: i64) -> i64:
+    """``fields`` with the field ``mask`` at bit ``at`` set to ``value``. (Written without
+    shifting the mask itself: compiled, a constant shifted by a native int is a 32-bit C int,
+    and fields from bit 31 up came out wrong.)"""
+    return fields - (((fields >> at) & mask) << at) + (value << at)
+
+
+def _rescued(  # noqa: PLR0917 - called from the floor
     tops: i64,
     clubs: i64,
     diamonds: i64,
@@ -1595,23 +1604,23 @@ def _one_rescued(  # noqa: PLR0917 - called from the floor
     extra: i64,
     total: i64,
 ) -> i64:
-    """The most a meld of a card with no partner and two wilds can rescue: the dearest such card
-    of a suit (``tops``, 10 bits a suit) and its suit's group (the suits' costs), with ``extra``
-    more from another meld, of the groups' ``total`` at most."""
+    """The most one meld of cards with no partner (``tops``: the dearest such cards it can hold,
+    a 12-bit field a suit) rescues with its suit's group (the suits' costs), and ``extra`` more
+    from another meld, of the groups' ``total`` at most."""
     best: i64 = 0
-    top: i64 = tops & 1023
+    top: i64 = tops & _FIELD
     if top:
         best = _most(best, top + _least(clubs + extra, total))
-    top = (tops >> 10) & 1023
+    top = (tops >> 12) & _FIELD
     if top:
         best = _most(best, top + _least(diamonds + extra, total))
-    top = (tops >> 20) & 1023
+    top = (tops >> 24) & _FIELD
     if top:
         best = _most(best, top + _least(hearts + extra, total))
-    top = (tops >> 30) & 1023
+    top = (tops >> 36) & _FIELD
     if top:
         best = _most(best, top + _least(spades + extra, total))
-    top = (tops >> 40) & 1023
+    top = (tops >> 48) & _FIELD
     if top:
         best = _most(best, top + _least(stars + extra, total))
     return best
@@ -1623,24 +1632,6 @@ def _most(a: i64, b: i64) -> i64:
 
 def _least(a: i64, b: i64) -> i64:
     return a if a < b else b
-
-
-def _dearest_suit(  # noqa: PLR0917 - called from the floor
-    suits: i64, clubs: i64, diamonds: i64, hearts: i64, spades: i64, stars: i64
-) -> i64:
-    """The dearest group cost among the suits in the mask ``suits``."""
-    best: i64 = 0
-    if suits & 1 and clubs > best:
-        best = clubs
-    if suits & 2 and diamonds > best:
-        best = diamonds
-    if suits & 4 and hearts > best:
-        best = hearts
-    if suits & 8 and spades > best:
-        best = spades
-    if suits & 16 and stars > best:
-        best = stars
-    return best
 
 
 def _keep_dearest(top: tuple[int, int, int, int], cost: int) -> tuple[int, int, int, int]:

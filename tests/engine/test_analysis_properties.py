@@ -9,7 +9,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Rules, analyse, min_deadwood
-from engine.analysis import Analysis, _context, _inputs, _MeldTable, _Search, _split
+from engine.analysis import (
+    Analysis,
+    _context,
+    _inputs,
+    _keep_field,
+    _MeldTable,
+    _Search,
+    _split,
+)
 from engine.cards import JOKER, Card, parse_cards
 from tests.engine.reference import is_valid_meld, is_wild, reference_min_deadwood
 
@@ -176,27 +184,47 @@ def sparse_hands(draw: st.DrawFn) -> tuple[list[Card], int | None, Rules]:
 
 
 @pytest.mark.parametrize(
-    ("codes", "least"),
+    ("preset", "codes", "least"),
     [
         # Two wilds meld one of two cards with no partner: the five of hearts stays (5 points).
-        ("5H QS JK JK", 5),
+        ("online", "5H QS JK JK", 5),
         # ... and with the cards of its suit three ranks on: 4-5-6-7-8 of spades, the five of
         # hearts stays (the wilds on the five instead would leave 4 + 7 + 8).
-        ("4S 7S 8S 5H JK JK", 5),
+        ("online", "4S 7S 8S 5H JK JK", 5),
         # Two cards with no partner three ranks apart in one suit share the two wilds: 5-6-7-8.
-        ("5H 8H JK JK", 0),
+        ("online", "5H 8H JK JK", 0),
+        # With three wilds, still one such card: the third wild only joins its meld (the king,
+        # 13 points online; the queen is 12).
+        ("online", "5H QS KD JK JK JK", 17),
+        # ... or two, four ranks apart: 5-6-7-8-9 of hearts.
+        ("online", "5H 9H KD JK JK JK", 13),
+        # The fifth suit (stars): its tally lies in the floor's highest bits, next to the
+        # diamonds' run 5-6-7-8-9 that the wilds make.
+        ("five-crowns", "5D 8D 9D 6X JK JK", 6),
     ],
 )
-def test_the_floor_with_two_wilds_melds_cards_with_no_partner_two_wilds_each(
-    codes: str, least: int
+def test_the_floor_melds_a_card_with_no_partner_with_two_wilds(
+    preset: str, codes: str, least: int
 ) -> None:
-    """With two wilds, a card with no partner takes both (or shares them with one three ranks
-    away in its suit): the floor counts that, and here reaches the least deadwood itself."""
-    rules = Rules.from_spec("online")
+    """With two or three wilds, a card with no partner takes two of them (or shares them with one
+    three or four ranks away in its suit): the floor counts that, and here reaches the least
+    deadwood itself."""
+    rules = Rules.from_spec(preset)
     floor, value, whole_hand = floor_and_value(parse_cards(codes.split()), None, rules)
     assert whole_hand
     assert value == least == reference_min_deadwood(parse_cards(codes.split()), None, rules)
     assert floor == value
+
+
+def test_the_floors_packed_tallies_keep_every_suit_apart() -> None:
+    """The floor keeps a 12-bit tally a suit in one native int, the fifth suit's from bit 48
+    (compiled, a mask shifted past bit 31 once cleared the others)."""
+    tallies = 0
+    for suit in range(5):
+        tallies = _keep_field(tallies, 12 * suit, 1000 + suit)
+    assert [(tallies >> 12 * suit) & 4095 for suit in range(5)] == [1000, 1001, 1002, 1003, 1004]
+    assert _keep_field(tallies, 48, 999) == tallies  # (only ever raised)
+    assert _keep_field(tallies, 0, 2000) >> 12 == tallies >> 12
 
 
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
