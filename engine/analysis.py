@@ -1141,13 +1141,13 @@ class _Search:
                 stranded += points
                 if not lone:
                     suit = (fact >> _SUIT_SHIFT) & 7
-                    at = 12 * suit  # (its fields' place)
-                    lonely_tops = _keep_field(lonely_tops, at, points)
+                    place: i64 = 12 * suit  # (its suit's fields)
+                    lonely_tops = _keep_field(lonely_tops, place, points)
                     if 0 < its_rank - ((last_lonely >> 4 * suit) & 15) <= reach:
-                        pair = points + ((last_points >> at) & _FIELD)
-                        pair_tops = _keep_field(pair_tops, at, pair)
+                        pair = points + ((last_points >> place) & _FIELD)
+                        pair_tops = _keep_field(pair_tops, place, pair)
                     last_lonely = _set_field(last_lonely, 4 * suit, 15, its_rank)
-                    last_points = _set_field(last_points, at, _FIELD, points)
+                    last_points = _set_field(last_points, place, _FIELD, points)
             else:
                 cost = n * points
                 total += cost
