@@ -1607,23 +1607,17 @@ def _rescued(  # noqa: PLR0917 - called from the floor
     """The most one meld of cards with no partner (``tops``: the dearest such cards it can hold,
     a 12-bit field a suit) rescues with its suit's group (the suits' costs), and ``extra`` more
     from another meld, of the groups' ``total`` at most."""
-    best: i64 = 0
-    top: i64 = tops & _FIELD
-    if top:
-        best = _most(best, top + _least(clubs + extra, total))
-    top = (tops >> 12) & _FIELD
-    if top:
-        best = _most(best, top + _least(diamonds + extra, total))
-    top = (tops >> 24) & _FIELD
-    if top:
-        best = _most(best, top + _least(hearts + extra, total))
-    top = (tops >> 36) & _FIELD
-    if top:
-        best = _most(best, top + _least(spades + extra, total))
-    top = (tops >> 48) & _FIELD
-    if top:
-        best = _most(best, top + _least(stars + extra, total))
-    return best
+    best = _with_group(tops, clubs, extra, total)
+    best = _most(best, _with_group(tops >> 12, diamonds, extra, total))
+    best = _most(best, _with_group(tops >> 24, hearts, extra, total))
+    best = _most(best, _with_group(tops >> 36, spades, extra, total))
+    return _most(best, _with_group(tops >> 48, stars, extra, total))
+
+
+def _with_group(tops: i64, group: i64, extra: i64, total: i64) -> i64:
+    """What the suit whose tally lies in the low 12 bits of ``tops`` rescues (see _rescued)."""
+    top = tops & _FIELD
+    return top + _least(group + extra, total) if top else 0
 
 
 def _most(a: i64, b: i64) -> i64:

@@ -148,6 +148,17 @@ def searched(hand: list[Card], wild: int | None, rules: Rules, *, floored: bool)
     return search.best(search.table.full)
 
 
+def aces_moved(table: _MeldTable) -> int:
+    """The table's whole hand with every ace moved after the kings, as the search moves them
+    before it asks the floor (where an ace may play high)."""
+    state: int = table.full
+    for i, high in enumerate(table.high_of):
+        if high >= 0:
+            copies = (state >> table.offset[i]) & table.count_mask[i]
+            state += copies * (table.unit[high] - table.unit[i])
+    return state
+
+
 def floor_and_value(hand: list[Card], wild: int | None, rules: Rules) -> tuple[int, int, bool]:
     """The floor at the first state of the hand where the search may ask it, the search's least
     deadwood there (without the floor), and whether that state is the whole hand. (Where an ace
@@ -155,11 +166,7 @@ def floor_and_value(hand: list[Card], wild: int | None, rules: Rules) -> tuple[i
     the floor is asked once they are all moved.)"""
     search = search_of(hand, wild, rules, floored=True)
     table = search.table
-    state = table.full
-    for i, high in enumerate(table.high_of):
-        if high >= 0:
-            copies = (state >> table.offset[i]) & table.count_mask[i]
-            state += copies * (table.unit[high] - table.unit[i])
+    state = aces_moved(table)
     floor = search.floor(state, table.present(state), search.wild_count, 0, 0, 0)
     value = search_of(hand, wild, rules, floored=False).best(state)
     return floor, value, state == table.full

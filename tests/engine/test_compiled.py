@@ -30,7 +30,7 @@ from engine.game import dumps
 from engine.rules import Rules
 from tests.benchmarks.bench_game import play, purposeful_player, random_player
 from tests.conftest import ENGINE
-from tests.engine.test_analysis_properties import hands, sparse_hands
+from tests.engine.test_analysis_properties import aces_moved, hands, sparse_hands
 
 SOURCE = Path(engine.analysis.__file__).with_name("analysis.py")
 
@@ -98,11 +98,7 @@ def first_floor(module: ModuleType, hand: list[Card], wild: int | None, rules: R
     naturals, wilds = module._split(cards, wild_rank)
     table = module._MeldTable(module._context(rules_value, wild_rank), naturals, len(wilds), True)
     search = module._Search(table, wilds)
-    state = table.full
-    for i, high in enumerate(table.high_of):
-        if high >= 0:
-            copies = (state >> table.offset[i]) & table.count_mask[i]
-            state += copies * (table.unit[high] - table.unit[i])
+    state = aces_moved(table)
     floor: int = search.floor(state, table.present(state), search.wild_count, 0, 0, 0)
     return floor
 
