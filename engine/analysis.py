@@ -25,6 +25,7 @@ from functools import cache
 from itertools import accumulate, product
 from typing import Final, Literal
 
+from librt.vecs import vec
 from mypy_extensions import i64
 
 from engine.cards import (
@@ -280,7 +281,7 @@ def analyse(
                 # three times rather than twice: the same on all but the slowest, 15% fewer
                 # instructions there.)
                 other_table, other_search = other
-                other_search.state_limit = 3 * len(search.known) + _RACE_FROM
+                other_search.state_limit = 3 * search.known.size + _RACE_FROM
                 try:
                     left = _discard_search(other_search, other_table.without(c), points, broken[c])
                 except _Exhausted:
@@ -1001,6 +1002,68 @@ class _Exhausted(Exception):
     pass
 
 
+class _Memo:
+    """The search's memo: results by state key (see _state_key), both native ints, in open
+    addressing over two vectors of unboxed ints. (A dictionary would box every key and value.)
+    A key is at most 59 bits, a value never negative: -1 marks an empty slot, or no value."""
+
+    def __init__(self) -> None:
+        self.size: i64 = 0
+        self.mask: i64 = _MEMO_SLOTS - 1
+        self.keys = vec[i64]([-1] * _MEMO_SLOTS)
+        self.values = vec[i64]([0] * _MEMO_SLOTS)
+
+    def get(self, key: i64) -> i64:
+        """The value held for ``key``, or -1."""
+        keys, mask = self.keys, self.mask
+        slot: i64 = _slot(key, mask)
+        while True:
+            held = keys[slot]
+            if held == key:
+                return self.values[slot]
+            if held < 0:
+                return -1
+            slot = (slot + 1) & mask
+
+    def put(self, key: i64, value: i64) -> None:
+        keys, mask = self.keys, self.mask
+        slot: i64 = _slot(key, mask)
+        while True:
+            held = keys[slot]
+            if held == key:
+                self.values[slot] = value
+                return
+            if held < 0:
+                break
+            slot = (slot + 1) & mask
+        keys[slot] = key
+        self.values[slot] = value
+        self.size += 1
+        if 2 * self.size > mask:
+            self._grow()
+
+    def _grow(self) -> None:
+        keys, values = self.keys, self.values
+        slots: i64 = 2 * len(keys)
+        mask = self.mask = slots - 1
+        new_keys = self.keys = vec[i64]([-1] * slots)
+        new_values = self.values = vec[i64]([0] * slots)
+        for i in range(len(keys)):
+            key = keys[i]
+            if key >= 0:
+                slot: i64 = _slot(key, mask)
+                while new_keys[slot] >= 0:
+                    slot = (slot + 1) & mask
+                new_keys[slot] = key
+                new_values[slot] = values[i]
+
+
+def _slot(key: i64, mask: i64) -> i64:
+    """A key's first slot: its bits folded and multiplied, the product's middle bits. (Compiled,
+    the product wraps at 64 bits; the bits taken are the same.)"""
+    return ((key ^ key >> 23 ^ key >> 43) * 0x9E3779B1) >> 16 & mask
+
+
 class _Search:
     """An exact, memoised search over a meld table for one multiset of wild cards.
 
@@ -1021,10 +1084,9 @@ class _Search:
         self.wild_key = tuple(context.card_points[c] for c in self.wild_cards)
         self.leaf, self.pools, self.pool_need = context.wild_tables(self.wild_key)
         # Exact results and lower bounds proven by searches under a budget (2 * bound + 1), in
-        # one dictionary: one lookup per state. An exact result is held with the move that
-        # reaches it (see _exact). (Keyed by the int of _state_key, held as an object: mypyc
-        # then boxes it once per state, not once per dictionary operation.)
-        self.known: dict[object, int] = {}
+        # one memo: one lookup per state. An exact result is held with the move that reaches it
+        # (see _exact).
+        self.known = _Memo()
         # The table's lists the search reads, as its own attributes: read in place, where a local
         # would take a reference (and give it back) on every call.
         self.runs, self.ranks, self.unit = table.runs, table.rank_of, table.unit
@@ -1308,31 +1370,26 @@ class _Search:
         # A pool of three cards or more is a free set that takes any number more: with no
         # limit of wilds per meld, those states are one.
         counted: i64 = pooled if self.limited or pooled < 3 else 3
-        key: object = _state_key(state, wilds, spare, pool_rank, counted, self.width)
-        found = self.known.get(key)
-        if found is not None:
+        key: i64 = _state_key(state, wilds, spare, pool_rank, counted, self.width)
+        found: i64 = self.known.get(key)
+        if found >= 0:
             if not found & 1:
                 return passed + (found >> 1 & 0xFFFF)
             if found >> 1 >= budget:
                 return passed + (found >> 1)
-        if len(self.known) > self.state_limit:
+        if self.known.size > self.state_limit:
             raise _Exhausted
         present: i64 = self.table.present(state)
         # (The floor counts whole, whatever the budget: where the memo holds a bound below the
         # budget, the floor's is no higher, and it cannot cut.)
-        if (
-            self.floored
-            and found is None
-            and wilds < self.floor_below
-            and not state & self.low_aces
-        ):
+        if self.floored and found < 0 and wilds < self.floor_below and not state & self.low_aces:
             bound: i64 = self.floor(state, present, wilds, pool_rank, pooled, budget)
             if bound >= budget:
                 # (Kept for the next visit, but with no wilds left, where the floor is quickest
                 # and most of the memo's bounds were: a smaller memo stays in the caches, 5% less
                 # time on the hardest hands known.)
                 if wilds:
-                    self.known[key] = 2 * bound + 1
+                    self.known.put(key, 2 * bound + 1)
                 return passed + bound
         if pooled and (head < 0 or self.ranks[head] != pool_rank):
             # Leaving a rank: its pool is all deadwood, or all in sets.
@@ -1398,9 +1455,9 @@ class _Search:
                 if total < best:
                     best, move = total, -1
         if best < budget:
-            self.known[key] = _exact(best, move) if self.keep_moves else best << 1
+            self.known.put(key, _exact(best, move) if self.keep_moves else best << 1)
         else:
-            self.known[key] = 2 * best + 1
+            self.known.put(key, 2 * best + 1)
         return passed + best
 
     def arrange(self, state: int) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
@@ -1428,7 +1485,7 @@ class _Search:
                 else:
                     counted = len(pool) if not free_sets or len(pool) < 3 else 3
                     move = _move_of(
-                        known[_state_key(state, wilds, spare, pool_rank, counted, table.width)]
+                        known.get(_state_key(state, wilds, spare, pool_rank, counted, table.width))
                     )
                 if move < 0:
                     deadwood.extend(pool)
@@ -1447,7 +1504,7 @@ class _Search:
             if runs and runs[0][1] <= wilds:
                 counted = len(pool) if not free_sets or len(pool) < 3 else 3
                 move = _move_of(
-                    known[_state_key(state, wilds, spare, pool_rank, counted, table.width)]
+                    known.get(_state_key(state, wilds, spare, pool_rank, counted, table.width))
                 )
             if move < 0 and table.high_of[head] >= 0:
                 state += table.unit[table.high_of[head]] - table.unit[head]
@@ -1650,6 +1707,8 @@ def _keep_two(first: int, second: int, cost: int) -> tuple[int, int]:
 
 
 _MOVE_SHIFT: Final = 17
+_MEMO_SLOTS: Final = 128
+"""A memo's first size (a hand of 14 cards takes about 60 states)."""
 """An exact result in a search's memo: the move that reaches it above the result, as one even
 int (a lower bound is odd: 2 * bound + 1). A result is at most 30 penalties of at most 1,000, so
 it fits in the 16 bits below the move. Without a move (a search whose path no one will follow
@@ -1671,8 +1730,7 @@ def _state_key(  # noqa: PLR0917 - called from the hot loop
 ) -> i64:
     """A search state as one int: four small fields above the naturals, a state of ``width``
     bits (a hand holds at most 30 cards, so the wilds, the spare room and the pool each fit in
-    five bits, the rank in four). The naturals come in the low bits, which pick a key's slot in
-    a dictionary: the small fields take few values, and below they made most keys collide.
+    five bits, the rank in four). The naturals come in the low bits, where they vary most.
 
     A key fits in 59 bits, so the search computes with native 64-bit ints: a digit of a count n
     takes at most n bits, so the naturals take at most 30, and the aces' digits after the kings

@@ -15,6 +15,7 @@ from engine.analysis import (
     _inputs,
     _keep_field,
     _MeldTable,
+    _Memo,
     _Search,
     _split,
 )
@@ -320,3 +321,36 @@ def test_the_widest_layout_fits_the_search_s_native_ints() -> None:
     for discard in result.discards:
         rest = without(hand, discard.card)
         assert discard.deadwood_points == searched(rest, None, rules, floored=False), discard
+
+
+# The search's memo: an open-addressing table of native ints, against a dictionary. Keys go up to
+# 59 bits (see _state_key), values are never negative; a few keys repeat, so some puts overwrite.
+KEYS = st.one_of(st.integers(0, 40), st.integers(0, 2**59 - 1))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(KEYS, st.integers(0, 2**40)), max_size=600), st.lists(KEYS, max_size=50))
+def test_the_memo_holds_what_a_dictionary_holds(
+    puts: list[tuple[int, int]], others: list[int]
+) -> None:
+    memo, expected = _Memo(), dict[int, int]()
+    for key, value in puts:
+        memo.put(key, value)
+        expected[key] = value
+        assert memo.get(key) == value
+    assert memo.size == len(expected)
+    for key, value in expected.items():
+        assert memo.get(key) == value
+    for key in others:
+        assert memo.get(key) == expected.get(key, -1)
+
+
+def test_the_memo_grows_past_many_keys_of_the_same_low_bits() -> None:
+    # States that differ only in the small fields above the naturals (see _state_key).
+    keys = [k << 40 | 12345 for k in range(5000)]
+    memo = _Memo()
+    for value, key in enumerate(keys):
+        memo.put(key, value)
+    assert memo.size == 5000
+    assert [memo.get(k) for k in keys] == list(range(5000))
+    assert memo.get(5000 << 40 | 12345) == -1
