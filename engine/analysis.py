@@ -541,6 +541,7 @@ _SUIT_SHIFT: Final = 9
 _AT_SHIFT: Final = 12
 _POINTS_SHIFT: Final = 18
 _BIT_SLOTS: Final = 67
+_NO_SLOTS: Final = vec[i64]([0] * _BIT_SLOTS)
 """Powers of two below 2**64 leave distinct remainders modulo 67: a table with this many slots,
 indexed by ``bit % 67``, maps a single bit to what lies at its position, with no bit scan."""
 _SUIT_COUNT: Final = tuple(bin(suits).count("1") for suits in range(1 << _SUITS))
@@ -794,7 +795,7 @@ class _MeldTable:
             shared.append(_HIGH_ACE * _SUITS + shared[i])
             counts.append(counts[i])  # (room for every copy; none there at first)
             masks[shared[i]] = masks[shared[i]] | 1 << _HIGH_ACE
-        self.high_of = high_of
+        self.high_of = vec[i64](high_of)
         """Each ace's digit after the kings, where it has one; else -1."""
         self.high_from = naturals_digits
         """The first of the digits of aces kept to play high (after every natural's)."""
@@ -822,15 +823,17 @@ class _MeldTable:
             at += width
         self.width = at
         """The bits a state of this layout takes (at most 40: see _state_key)."""
-        self.digit_at_bit: list[i64] = [0] * _BIT_SLOTS
-        """The digit of each bit, by the bit's slot (see _BIT_SLOTS)."""
+        # (What the search reads most, as vectors of unboxed ints: a list's items are objects.)
+        digit_at_bit = _NO_SLOTS[:]
         for k, d in enumerate(digit_at):
-            self.digit_at_bit[(1 << k) % _BIT_SLOTS] = d
-        self.unit: list[i64] = [1 << at for at in offset]
+            digit_at_bit[(1 << k) % _BIT_SLOTS] = d
+        self.digit_at_bit = digit_at_bit
+        """The digit of each bit, by the bit's slot (see _BIT_SLOTS)."""
+        self.unit = vec[i64]([1 << at for at in offset])
         self.offset, self.count_mask, self.digit_at = offset, count_mask, digit_at
-        self.rank_of: list[i64] = [_RANK_OF_DIGIT[d] for d in shared]
+        self.rank_of = vec[i64]([_RANK_OF_DIGIT[d] for d in shared])
         self.card_of = [_CARD_OF_DIGIT[d] for d in shared]
-        self.above: list[i64] = [mask for mask in above[1:] if mask]
+        self.above = vec[i64]([mask for mask in above[1:] if mask])
         self.full = full
         self.low = low
         self.low_aces = sum(count_mask[i] << offset[i] for i, h in enumerate(high_of) if h >= 0)
@@ -919,7 +922,7 @@ class _MeldTable:
         at: list[list[list[int]]] = [[[] for _ in range(15)] for _ in range(_SUITS)]
         for i, c in enumerate(self.card_of):
             at[c // 13][self.rank_of[i] + 1].append(i)
-        windows: list[i64] = []
+        windows: list[int] = []
         partner = [0] * len(unit)
         for here in at:
             for position in range(1, 15):
@@ -936,31 +939,34 @@ class _MeldTable:
         by_rank: list[list[int]] = [[] for _ in range(_HIGH_ACE + 1)]
         for i, rank in enumerate(self.rank_of):
             by_rank[rank].append(i)
-        self.sets: list[i64] = []
-        """Per rank with three cards or more in the hand: its cards' presence bits << 4 | rank."""
+        sets = []
         for rank, digits in enumerate(by_rank):
             for i in digits:
                 for j in digits:
                     if j != i:
                         partner[i] |= unit[j]
             if sum(counts[i] for i in digits) >= 3:
-                self.sets.append(sum(unit[i] for i in digits) << 4 | rank)
-        self.windows = windows
+                sets.append(sum(unit[i] for i in digits) << 4 | rank)
+        self.sets = vec[i64](sets)
+        """Per rank with three cards or more in the hand: its cards' presence bits << 4 | rank."""
+        self.windows = vec[i64](windows)
         # What the floor reads of each card, by the lowest bit of its digit: its count's mask,
         # rank, suit and penalty packed in one int, and its partners.
         points = self.context.digit_points
-        self.facts: list[i64] = [0] * _BIT_SLOTS
-        self.partner_at: list[i64] = [0] * _BIT_SLOTS
+        facts = [0] * _BIT_SLOTS
+        partner_at = [0] * _BIT_SLOTS
         for i, first_bit in enumerate(self.offset):
             slot = (1 << first_bit) % _BIT_SLOTS
-            self.facts[slot] = (
+            facts[slot] = (
                 self.count_mask[i]
                 | self.rank_of[i] << _RANK_SHIFT
                 | self.card_of[i] // 13 << _SUIT_SHIFT
                 | first_bit << _AT_SHIFT
                 | points[self.shared[i]] << _POINTS_SHIFT
             )
-            self.partner_at[slot] = partner[i]
+            partner_at[slot] = partner[i]
+        self.facts = vec[i64](facts)
+        self.partner_at = vec[i64](partner_at)
 
     def _dead_digits(self, counts: list[int]) -> list[int]:
         """The digits of the cards no meld can hold, whatever the rest of the hand does: always
@@ -1010,8 +1016,8 @@ class _Memo:
     def __init__(self) -> None:
         self.size: i64 = 0
         self.mask: i64 = _MEMO_SLOTS - 1
-        self.keys = vec[i64]([-1] * _MEMO_SLOTS)
-        self.values = vec[i64]([0] * _MEMO_SLOTS)
+        self.keys = _NO_KEYS[:]  # (copies)
+        self.values = _NO_VALUES[:]
 
     def get(self, key: i64) -> i64:
         """The value held for ``key``, or -1."""
@@ -1709,6 +1715,8 @@ def _keep_two(first: int, second: int, cost: int) -> tuple[int, int]:
 _MOVE_SHIFT: Final = 17
 _MEMO_SLOTS: Final = 128
 """A memo's first size (a hand of 14 cards takes about 60 states)."""
+_NO_KEYS: Final = vec[i64]([-1] * _MEMO_SLOTS)
+_NO_VALUES: Final = vec[i64]([0] * _MEMO_SLOTS)
 """An exact result in a search's memo: the move that reaches it above the result, as one even
 int (a lower bound is odd: 2 * bound + 1). A result is at most 30 penalties of at most 1,000, so
 it fits in the 16 bits below the move. Without a move (a search whose path no one will follow
