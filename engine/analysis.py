@@ -25,7 +25,7 @@ from functools import cache
 from itertools import accumulate, product
 from typing import Final, Literal
 
-from librt.vecs import vec
+from librt.vecs import append, vec
 from mypy_extensions import i64
 
 from engine.cards import (
@@ -542,6 +542,7 @@ _AT_SHIFT: Final = 12
 _POINTS_SHIFT: Final = 18
 _BIT_SLOTS: Final = 67
 _NO_SLOTS: Final = vec[i64]([0] * _BIT_SLOTS)
+_NO_HIGH_ACES: Final = vec[i64]([-1] * (MAX_HAND + 1))
 """Powers of two below 2**64 leave distinct remainders modulo 67: a table with this many slots,
 indexed by ``bit % 67``, maps a single bit to what lies at its position, with no bit scan."""
 _SUIT_COUNT: Final = tuple(bin(suits).count("1") for suits in range(1 << _SUITS))
@@ -788,14 +789,16 @@ class _MeldTable:
                 shared.append(d)
                 counts.append(1)
         naturals_digits = len(shared)
-        high_of = [-1] * naturals_digits
+        # (What the search reads most, as vectors of unboxed ints: a list's items are objects.
+        # Built by copying and appending: a vector made from a list iterates it as objects.)
+        high_of = _NO_HIGH_ACES[:naturals_digits]
         for i in self._aces_to_move(shared, counts) if context.ace_high else []:
             high_of[i] = len(shared)
-            high_of.append(-1)
+            high_of = append(high_of, -1)
             shared.append(_HIGH_ACE * _SUITS + shared[i])
             counts.append(counts[i])  # (room for every copy; none there at first)
             masks[shared[i]] = masks[shared[i]] | 1 << _HIGH_ACE
-        self.high_of = vec[i64](high_of)
+        self.high_of = high_of
         """Each ace's digit after the kings, where it has one; else -1."""
         self.high_from = naturals_digits
         """The first of the digits of aces kept to play high (after every natural's)."""
@@ -806,12 +809,16 @@ class _MeldTable:
         count_mask = [(1 << width) - 1 for width in widths]  # each digit's bits, from its lowest
         offset: list[int] = []  # each digit's lowest bit
         digit_at: list[int] = []  # the digit of each bit
+        unit = vec[i64](capacity=len(widths))  # each digit's lowest bit, as a vector
+        rank_of = vec[i64](capacity=len(widths))
         full = low = at = 0
         # above[k]: the (k+1)-th bit of every digit wider than k (see present)
         above = [0, 0, 0, 0, 0]
         for i, width in enumerate(widths):
             index[shared[i]] = i
             one = 1 << at
+            unit = append(unit, one)
+            rank_of = append(rank_of, _RANK_OF_DIGIT[shared[i]])
             offset.append(at)
             digit_at.append(i)
             for k in range(1, width):
@@ -823,17 +830,18 @@ class _MeldTable:
             at += width
         self.width = at
         """The bits a state of this layout takes (at most 40: see _state_key)."""
-        # (What the search reads most, as vectors of unboxed ints: a list's items are objects.)
         digit_at_bit = _NO_SLOTS[:]
         for k, d in enumerate(digit_at):
             digit_at_bit[(1 << k) % _BIT_SLOTS] = d
         self.digit_at_bit = digit_at_bit
         """The digit of each bit, by the bit's slot (see _BIT_SLOTS)."""
-        self.unit = vec[i64]([1 << at for at in offset])
+        self.unit, self.rank_of = unit, rank_of
         self.offset, self.count_mask, self.digit_at = offset, count_mask, digit_at
-        self.rank_of = vec[i64]([_RANK_OF_DIGIT[d] for d in shared])
         self.card_of = [_CARD_OF_DIGIT[d] for d in shared]
-        self.above = vec[i64]([mask for mask in above[1:] if mask])
+        self.above = vec[i64](capacity=4)
+        for mask in above[1:]:
+            if mask:
+                self.above = append(self.above, mask)
         self.full = full
         self.low = low
         self.low_aces = sum(count_mask[i] << offset[i] for i, h in enumerate(high_of) if h >= 0)
@@ -922,7 +930,7 @@ class _MeldTable:
         at: list[list[list[int]]] = [[[] for _ in range(15)] for _ in range(_SUITS)]
         for i, c in enumerate(self.card_of):
             at[c // 13][self.rank_of[i] + 1].append(i)
-        windows: list[int] = []
+        windows = vec[i64]()
         partner = [0] * len(unit)
         for here in at:
             for position in range(1, 15):
@@ -935,26 +943,25 @@ class _MeldTable:
                     if position + 2 < 15:
                         for middle in here[position + 1]:
                             for top in here[position + 2]:
-                                windows.append(unit[i] | unit[middle] | unit[top])
+                                windows = append(windows, unit[i] | unit[middle] | unit[top])
         by_rank: list[list[int]] = [[] for _ in range(_HIGH_ACE + 1)]
         for i, rank in enumerate(self.rank_of):
             by_rank[rank].append(i)
-        sets = []
+        sets = vec[i64]()
         for rank, digits in enumerate(by_rank):
             for i in digits:
                 for j in digits:
                     if j != i:
                         partner[i] |= unit[j]
             if sum(counts[i] for i in digits) >= 3:
-                sets.append(sum(unit[i] for i in digits) << 4 | rank)
-        self.sets = vec[i64](sets)
+                sets = append(sets, sum(unit[i] for i in digits) << 4 | rank)
+        self.sets = sets
         """Per rank with three cards or more in the hand: its cards' presence bits << 4 | rank."""
-        self.windows = vec[i64](windows)
+        self.windows = windows
         # What the floor reads of each card, by the lowest bit of its digit: its count's mask,
         # rank, suit and penalty packed in one int, and its partners.
         points = self.context.digit_points
-        facts = [0] * _BIT_SLOTS
-        partner_at = [0] * _BIT_SLOTS
+        facts, partner_at = _NO_SLOTS[:], _NO_SLOTS[:]
         for i, first_bit in enumerate(self.offset):
             slot = (1 << first_bit) % _BIT_SLOTS
             facts[slot] = (
@@ -965,8 +972,7 @@ class _MeldTable:
                 | points[self.shared[i]] << _POINTS_SHIFT
             )
             partner_at[slot] = partner[i]
-        self.facts = vec[i64](facts)
-        self.partner_at = vec[i64](partner_at)
+        self.facts, self.partner_at = facts, partner_at
 
     def _dead_digits(self, counts: list[int]) -> list[int]:
         """The digits of the cards no meld can hold, whatever the rest of the hand does: always
