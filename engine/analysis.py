@@ -560,11 +560,13 @@ _Plan = tuple[MeldKind, tuple[Card, ...], int]
 # A search's tables for its wilds: leftover penalties, pool options, the fewest wilds per pool.
 _WildTables = tuple[list[list[int]], list[list[tuple[int, int, int]]], list[int]]
 # A candidate run under a context: (its cards as digits of the shared layout, wilds needed, room
-# for more wilds); and in one hand's meld table, the same with its cards as a vector of that
-# hand's layout.
+# for more wilds). In one hand's meld table, the same in one int: its cards as a vector of the
+# hand's layout (at most 40 bits: see _state_key), the wilds it needs and its room above them.
 _RunShape = tuple[tuple[int, ...], int, int]
-_Run = tuple[int, int, int]
-_NO_RUNS: Final[list[_Run]] = []
+_NEED_AT: Final = 40
+_ROOM_AT: Final = 46
+_VECTOR: Final = (1 << _NEED_AT) - 1
+_NO_RUNS: Final = vec[i64]()
 
 
 class _Context:
@@ -847,7 +849,7 @@ class _MeldTable:
         self.low_aces = sum(count_mask[i] << offset[i] for i, h in enumerate(high_of) if h >= 0)
         """Where an ace may play high: the aces the search has not yet moved after the kings."""
         # Filled on first use: the search never asks for the runs of a card it never heads with.
-        self.runs: list[list[_Run] | None] = [None] * len(shared)
+        self.runs: list[vec[i64] | None] = [None] * len(shared)
         self.dead = self._dead_digits(counts) if self.usable < 2 else []
         self.dead_mask = sum(count_mask[d] << offset[d] for d in self.dead)
         self.floored = naturals_digits >= _FLOOR_FROM if floored is None else floored
@@ -866,7 +868,9 @@ class _MeldTable:
             return aces if reach else []
         return reach
 
-    def runs_headed_by(self, head: int) -> list[_Run]:
+    def runs_headed_by(self, head: int) -> vec[i64]:
+        """The runs the card of digit ``head`` heads, each one int: vector | need << _NEED_AT |
+        room << _ROOM_AT (wilds needed at most 30, room at most 13)."""
         found = self.runs[head]
         if found is None:
             digit = self.shared[head]
@@ -874,12 +878,13 @@ class _MeldTable:
             if self.usable < 12:
                 higher = _within_reach(higher, self.usable)
             unit, index = self.unit, self.index
-            found = []
-            for digits, need, room in self.context.runs_headed_by(digit, higher, self.usable):
+            shapes = self.context.runs_headed_by(digit, higher, self.usable)
+            found = vec[i64](capacity=len(shapes))
+            for digits, need, room in shapes:
                 vector = 0
                 for d in digits:
                     vector += unit[index[d]]
-                found.append((vector, need, room))
+                found = append(found, vector | need << _NEED_AT | room << _ROOM_AT)
             self.runs[head] = found
         return found
 
@@ -1369,7 +1374,7 @@ class _Search:
                 return passed + self.leaf[wilds][spare]
             listed = self.runs[head]
             melds = self.table.runs_headed_by(head) if listed is None else listed
-            if melds and melds[0][1] <= wilds:
+            if len(melds) and (melds[0] >> _NEED_AT) & 63 <= wilds:
                 break  # the head's pool (or, for an ace, its digit after the kings), or a run
             high = self.high_of[head] if rank == 0 else -1
             if high >= 0:
@@ -1426,11 +1431,15 @@ class _Search:
                     best, move = total, option
         else:
             best, move = _UNLIMITED, -1
-            for option, (vector, need, room) in enumerate(melds):
+            for option in range(len(melds)):
+                run: i64 = melds[option]
+                need = (run >> _NEED_AT) & 63
                 if need > wilds or not best:
                     break
+                vector = run & _VECTOR
                 if present & vector != vector:
                     continue
+                room = run >> _ROOM_AT
                 left = wilds - need
                 after = spare + room
                 total = self.solve(
@@ -1513,7 +1522,7 @@ class _Search:
                 break
             runs = table.runs_headed_by(head)
             move = -1
-            if runs and runs[0][1] <= wilds:
+            if len(runs) and (runs[0] >> _NEED_AT) & 63 <= wilds:
                 counted = len(pool) if not free_sets or len(pool) < 3 else 3
                 move = _move_of(
                     known.get(_state_key(state, wilds, spare, pool_rank, counted, table.width))
@@ -1522,7 +1531,8 @@ class _Search:
                 state += table.unit[table.high_of[head]] - table.unit[head]
                 continue
             if move >= 0:
-                vector, need, room = runs[move]
+                run = runs[move]
+                vector, need, room = run & _VECTOR, (run >> _NEED_AT) & 63, run >> _ROOM_AT
                 # (its cards in the layout's order: play order, an ace played high last)
                 plan.append(("run", tuple(table.cards(vector)), need))
                 state -= vector
