@@ -543,6 +543,7 @@ _POINTS_SHIFT: Final = 18
 _BIT_SLOTS: Final = 67
 _NO_SLOTS: Final = vec[i64]([0] * _BIT_SLOTS)
 _NO_HIGH_ACES: Final = vec[i64]([-1] * (MAX_HAND + 1))
+_NO_COPIES: Final = vec[i64]([0] * _DIGITS)
 """Powers of two below 2**64 leave distinct remainders modulo 67: a table with this many slots,
 indexed by ``bit % 67``, maps a single bit to what lies at its position, with no bit scan."""
 _SUIT_COUNT: Final = tuple(bin(suits).count("1") for suits in range(1 << _SUITS))
@@ -771,12 +772,14 @@ class _MeldTable:
         limit = context.limit
         self.usable = wild_count if limit is None else min(wild_count, limit)
         masks = self.suit_masks = [0] * _SUITS
-        digits = []
+        copies = _NO_COPIES[:]  # of each digit of the shared layout
+        lowest, highest = _DIGITS, 0
         for c in naturals:
             suit = c // 13
             masks[suit] = masks[suit] | _RANK_BIT[c]
-            digits.append((c % 13) * _SUITS + suit)  # _digit(c)
-        digits.sort()
+            d = (c % 13) * _SUITS + suit  # _digit(c)
+            copies[d] += 1
+            lowest, highest = min(lowest, d), max(highest, d)
         # The hand's own layout: a digit per distinct natural, in the shared layout's order, each
         # just wide enough for its own count. A count of n takes no more than n bits, so any hand
         # fits in 30 bits (a few more for the aces' digits after the kings), and a search state
@@ -784,12 +787,10 @@ class _MeldTable:
         # cheapest.
         shared: list[int] = []  # shared[i]: the shared layout's digit of this hand's digit i
         counts: list[int] = []
-        for d in digits:
-            if shared and shared[-1] == d:
-                counts[-1] += 1
-            else:
+        for d in range(lowest, highest + 1):
+            if copies[d]:
                 shared.append(d)
-                counts.append(1)
+                counts.append(copies[d])
         naturals_digits = len(shared)
         # (What the search reads most, as vectors of unboxed ints: a list's items are objects.
         # Built by copying and appending: a vector made from a list iterates it as objects.)
