@@ -541,11 +541,12 @@ _SUIT_SHIFT: Final = 9
 _AT_SHIFT: Final = 12
 _POINTS_SHIFT: Final = 18
 _BIT_SLOTS: Final = 67
+"""Powers of two below 2**64 leave distinct remainders modulo 67: a table with this many slots,
+indexed by ``bit % 67``, maps a single bit to what lies at its position, with no bit scan."""
+# Empty vectors that a hand's tables start as copies of (see _MeldTable).
 _NO_SLOTS: Final = vec[i64]([0] * _BIT_SLOTS)
 _NO_HIGH_ACES: Final = vec[i64]([-1] * (MAX_HAND + 1))
 _NO_COPIES: Final = vec[i64]([0] * _DIGITS)
-"""Powers of two below 2**64 leave distinct remainders modulo 67: a table with this many slots,
-indexed by ``bit % 67``, maps a single bit to what lies at its position, with no bit scan."""
 _SUIT_COUNT: Final = tuple(bin(suits).count("1") for suits in range(1 << _SUITS))
 """How many suits a mask of suits holds."""
 _CACHE_LIMIT: Final = 100_000
@@ -1043,6 +1044,14 @@ class _Memo:
                 return -1
             slot = (slot + 1) & mask
 
+    def move_at(self, key: i64) -> int:
+        """The move recorded with the exact result of state ``key``, which a search has just
+        passed through (see _Search.arrange)."""
+        exact = self.get(key)
+        if exact < 0 or exact & 1:  # pragma: no cover - the search's own path
+            raise AssertionError(f"no exact result recorded for state {key}")
+        return _move_of(exact)
+
     def put(self, key: i64, value: i64) -> None:
         keys, mask = self.keys, self.mask
         slot: i64 = _slot(key, mask)
@@ -1506,8 +1515,8 @@ class _Search:
                     move = 0
                 else:
                     counted = len(pool) if not free_sets or len(pool) < 3 else 3
-                    move = _move_of(
-                        known.get(_state_key(state, wilds, spare, pool_rank, counted, table.width))
+                    move = known.move_at(
+                        _state_key(state, wilds, spare, pool_rank, counted, table.width)
                     )
                 if move < 0:
                     deadwood.extend(pool)
@@ -1525,8 +1534,8 @@ class _Search:
             move = -1
             if len(runs) and (runs[0] >> _NEED_AT) & 63 <= wilds:
                 counted = len(pool) if not free_sets or len(pool) < 3 else 3
-                move = _move_of(
-                    known.get(_state_key(state, wilds, spare, pool_rank, counted, table.width))
+                move = known.move_at(
+                    _state_key(state, wilds, spare, pool_rank, counted, table.width)
                 )
             if move < 0 and table.high_of[head] >= 0:
                 state += table.unit[table.high_of[head]] - table.unit[head]
