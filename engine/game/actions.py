@@ -62,3 +62,14 @@ DISCARDS: Final = tuple(Discard(c) for c in range(JOKER + 1))
 """``DISCARDS[card]`` is ``Discard(card)``."""
 GO_OUTS: Final = tuple(Discard(c, go_out=True) for c in range(JOKER + 1))
 """``GO_OUTS[card]`` is ``Discard(card, go_out=True)``."""
+
+
+def shared(action: Action) -> Action:
+    """The instance above equal to ``action`` where there is one, else ``action`` itself. A
+    game's records keep these: its history then serialises each from a table (see
+    ``engine.game.serialised``), however the caller built its actions."""
+    if type(action) is Discard:
+        return (GO_OUTS if action.go_out else DISCARDS)[action.card]
+    if type(action) is Draw and action.pile is None:
+        return STOCK_DRAW if action.source == "stock" else DISCARD_DRAW
+    return action

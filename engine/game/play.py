@@ -63,6 +63,7 @@ from engine.game.actions import (
     EndLayOff,
     LayOff,
     Phase,
+    shared,
 )
 from engine.game.scoring import (
     arrange,
@@ -372,7 +373,7 @@ def _apply_draw(state: GameState, seat: int, action: Draw) -> GameState:
     fields["upcard"] = upcard
     fields["phase"] = _DISCARD_PHASE
     fields["version"] = state.version + 1
-    fields["records"] = _recorded(state.records, Record(seat, action, card, state.deal))
+    fields["records"] = _recorded(state.records, Record(seat, shared(action), card, state.deal))
     return _state_from(fields)
 
 
@@ -443,7 +444,7 @@ def _apply_discard(state: GameState, seat: int, action: Discard) -> GameState:
     fields["phase"] = _DRAW_PHASE
     fields["turn"] = _next_seat(seat, state.active, len(state.players))
     fields["version"] = state.version + 1
-    fields["records"] = _recorded(state.records, Record(seat, action, card, state.deal))
+    fields["records"] = _recorded(state.records, Record(seat, shared(action), card, state.deal))
     state = _state_from(fields)
     if out_seat is not None and last_turns == 0:
         return _end_round(state)
@@ -517,7 +518,7 @@ def _apply_lay_off(state: GameState, seat: int, action: LayOff) -> GameState:
         hands=_replace_at(state.hands, seat, without(hand, card)),
         table=table,
         version=state.version + 1,
-        records=_recorded(state.records, Record(seat, action, card, state.deal)),
+        records=_recorded(state.records, Record(seat, shared(action), card, state.deal)),
     )
 
 

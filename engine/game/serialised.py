@@ -63,18 +63,34 @@ def dumps(state: GameState) -> bytes:
         "winners": state.winners,
     }
     tail = {"shuffles": state.shuffles, "pending": state.pending}
-    # The history, most of a long game's bytes, is written record by record: the same bytes as
-    # the json module writes, for a third of what it takes over so many short lists.
+    history = ",".join([_chunk_json(chunk) for chunk in state.records if chunk])
+    return f'{_json(head)[:-1]},"history":[{history}],{_json(tail)[1:]}'.encode()
+
+
+def _chunk_json(chunk: tuple[Record, ...]) -> str:
+    """The records of a chunk as JSON arrays, comma-separated. A full chunk never changes and
+    every later state of the game shares it, so its text is kept (by identity, holding the chunk
+    so that its id stays its own): each action then writes at most one chunk anew."""
+    full = len(chunk) == RECORD_CHUNK
+    if full:
+        kept = _CHUNKS_JSON.get(id(chunk))
+        if kept is not None and kept[0] is chunk:
+            return kept[1]
+    # Record by record: the same bytes as the json module writes, for a third of what it takes
+    # over so many short lists.
     shared = _SHARED_ACTIONS_JSON.get
-    history = ",".join(
+    text = ",".join(
         [
             f"[{seat},{shared(id(action)) or _json(_action_out(action))},"
             f"{'null' if card is None else card},{deal}]"
-            for chunk in state.records
             for seat, action, card, deal in chunk
         ]
     )
-    return f'{_json(head)[:-1]},"history":[{history}],{_json(tail)[1:]}'.encode()
+    if full:
+        if len(_CHUNKS_JSON) >= _CHUNKS_KEPT:
+            del _CHUNKS_JSON[next(iter(_CHUNKS_JSON))]  # the oldest
+        _CHUNKS_JSON[id(chunk)] = (chunk, text)
+    return text
 
 
 def _json(value: object) -> str:
@@ -136,6 +152,10 @@ def _action_out(action: Action) -> list[Any]:
             return ["end_lay_off"]
     raise AssertionError(action)  # pragma: no cover
 
+
+_CHUNKS_JSON: Final[dict[int, tuple[tuple[Record, ...], str]]] = {}
+_CHUNKS_KEPT: Final = 4096
+"""Full chunks' JSON kept (about 64 records each: a few hundred games' histories)."""
 
 _SHARED_ACTIONS: Final[tuple[Action, ...]] = (*DISCARDS, *GO_OUTS, STOCK_DRAW, DISCARD_DRAW)
 _SHARED_ACTIONS_JSON: Final = {id(action): _json(_action_out(action)) for action in _SHARED_ACTIONS}

@@ -38,8 +38,11 @@ from engine.game import (
     public_log,
     public_view,
     replay,
+    serialised,
     view,
 )
+from engine.game.actions import DISCARD_DRAW, DISCARDS, GO_OUTS, STOCK_DRAW, shared
+from engine.game.state import RECORD_CHUNK
 from tests.engine.game_scenarios import cards, choose, last_card, stacked
 
 C = parse_card
@@ -365,6 +368,41 @@ def test_dumps_and_loads_round_trip_exactly_and_carry_a_format_version() -> None
     assert dumps(loads(data)) == data
     for partial in (played(None, 0), played(None, 37)):
         assert loads(dumps(partial)) == partial
+
+
+def test_records_keep_the_actions_made_once_however_the_caller_built_them() -> None:
+    state = new_game(["a", "b"], "classic", 5)
+    state = apply(state, state.turn, Draw("stock"))  # built here, not taken from legal_actions
+    card = state.hands[state.turn][0]
+    state = apply(state, state.turn, Discard(card))
+    state = apply(state, state.turn, Draw("discard"))
+    draw, discard, redraw = (record.action for record in state.history)
+    assert draw is STOCK_DRAW
+    assert discard is DISCARDS[card]
+    assert redraw is DISCARD_DRAW
+
+
+def test_shared_gives_the_action_made_once_or_the_action_itself() -> None:
+    assert shared(Discard(5)) is DISCARDS[5]
+    assert shared(Discard(5, go_out=True)) is GO_OUTS[5]
+    assert shared(Draw("stock")) is STOCK_DRAW
+    assert shared(Draw("discard")) is DISCARD_DRAW
+    for action in (Draw("discard", pile=1), LayOff(3, 0, 0), EndLayOff()):
+        assert shared(action) is action
+
+
+def test_dumps_writes_a_history_from_kept_chunks_as_it_writes_it_anew() -> None:
+    state = played(8, 300)  # four full chunks of records, and part of a fifth
+    full = [chunk for chunk in state.records if len(chunk) == RECORD_CHUNK]
+    assert len(full) == 4
+    first = dumps(state)
+    assert all(serialised._CHUNKS_JSON[id(chunk)][0] is chunk for chunk in full)
+    serialised._CHUNKS_JSON.clear()
+    assert dumps(state) == first
+    later = apply(state, state.turn, choose(state, random.Random(1)))  # shares those chunks
+    data = dumps(later)
+    assert json.dumps(json.loads(data), separators=(",", ":")).encode() == data
+    assert loads(data) == later
 
 
 def test_the_state_keeps_plain_ints_whatever_ints_the_caller_passes() -> None:
