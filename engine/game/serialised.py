@@ -87,8 +87,10 @@ def _chunk_json(chunk: tuple[Record, ...]) -> str:
         ]
     )
     if full:
+        # Emptied whole when full: rarely, and safe beside another thread (evicting the oldest
+        # would iterate the dictionary).
         if len(_CHUNKS_JSON) >= _CHUNKS_KEPT:
-            del _CHUNKS_JSON[next(iter(_CHUNKS_JSON))]  # the oldest
+            _CHUNKS_JSON.clear()
         _CHUNKS_JSON[id(chunk)] = (chunk, text)
     return text
 
@@ -155,7 +157,8 @@ def _action_out(action: Action) -> list[Any]:
 
 _CHUNKS_JSON: Final[dict[int, tuple[tuple[Record, ...], str]]] = {}
 _CHUNKS_KEPT: Final = 4096
-"""Full chunks' JSON kept (about 64 records each: a few hundred games' histories)."""
+"""Full chunks' JSON kept, 64 records each: the histories of several hundred long games (a game of
+two players takes about seven chunks). The kept chunks stay alive with it: tens of MB at most."""
 
 _SHARED_ACTIONS: Final[tuple[Action, ...]] = (*DISCARDS, *GO_OUTS, STOCK_DRAW, DISCARD_DRAW)
 _SHARED_ACTIONS_JSON: Final = {id(action): _json(_action_out(action)) for action in _SHARED_ACTIONS}
