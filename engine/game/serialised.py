@@ -260,7 +260,7 @@ def _state_in(raw: dict[str, Any]) -> GameState:
     winners = raw["winners"]
     last_round = raw["last_round"]
     return GameState(
-        rules=Rules.from_spec(raw["rules"]),
+        rules=_rules_in(raw["rules"]),
         players=players,
         seed=_opt_int(raw["seed"]),
         first_dealer=_int(raw["first_dealer"]),
@@ -289,6 +289,26 @@ def _state_in(raw: dict[str, Any]) -> GameState:
         shuffles=tuple(_ints(p) for p in _lists(raw["shuffles"])),
         pending=tuple(_ints(p) for p in _lists(raw["pending"])),
     )
+
+
+def _rules_in(spec: object) -> Rules:
+    """The rules of a stored spec (every field, as ``Rules.to_spec`` writes them). Each game
+    loaded checks its rules again, so the values are kept by spec: a few dozen fields' checks,
+    for a ``repr`` and a dictionary lookup. (``repr``: JSON's values print apart where they
+    compare equal, such as ``true`` and ``1``, and a damaged spec must fail its checks.)"""
+    key = repr(spec)
+    kept = _RULES_OF_SPEC.get(key)
+    if kept is None:
+        if not isinstance(spec, dict):
+            raise StateFormatError(f"stored game state is damaged: rules {spec!r}")
+        kept = Rules.from_spec(spec)  # its error is raised again each time, never kept
+        if len(_RULES_OF_SPEC) < _RULES_KEPT:
+            _RULES_OF_SPEC[key] = kept
+    return kept
+
+
+_RULES_OF_SPEC: Final[dict[str, Rules]] = {}
+_RULES_KEPT: Final = 256
 
 
 def _records_in(raw: object) -> tuple[tuple[Record, ...], ...]:

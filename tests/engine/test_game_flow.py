@@ -421,6 +421,21 @@ def test_the_state_keeps_plain_ints_whatever_ints_the_caller_passes() -> None:
     assert json.dumps(json.loads(data), separators=(",", ":")).encode() == data
 
 
+def test_loads_checks_the_rules_of_every_state_and_shares_equal_ones() -> None:
+    data = json.loads(dumps(played(8, 20)))
+    first, second = (loads(json.dumps(data).encode()) for _ in range(2))
+    assert first.rules is second.rules
+    # After the valid spec is kept: values that compare equal to valid ones are still refused.
+    for rules in (
+        {**data["rules"], "all_wild_melds": 1},
+        {**data["rules"], "jokers": 4.0},
+        "classic",
+        None,
+    ):
+        with pytest.raises(StateFormatError, match="damaged"):
+            loads(json.dumps({**data, "rules": rules}).encode())
+
+
 def test_loads_refuses_other_formats_and_damaged_state() -> None:
     data = json.loads(dumps(played(8, 20)))
     with pytest.raises(StateFormatError, match="format 2"):
