@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any, Final
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
 
 from engine.analysis import Meld
 from engine.cards import JOKER, Card
@@ -30,6 +31,7 @@ from engine.game.state import RECORD_CHUNK, GameState, Record, RoundResult, Seat
 from engine.rules import Rules
 
 FORMAT = 1
+_Kept = TypeVar("_Kept", bound=tuple[Any, ...])
 
 
 def dumps(state: GameState) -> bytes:
@@ -62,36 +64,48 @@ def dumps(state: GameState) -> bytes:
         "last_round": None if state.last_round is None else _round_out(state.last_round),
         "winners": state.winners,
     }
-    tail = {"shuffles": state.shuffles, "pending": state.pending}
-    history = ",".join([_chunk_json(chunk) for chunk in state.records if chunk])
-    return f'{_json(head)[:-1]},"history":[{history}],{_json(tail)[1:]}'.encode()
+    # The history and the packs dealt, most of a long game's bytes, never change once written:
+    # a full chunk of records and a pack are kept as text (see _kept_json), so an action writes
+    # at most its last chunk anew, and a new deal its pack.
+    history = ",".join(
+        [
+            _kept_json(chunk, _records_json) if len(chunk) == RECORD_CHUNK else _records_json(chunk)
+            for chunk in state.records
+            if chunk
+        ]
+    )
+    shuffles = ",".join([_kept_json(pack, _json) for pack in state.shuffles])
+    pending = ",".join([_kept_json(pack, _json) for pack in state.pending])
+    return (
+        f'{_json(head)[:-1]},"history":[{history}],"shuffles":[{shuffles}],"pending":[{pending}]}}'
+    ).encode()
 
 
-def _chunk_json(chunk: tuple[Record, ...]) -> str:
-    """The records of a chunk as JSON arrays, comma-separated. A full chunk never changes and
-    every later state of the game shares it, so its text is kept (by identity, holding the chunk
-    so that its id stays its own): each action then writes at most one chunk anew."""
-    full = len(chunk) == RECORD_CHUNK
-    if full:
-        kept = _CHUNKS_JSON.get(id(chunk))
-        if kept is not None and kept[0] is chunk:
-            return kept[1]
-    # Record by record: the same bytes as the json module writes, for a third of what it takes
-    # over so many short lists.
+def _records_json(chunk: tuple[Record, ...]) -> str:
+    """Records as JSON arrays, comma-separated: the same bytes as the json module writes, for a
+    third of what it takes over so many short lists."""
     shared = _SHARED_ACTIONS_JSON.get
-    text = ",".join(
+    return ",".join(
         [
             f"[{seat},{shared(id(action)) or _json(_action_out(action))},"
             f"{'null' if card is None else card},{deal}]"
             for seat, action, card, deal in chunk
         ]
     )
-    if full:
-        # Emptied whole when full: rarely, and safe beside another thread (evicting the oldest
-        # would iterate the dictionary).
-        if len(_CHUNKS_JSON) >= _CHUNKS_KEPT:
-            _CHUNKS_JSON.clear()
-        _CHUNKS_JSON[id(chunk)] = (chunk, text)
+
+
+def _kept_json(value: _Kept, write: Callable[[_Kept], str]) -> str:
+    """``write(value)`` for a value every later state of its game shares, kept by identity (and
+    holding the value, so that its id stays its own)."""
+    kept = _KEPT_JSON.get(id(value))
+    if kept is not None and kept[0] is value:
+        return kept[1]
+    text = write(value)
+    # Emptied whole when full: rarely, and safe beside another thread (evicting the oldest
+    # would iterate the dictionary).
+    if len(_KEPT_JSON) >= _KEPT:
+        _KEPT_JSON.clear()
+    _KEPT_JSON[id(value)] = (value, text)
     return text
 
 
@@ -155,10 +169,11 @@ def _action_out(action: Action) -> list[Any]:
     raise AssertionError(action)  # pragma: no cover
 
 
-_CHUNKS_JSON: Final[dict[int, tuple[tuple[Record, ...], str]]] = {}
-_CHUNKS_KEPT: Final = 4096
-"""Full chunks' JSON kept, 64 records each: the histories of several hundred long games (a game of
-two players takes about seven chunks). The kept chunks stay alive with it: tens of MB at most."""
+_KEPT_JSON: Final[dict[int, tuple[object, str]]] = {}
+_KEPT: Final = 4096
+"""Texts kept: full chunks of 64 records and packs dealt, for several hundred long games (a game
+of two players holds about seven chunks and eleven packs). What is kept stays alive with it:
+tens of MB at most."""
 
 _SHARED_ACTIONS: Final[tuple[Action, ...]] = (*DISCARDS, *GO_OUTS, STOCK_DRAW, DISCARD_DRAW)
 _SHARED_ACTIONS_JSON: Final = {id(action): _json(_action_out(action)) for action in _SHARED_ACTIONS}

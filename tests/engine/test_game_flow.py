@@ -391,13 +391,14 @@ def test_shared_gives_the_action_made_once_or_the_action_itself() -> None:
         assert shared(action) is action
 
 
-def test_dumps_writes_a_history_from_kept_chunks_as_it_writes_it_anew() -> None:
+def test_dumps_writes_kept_chunks_and_packs_as_it_writes_them_anew() -> None:
     state = played(8, 300)  # four full chunks of records, and part of a fifth
     full = [chunk for chunk in state.records if len(chunk) == RECORD_CHUNK]
     assert len(full) == 4
+    assert len(state.shuffles) > 1
     first = dumps(state)
-    assert all(serialised._CHUNKS_JSON[id(chunk)][0] is chunk for chunk in full)
-    serialised._CHUNKS_JSON.clear()
+    assert all(serialised._KEPT_JSON[id(kept)][0] is kept for kept in (*full, *state.shuffles))
+    serialised._KEPT_JSON.clear()
     assert dumps(state) == first
     later = apply(state, state.turn, choose(state, random.Random(1)))  # shares those chunks
     data = dumps(later)
