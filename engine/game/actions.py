@@ -68,7 +68,7 @@ def shared(action: Action) -> Action:
     """The instance above equal to ``action`` where there is one, else ``action`` itself. A
     game's records keep these: its history then serialises each from a table (see
     ``engine.game.serialised``), however the caller built its actions."""
-    if type(action) is Discard:
+    if type(action) is Discard and 0 <= action.card <= JOKER:
         return (GO_OUTS if action.go_out else DISCARDS)[action.card]
     if type(action) is Draw and action.pile is None:
         return STOCK_DRAW if action.source == "stock" else DISCARD_DRAW

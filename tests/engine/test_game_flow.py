@@ -387,7 +387,7 @@ def test_shared_gives_the_action_made_once_or_the_action_itself() -> None:
     assert shared(Discard(5, go_out=True)) is GO_OUTS[5]
     assert shared(Draw("stock")) is STOCK_DRAW
     assert shared(Draw("discard")) is DISCARD_DRAW
-    for action in (Draw("discard", pile=1), LayOff(3, 0, 0), EndLayOff()):
+    for action in (Draw("discard", pile=1), LayOff(3, 0, 0), EndLayOff(), Discard(99)):
         assert shared(action) is action
 
 
