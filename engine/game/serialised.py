@@ -31,14 +31,13 @@ from engine.game.state import RECORD_CHUNK, GameState, Record, RoundResult, Seat
 from engine.rules import Rules
 
 FORMAT = 1
-_Kept = TypeVar("_Kept", bound=tuple[Any, ...])
+_Kept = TypeVar("_Kept")
 
 
 def dumps(state: GameState) -> bytes:
-    # Tuples are written as JSON arrays, like lists.
+    # Tuples are written as JSON arrays, like lists. (The format and the rules come first, the
+    # rules' text kept: see _kept_json.)
     head = {
-        "format": FORMAT,
-        "rules": state.rules.to_spec(),
         "players": state.players,
         "seed": state.seed,
         "first_dealer": state.first_dealer,
@@ -76,9 +75,15 @@ def dumps(state: GameState) -> bytes:
     )
     shuffles = ",".join([_kept_json(pack, _json) for pack in state.shuffles])
     pending = ",".join([_kept_json(pack, _json) for pack in state.pending])
+    rules = _kept_json(state.rules, _rules_json)
     return (
-        f'{_json(head)[:-1]},"history":[{history}],"shuffles":[{shuffles}],"pending":[{pending}]}}'
+        f'{{"format":{FORMAT},"rules":{rules},{_json(head)[1:-1]},"history":[{history}],'
+        f'"shuffles":[{shuffles}],"pending":[{pending}]}}'
     ).encode()
+
+
+def _rules_json(rules: Rules) -> str:
+    return _json(rules.to_spec())
 
 
 def _records_json(chunk: tuple[Record, ...]) -> str:
@@ -95,8 +100,8 @@ def _records_json(chunk: tuple[Record, ...]) -> str:
 
 
 def _kept_json(value: _Kept, write: Callable[[_Kept], str]) -> str:
-    """``write(value)`` for a value every later state of its game shares, kept by identity (and
-    holding the value, so that its id stays its own)."""
+    """``write(value)`` for a value every later state of its game shares (and a frozen one at
+    that), kept by identity, holding the value so that its id stays its own."""
     kept = _KEPT_JSON.get(id(value))
     if kept is not None and kept[0] is value:
         return kept[1]
