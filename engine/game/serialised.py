@@ -176,9 +176,9 @@ def _action_out(action: Action) -> list[Any]:
 
 _KEPT_JSON: Final[dict[int, tuple[object, str]]] = {}
 _KEPT: Final = 4096
-"""Texts kept: full chunks of 64 records and packs dealt, for several hundred long games (a game
-of two players holds about seven chunks and eleven packs). What is kept stays alive with it:
-tens of MB at most."""
+"""Texts kept: rules, and the full chunks of 64 records and the packs dealt of several hundred
+long games (a game of two players holds about seven chunks and eleven packs). What is kept stays
+alive with it: tens of MB at most."""
 
 _SHARED_ACTIONS: Final[tuple[Action, ...]] = (*DISCARDS, *GO_OUTS, STOCK_DRAW, DISCARD_DRAW)
 _SHARED_ACTIONS_JSON: Final = {id(action): _json(_action_out(action)) for action in _SHARED_ACTIONS}
