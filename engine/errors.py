@@ -49,7 +49,24 @@ class WrongPhase(EngineError):
     def __init__(self, phase: str, action: object) -> None:
         self.phase = phase
         self.action = action
-        super().__init__(f"{action!r} is not allowed in the {phase!r} phase")
+        kind = _ACTION_KINDS.get(type(action).__name__, type(action).__name__)
+        hint = _PHASE_HINTS.get(phase)
+        super().__init__(
+            f"a {kind} is not allowed in the {phase!r} phase" + (f": {hint}" if hint else "")
+        )
+
+
+# Actions by their wire names, by class name (engine.game imports this module, not the other way).
+_ACTION_KINDS = {
+    "Draw": "draw",
+    "Discard": "discard",
+    "LayOff": "lay_off",
+    "EndLayOff": "end_lay_off",
+}
+_PHASE_HINTS = {
+    "draw": "the seat on turn draws first, from the stock or a discard pile",
+    "discard": "the seat on turn has drawn, and ends its turn with a discard",
+}
 
 
 class CardNotInHand(EngineError, ValueError):

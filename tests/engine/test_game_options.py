@@ -244,7 +244,7 @@ def test_redemption_lays_deadwood_off_on_the_melds_of_whoever_went_out() -> None
     view = public_view(state)
     assert view.table is not None
     assert [m.cards for m in view.table[1]] == [tuple(cards("4H 5H 6H"))]
-    with pytest.raises(WrongPhase, match="draw"):
+    with pytest.raises(WrongPhase, match="a lay_off is not allowed in the 'draw' phase"):
         apply(state, 0, LayOff(C("7H"), 1, 0))  # before drawing
     state = apply(state, 0, Draw("stock"))  # QC
     assert LayOff(C("7H"), 1, 0) in legal_actions(state, 0)
