@@ -1021,6 +1021,12 @@ class _Exhausted(Exception):
     pass
 
 
+_MEMO_SLOTS: Final = 128
+"""A memo's first size (a hand of 14 cards takes about 60 states)."""
+_NO_KEYS: Final = vec[i64]([-1] * _MEMO_SLOTS)
+_NO_VALUES: Final = vec[i64]([0] * _MEMO_SLOTS)
+
+
 class _Memo:
     """The search's memo: results by state key (see _state_key), both native ints, in open
     addressing over two vectors of unboxed ints. (A dictionary would box every key and value.)
@@ -1114,7 +1120,7 @@ class _Search:
         # one memo: one lookup per state. An exact result is held with the move that reaches it
         # (see _exact).
         self.known = _Memo()
-        # The table's lists the search reads, as its own attributes: read in place, where a local
+        # The table's vectors the search reads, as its own attributes: read in place, where a local
         # would take a reference (and give it back) on every call.
         self.runs, self.ranks, self.unit = table.runs, table.rank_of, table.unit
         self.digit_at, self.high_of = table.digit_at_bit, table.high_of
@@ -1739,10 +1745,6 @@ def _keep_two(first: int, second: int, cost: int) -> tuple[int, int]:
 
 
 _MOVE_SHIFT: Final = 17
-_MEMO_SLOTS: Final = 128
-"""A memo's first size (a hand of 14 cards takes about 60 states)."""
-_NO_KEYS: Final = vec[i64]([-1] * _MEMO_SLOTS)
-_NO_VALUES: Final = vec[i64]([0] * _MEMO_SLOTS)
 """An exact result in a search's memo: the move that reaches it above the result, as one even
 int (a lower bound is odd: 2 * bound + 1). A result is at most 30 penalties of at most 1,000, so
 it fits in the 16 bits below the move. Without a move (a search whose path no one will follow
