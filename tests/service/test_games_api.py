@@ -280,27 +280,42 @@ def test_a_retried_idempotency_key_returns_the_first_response_and_applies_nothin
 
 
 class InterleavingStore(MemoryStore):
-    """The in-memory store, but every load yields to the event loop, so concurrent requests
-    interleave between loading a game and committing it, as they do with a networked store.
-    Long enough that requests sent together all load before the first commits, also on a busy
-    machine (at 10 ms, one in a few runs of the whole suite had a request load after it)."""
+    """The in-memory store, but its first ``racers`` loads each wait, once they have read the game,
+    until all of them have: requests sent together then all load the game before the first of
+    them commits, as they may with a networked store. (A fixed pause before each load was
+    outrun on a busy machine: a request loaded after the first commit.) Later loads, the
+    commits' own among them, pass at once."""
+
+    def __init__(self, racers: int) -> None:
+        super().__init__()
+        self._racers = racers
+        self._loaded = 0
+        self._all_loaded: asyncio.Event | None = None  # made in the server's event loop
 
     async def load(self, game_id: str, *, recall: str | None = None) -> StoredGame | None:
-        await asyncio.sleep(0.2)
-        return await super().load(game_id, recall=recall)
+        stored = await super().load(game_id, recall=recall)
+        if self._all_loaded is None:
+            self._all_loaded = asyncio.Event()
+        if not self._all_loaded.is_set():
+            self._loaded += 1
+            if self._loaded == self._racers:
+                self._all_loaded.set()
+            else:
+                await asyncio.wait_for(self._all_loaded.wait(), timeout=10)
+        return stored
 
 
-def racing_app() -> Litestar:
+def racing_app(racers: int) -> Litestar:
     app = create_app(Settings())
     services = app.state["services"]
-    app.state["services"] = dataclasses.replace(services, store=InterleavingStore())
+    app.state["services"] = dataclasses.replace(services, store=InterleavingStore(racers))
     return app
 
 
 def test_of_racing_actions_on_one_version_exactly_one_applies(live_server_for: Any) -> None:
     """Five identical draws sent at once: all load version 0, one commits, the rest lose the
     compare-and-set and answer 409 with nothing applied."""
-    base = live_server_for(racing_app())
+    base = live_server_for(racing_app(5))
 
     async def race() -> tuple[list[httpx.Response], dict[str, Any]]:
         async with httpx.AsyncClient(base_url=base, timeout=10) as client:
@@ -329,7 +344,7 @@ def test_of_racing_actions_on_one_version_exactly_one_applies(live_server_for: A
 def test_a_retry_racing_its_first_attempt_gets_the_first_response(live_server_for: Any) -> None:
     """The same Idempotency-Key sent twice at once: one applies, the other (losing the race)
     answers with the saved response instead of a 409."""
-    base = live_server_for(racing_app())
+    base = live_server_for(racing_app(2))
 
     async def race() -> tuple[list[httpx.Response], int]:
         async with httpx.AsyncClient(base_url=base, timeout=10) as client:
