@@ -14,7 +14,9 @@ The client is a few lines of asyncio over raw sockets (HTTP/1.1, Content-Length 
 it costs the shared CPUs far less than the server it measures. Besides requests per second (over
 the time each scenario really took, last answers included), the table shows the CPU time the
 server's processes and the client spent per request: on a shared machine the server's CPU per
-request is the steadier figure, and the client's shows that it is not the bottleneck.
+request is the steadier figure, and the client's shows that it is not the bottleneck. Of the
+server's, the event loop's thread (its busiest) has a column of its own: it runs all of the app's
+Python, holding the interpreter's lock, so an answer's time there is what limits the rate.
 
 It measures granian (``make run``) and then uvicorn with uvloop and httptools, the runner-up, for
 the server choice in the README; ``--server NAME...`` picks which.
@@ -94,28 +96,40 @@ def random_hands(count: int, seed: int = 13) -> list[bytes]:
     ]
 
 
-def process_tree_cpu(root: int) -> float:
-    """CPU seconds (user + system) used so far by ``root`` and every process below it (granian
-    serves from a worker process). Linux's /proc; 0.0 where there is none."""
+def thread_cpu(root: int) -> dict[int, float]:
+    """CPU seconds (user + system) used so far by each thread of ``root`` and of every process
+    below it (granian serves from a worker process), by thread id. Linux's /proc; empty where
+    there is none."""
     children: dict[int, list[int]] = {}
-    ticks: dict[int, int] = {}
     for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii") as stat:
-                fields = stat.read().rpartition(")")[2].split()
-        except OSError:  # the process ended meanwhile
-            continue
-        pid = int(entry)
-        children.setdefault(int(fields[1]), []).append(pid)  # fields[1]: the parent's pid
-        ticks[pid] = int(fields[11]) + int(fields[12])  # utime + stime
-    total, todo = 0, [root]
+        if entry.isdigit():
+            fields = _stat_fields(f"/proc/{entry}/stat")
+            if fields:
+                children.setdefault(int(fields[1]), []).append(int(entry))  # [1]: the parent
+    seconds: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    todo = [root]
     while todo:
         pid = todo.pop()
-        total += ticks.get(pid, 0)
         todo += children.get(pid, [])
-    return total / os.sysconf("SC_CLK_TCK")
+        try:
+            threads = os.listdir(f"/proc/{pid}/task")
+        except OSError:  # the process ended meanwhile
+            continue
+        for tid in threads:
+            fields = _stat_fields(f"/proc/{pid}/task/{tid}/stat")
+            if fields:  # [11], [12]: utime, stime
+                seconds[int(tid)] = (int(fields[11]) + int(fields[12])) / tick
+    return seconds
+
+
+def _stat_fields(path: str) -> list[str]:
+    """The fields of a /proc stat file after the command's name; empty if it is gone."""
+    try:
+        with open(path, encoding="ascii") as stat:
+            return stat.read().rpartition(")")[2].split()
+    except OSError:
+        return []
 
 
 @dataclass
@@ -124,6 +138,10 @@ class Tally:
     errors: int = 0
     seconds: float = 0.0
     server_cpu: float = 0.0
+    loop_cpu: float = 0.0
+    """Of the server's CPU time, its busiest thread's: the event loop's, which runs all of the
+    app's Python and holds the interpreter's lock while it does (granian's Rust threads do the
+    rest)."""
     client_cpu: float = 0.0
     latencies: list[float] = field(default_factory=list)
     round_rates: list[float] = field(default_factory=list)
@@ -140,7 +158,7 @@ async def timed_loop(
     latencies, the time taken (until the last answer) and the CPU time of server and client."""
     latencies = tally.latencies
     counts = [0, 0]
-    started_cpu = (process_tree_cpu(server_pid), time.process_time())
+    started_cpu = (thread_cpu(server_pid), time.process_time())
     began = time.perf_counter()
     stop = began + seconds
 
@@ -155,7 +173,10 @@ async def timed_loop(
     took = time.perf_counter() - began
     tally.seconds += took
     tally.round_rates.append(counts[0] / took)
-    tally.server_cpu += process_tree_cpu(server_pid) - started_cpu[0]
+    spent = thread_cpu(server_pid)
+    spent = {tid: cpu - started_cpu[0].get(tid, 0.0) for tid, cpu in spent.items()}
+    tally.server_cpu += sum(spent.values())
+    tally.loop_cpu += max(spent.values(), default=0.0)
     tally.client_cpu += time.process_time() - started_cpu[1]
     tally.ok += counts[0]
     tally.errors += counts[1]
@@ -230,6 +251,7 @@ async def run_client(port: int, server_pid: int) -> dict[str, dict[str, Any]]:
             "p50_ms": 1000 * latencies[len(latencies) // 2],
             "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)],
             "server_us": 1e6 * tally.server_cpu / answered,
+            "loop_us": 1e6 * tally.loop_cpu / answered,
             "client_us": 1e6 * tally.client_cpu / answered,
             "round_rates": tally.round_rates,
         }
@@ -295,23 +317,23 @@ def measure(kind: str) -> dict[str, dict[str, Any]]:
 
 
 def print_table(kind: str, results: dict[str, dict[str, Any]]) -> None:
-    health = results["GET /healthz"]["rate"]
     print(
         f"HTTP on {kind}: {CONNECTIONS} connections, {ROUNDS}x{ROUND_SECONDS:.0f}s per row, "
         "load client in another process"
     )
-    health_cpu = results["GET /healthz"]["server_us"]
+    health = results["GET /healthz"]
     print(
         f"{'scenario':<20} {'req/s':>9} {'vs healthz':>11} {'p50 ms':>8} {'p99 ms':>8} "
-        f"{'errors':>7} {'server CPU/req':>15} {'client CPU/req':>15}"
+        f"{'errors':>7} {'server CPU/req':>15} {'event loop/req':>15} {'client CPU/req':>15}"
     )
     for name, r in results.items():
-        # The CPU ratio is healthz's CPU per request over this scenario's: comparable to the rate
-        # ratio when the server is the bottleneck, and far less sensitive to a busy machine.
+        # The CPU ratios are healthz's CPU per request over this scenario's: comparable to the
+        # rate ratio when the server is the bottleneck, and far less sensitive to a busy machine.
+        # The event loop's is the one to watch on granian: its thread is the bottleneck.
         print(
-            f"{name:<20} {r['rate']:>9.0f} {r['rate'] / health:>10.0%} "
+            f"{name:<20} {r['rate']:>9.0f} {r['rate'] / health['rate']:>10.0%} "
             f"{r['p50_ms']:>8.2f} {r['p99_ms']:>8.2f} {r['errors']:>7} "
-            f"{r['server_us']:>6.0f} us {health_cpu / r['server_us']:>5.0%} "
+            f"{_cpu(r['server_us'], health['server_us'])} {_cpu(r['loop_us'], health['loop_us'])} "
             f"{r['client_us']:>12.0f} us"
         )
     # On a shared machine the load varies from one scenario's seconds to the next: each round's
@@ -329,6 +351,11 @@ def print_table(kind: str, results: dict[str, dict[str, Any]]) -> None:
         + ", ".join(f"{share:.0%}" for share in shares)
         + f" (median {statistics.median(shares):.0%})"
     )
+
+
+def _cpu(spent: float, health: float) -> str:
+    """A CPU time per request and healthz's over it; dashes where /proc told nothing."""
+    return f"{spent:>6.0f} us {health / spent:>5.0%}" if spent else f"{'-':>15}"
 
 
 def main() -> None:
