@@ -234,15 +234,21 @@ def analyse(
 
     # Each discard as one int, (deadwood left, the dearest card first, the card) from the top
     # bits down: best first when sorted. (Penalties are at most 1000, cards below 128.)
-    ranked: list[int] = []
+    # (In vectors of native ints, indexed by card: a set, a dict or a sort of a dozen boxed ints
+    # costs more than an analysis' search of a small hand.)
+    ranked = _NO_RUNS[:]
     if len(hand) > 1:
         # A card left as deadwood by the best arrangement costs exactly its penalty: discarding
         # it leaves the rest of that arrangement (no better one can exist, or adding the card
         # back as deadwood would beat the best). Only melded cards need a search of their own.
-        left_as_deadwood = set(deadwood)
+        held = _NO_CARDS[:]  # per card: _HELD in the hand, _LEFT left as deadwood
+        for c in hand:
+            held[c] = _HELD
+        for c in deadwood:
+            held[c] = _LEFT
         # Discarding a melded card at worst breaks its meld: the rest of the meld becomes
         # deadwood, the other melds stay. An upper bound, and the search's first budget.
-        broken = {}
+        broken = _NO_CARDS[:]
         for meld in melds:
             cost = sum(penalty[m] for m in meld.cards)
             for m in meld.cards:
@@ -255,8 +261,10 @@ def analyse(
         halfway = sorted([c % 13 for c in naturals])[len(naturals) // 2] if other else 0
         late_low = table.context.mirrored
         lowest_late = 1 if context.ace_high else 0
-        for c in sorted(set(hand)):
-            if c in left_as_deadwood:
+        for c in range(JOKER + 1):
+            if not held[c]:
+                continue
+            if held[c] == _LEFT:
                 left = points - penalty[c]
             elif c in context.wild_cards:
                 rest = list(search.wild_cards)
@@ -289,10 +297,23 @@ def analyse(
                     left = _discard_search(search, table.without(c), points, broken[c])
             else:
                 left = _discard_search(search, table.without(c), points, broken[c])
-            ranked.append(left << 17 | (1023 - penalty[c]) << 7 | c)
-        ranked.sort()
+            ranked = append(ranked, left << 17 | (1023 - penalty[c]) << 7 | c)
+        _sort(ranked)
     discards = tuple([Discard(key & 127, key >> 17) for key in ranked])
     return Analysis(wild_rank, melds, deadwood, points, discards)
+
+
+def _sort(values: vec[i64]) -> None:
+    """Sorts ``values`` in place, by insertion: an analysis' dozen discards."""
+    value: i64
+    j: i64
+    for i in range(1, len(values)):
+        value = values[i]
+        j = i - 1
+        while j >= 0 and values[j] > value:
+            values[j + 1] = values[j]
+            j -= 1
+        values[j + 1] = value
 
 
 def _discard_search(search: _Search, without: int, points: int, broken: int) -> int:
@@ -547,6 +568,13 @@ indexed by ``bit % 67``, maps a single bit to what lies at its position, with no
 _NO_SLOTS: Final = vec[i64]([0] * _BIT_SLOTS)
 _NO_HIGH_ACES: Final = vec[i64]([-1] * (MAX_HAND + 1))
 _NO_COPIES: Final = vec[i64]([0] * _DIGITS)
+_NO_INDEX: Final = vec[i64]([-1] * _DIGITS)
+_NO_ABOVE: Final = vec[i64]([0] * 5)
+_NO_CARDS: Final = vec[i64]([0] * (JOKER + 1))
+_HELD: Final = 1
+_LEFT: Final = 2
+_POWER: Final = vec[i64]([1 << k for k in range(63)])
+"""Powers of two as native ints (in compiled code, ``1 << n`` can take a 32-bit C shift)."""
 _SUIT_COUNT: Final = tuple(bin(suits).count("1") for suits in range(1 << _SUITS))
 """How many suits a mask of suits holds."""
 _CACHE_LIMIT: Final = 100_000
@@ -786,69 +814,91 @@ class _MeldTable:
         # fits in 30 bits (a few more for the aces' digits after the kings), and a search state
         # (with its key) in a machine word, where the search's arithmetic and hashing are
         # cheapest.
-        shared: list[int] = []  # shared[i]: the shared layout's digit of this hand's digit i
-        counts: list[int] = []
+        # (Every table here is a vector of unboxed ints: a list's items are objects. Each is a
+        # slice of a template, set in place: appending to a vector is a call, and a vector made
+        # from a list iterates it as objects.)
+        distinct: i64 = 0
         for d in range(lowest, highest + 1):
             if copies[d]:
-                shared.append(d)
-                counts.append(copies[d])
+                distinct += 1
+        shared = _NO_COPIES[
+            :distinct
+        ]  # shared[i]: the shared layout's digit of this hand's digit i
+        counts = _NO_COPIES[:distinct]  # counts[i]: the copies of its card
+        distinct = 0
+        for d in range(lowest, highest + 1):
+            if copies[d]:
+                shared[distinct] = d
+                counts[distinct] = copies[d]
+                distinct += 1
         naturals_digits = len(shared)
-        # (What the search reads most, as vectors of unboxed ints: a list's items are objects.
-        # Built by copying and appending: a vector made from a list iterates it as objects.)
         high_of = _NO_HIGH_ACES[:naturals_digits]
         for i in self._aces_to_move(shared, counts) if context.ace_high else []:
             high_of[i] = len(shared)
             high_of = append(high_of, -1)
-            shared.append(_HIGH_ACE * _SUITS + shared[i])
-            counts.append(counts[i])  # (room for every copy; none there at first)
+            shared = append(shared, _HIGH_ACE * _SUITS + shared[i])
+            counts = append(counts, counts[i])  # (room for every copy; none there at first)
             masks[shared[i]] = masks[shared[i]] | 1 << _HIGH_ACE
         self.high_of = high_of
         """Each ace's digit after the kings, where it has one; else -1."""
         self.high_from = naturals_digits
         """The first of the digits of aces kept to play high (after every natural's)."""
         self.shared = shared
-        index = self.index = [-1] * _DIGITS
-        # (Lists built whole where they can be: this runs for every analysis.)
-        widths = [n.bit_length() for n in counts]
-        count_mask = [(1 << width) - 1 for width in widths]  # each digit's bits, from its lowest
-        offset: list[int] = []  # each digit's lowest bit
-        digit_at: list[int] = []  # the digit of each bit
-        unit = vec[i64](capacity=len(widths))  # each digit's lowest bit, as a vector
-        rank_of = vec[i64](capacity=len(widths))
-        full = low = at = 0
+        digits = len(shared)
+        index = _NO_INDEX[:]
+        count_mask = _NO_COPIES[:digits]  # each digit's bits, from its lowest
+        offset = _NO_COPIES[:digits]  # each digit's lowest bit
+        unit = _NO_COPIES[:digits]  # each digit's lowest bit, as a power of two
+        rank_of = _NO_COPIES[:digits]
+        card_of = _NO_COPIES[:digits]
+        digit_at_bit = _NO_SLOTS[:]  # the digit of each bit, by the bit's slot
+        full: i64 = 0
+        low: i64 = 0
+        at: i64 = 0
+        low_aces: i64 = 0
+        one: i64
         # above[k]: the (k+1)-th bit of every digit wider than k (see present)
-        above = [0, 0, 0, 0, 0]
-        for i, width in enumerate(widths):
-            index[shared[i]] = i
-            one = 1 << at
-            unit = append(unit, one)
-            rank_of = append(rank_of, _RANK_OF_DIGIT[shared[i]])
-            offset.append(at)
-            digit_at.append(i)
-            for k in range(1, width):
-                digit_at.append(i)
-                above[k] = above[k] | one << k
+        above = _NO_ABOVE[:]
+        for i in range(digits):
+            digit = shared[i]
+            count = counts[i]
+            index[digit] = i
+            one = _POWER[at]
+            unit[i] = one
+            rank_of[i] = digit // _SUITS
+            card_of[i] = (digit % _SUITS) * 13 + digit // _SUITS % 13
+            offset[i] = at
+            width: i64 = 1  # just wide enough for its count
+            while count >> width:
+                width += 1
+            count_mask[i] = _POWER[width] - 1
+            if high_of[i] >= 0:
+                low_aces |= (_POWER[width] - 1) << at
+            for k in range(width):
+                digit_at_bit[_POWER[at + k] % _BIT_SLOTS] = i
+                if k:
+                    above[k] = above[k] | one << k
             if i < naturals_digits:
-                full += counts[i] * one
+                full += count * one
             low += one
             at += width
         self.width = at
         """The bits a state of this layout takes (at most 40: see _state_key)."""
-        digit_at_bit = _NO_SLOTS[:]
-        for k, d in enumerate(digit_at):
-            digit_at_bit[(1 << k) % _BIT_SLOTS] = d
         self.digit_at_bit = digit_at_bit
         """The digit of each bit, by the bit's slot (see _BIT_SLOTS)."""
-        self.unit, self.rank_of = unit, rank_of
-        self.offset, self.count_mask, self.digit_at = offset, count_mask, digit_at
-        self.card_of = [_CARD_OF_DIGIT[d] for d in shared]
-        self.above = vec[i64](capacity=4)
-        for mask in above[1:]:
-            if mask:
-                self.above = append(self.above, mask)
+        self.index = index
+        self.unit = unit
+        self.rank_of = rank_of
+        self.card_of = card_of
+        self.offset = offset
+        self.count_mask = count_mask
+        self.above = _NO_RUNS[:]
+        for k in range(1, len(above)):
+            if above[k]:
+                self.above = append(self.above, above[k])
         self.full = full
         self.low = low
-        self.low_aces = sum(count_mask[i] << offset[i] for i, h in enumerate(high_of) if h >= 0)
+        self.low_aces = low_aces
         """Where an ace may play high: the aces the search has not yet moved after the kings."""
         # Filled on first use: the search never asks for the runs of a card it never heads with.
         self.runs: list[vec[i64] | None] = [None] * len(shared)
@@ -858,7 +908,7 @@ class _MeldTable:
         if self.floored:
             self._floor_tables(counts)
 
-    def _aces_to_move(self, shared: list[int], counts: list[int]) -> list[int]:
+    def _aces_to_move(self, shared: vec[i64], counts: vec[i64]) -> list[int]:
         """The aces that get a digit after the kings: those of a suit with a card a run to the ace
         at 14 could hold (a king, or as far down as the wilds can bridge). But sets of aces are
         made on one side: where the aces could make one (with the wilds), every ace or none.
@@ -870,22 +920,23 @@ class _MeldTable:
             return aces if reach else []
         return reach
 
-    def runs_headed_by(self, head: int) -> vec[i64]:
+    def runs_headed_by(self, head: i64) -> vec[i64]:
         """The runs the card of digit ``head`` heads, each one int: vector | need << _NEED_AT |
         room << _ROOM_AT (wilds needed at most 30, room at most 13)."""
         found = self.runs[head]
         if found is None:
-            digit = self.shared[head]
-            higher = self.suit_masks[digit % _SUITS] >> (_RANK_OF_DIGIT[digit] + 1)
+            digit: i64 = self.shared[head]
+            higher = self.suit_masks[digit % _SUITS] >> (digit // _SUITS + 1)
             if self.usable < 12:
                 higher = _within_reach(higher, self.usable)
-            unit, index = self.unit, self.index
             shapes = self.context.runs_headed_by(digit, higher, self.usable)
             found = vec[i64](capacity=len(shapes))
+            d: i64
+            vector: i64
             for digits, need, room in shapes:
                 vector = 0
                 for d in digits:
-                    vector += unit[index[d]]
+                    vector += self.unit[self.index[d]]
                 found = append(found, vector | need << _NEED_AT | room << _ROOM_AT)
             self.runs[head] = found
         return found
@@ -908,26 +959,22 @@ class _MeldTable:
             c = self.context.mirror[c]
         return self.full - self.unit[self.index[_digit(c)]]
 
-    def cards(self, vector: int) -> list[Card]:
+    def cards(self, vector: i64) -> list[Card]:
         """The cards of a vector of this layout, one per copy, in the layout's order."""
-        found = []
-        digit_at, offset, count_mask, card_of = (
-            self.digit_at,
-            self.offset,
-            self.count_mask,
-            self.card_of,
-        )
+        found: list[Card] = []
+        d: i64
+        count: i64
         while vector:
-            d = digit_at[(vector & -vector).bit_length() - 1]
-            count = (vector >> offset[d]) & count_mask[d]
+            d = self.digit_at_bit[(vector & -vector) % _BIT_SLOTS]
+            count = (vector >> self.offset[d]) & self.count_mask[d]
             if count == 1:
-                found.append(card_of[d])
+                found.append(self.card_of[d])
             else:
-                found.extend([card_of[d]] * count)
-            vector &= ~(count_mask[d] << offset[d])
+                found.extend([self.card_of[d]] * count)
+            vector &= ~(self.count_mask[d] << self.offset[d])
         return found
 
-    def _floor_tables(self, counts: list[int]) -> None:
+    def _floor_tables(self, counts: vec[i64]) -> None:
         """What the search's lower bound (_Search.floor) reads: the runs of three naturals the hand
         holds (as presence masks), the ranks that could make a set of naturals, and each card's
         partners (the cards that could share a meld with it and a single wild)."""
@@ -970,7 +1017,7 @@ class _MeldTable:
         points = self.context.digit_points
         facts, partner_at = _NO_SLOTS[:], _NO_SLOTS[:]
         for i, first_bit in enumerate(self.offset):
-            slot = (1 << first_bit) % _BIT_SLOTS
+            slot = _POWER[first_bit] % _BIT_SLOTS
             facts[slot] = (
                 self.count_mask[i]
                 | self.rank_of[i] << _RANK_SHIFT
@@ -981,7 +1028,7 @@ class _MeldTable:
             partner_at[slot] = partner[i]
         self.facts, self.partner_at = facts, partner_at
 
-    def _dead_digits(self, counts: list[int]) -> list[int]:
+    def _dead_digits(self, counts: vec[i64]) -> list[int]:
         """The digits of the cards no meld can hold, whatever the rest of the hand does: always
         deadwood (with fewer than two usable wilds; with two, any card and two wilds make a set).
         ``counts``: the copies of each digit's card."""
@@ -1497,7 +1544,7 @@ class _Search:
             self.known.put(key, 2 * best + 1)
         return passed + best
 
-    def arrange(self, state: int) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
+    def arrange(self, state: i64) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
         """The best arrangement of the hand itself (in the mirrored search, turned back): melds
         (wilds assigned), and the deadwood (the naturals in order, then the wilds left
         unplaced). It searches ``state``, then follows the search's own path: what it settled
@@ -1509,10 +1556,14 @@ class _Search:
         self.solve(state, self.wild_count, 0, 0, 0, _UNLIMITED)
         plan: list[_Plan] = []
         wilds, spare, pool_rank, pool = self.wild_count, 0, 0, list[Card]()
+        # (Native ints, so that the table's vectors are read directly.)
+        head: i64
+        rank: i64
+        move: i64
         # (The state keys below are written out: a nested function would hold this frame, and
         # with it the search and its memo, in a reference cycle that only the GC frees.)
         while True:
-            head = table.digit_at[(state & -state).bit_length() - 1] if state else -1
+            head = table.digit_at_bit[(state & -state) % _BIT_SLOTS] if state else -1
             rank = table.rank_of[head] if head >= 0 else -1
             if pool and rank != pool_rank:
                 if self.pool_need[len(pool)] > wilds:
