@@ -735,8 +735,9 @@ class _Context:
 
 _CONTEXTS: dict[tuple[Rules, Rank | None], _Context] = {}
 # The same contexts by the identity of the rules object (hashing a Rules value hashes every
-# field, in Python): each entry holds its rules object, so no other object can take its id.
-_BY_IDENTITY: dict[tuple[int, Rank | None], tuple[Rules, _Context]] = {}
+# field, in Python), keyed by id(rules) << 4 | wild rank (0 for none): each entry holds its rules
+# object, so no other object can take its id.
+_BY_IDENTITY: dict[int, tuple[Rules, _Context]] = {}
 _LAST_CONTEXT: list[_Context] = [_Context(Rules.from_spec("classic"), None)]
 
 
@@ -744,7 +745,8 @@ def _context(rules: Rules, wild: Rank | None) -> _Context:
     last = _LAST_CONTEXT[0]
     if last.rules is rules and last.wild == wild:
         return last
-    known = _BY_IDENTITY.get((id(rules), wild))
+    identity = id(rules) << 4 | (wild or 0)
+    known = _BY_IDENTITY.get(identity)
     if known is not None and known[0] is rules:
         found = known[1]
     else:
@@ -757,7 +759,7 @@ def _context(rules: Rules, wild: Rank | None) -> _Context:
         found = found_by_value
         if len(_BY_IDENTITY) >= 256:
             _BY_IDENTITY.clear()
-        _BY_IDENTITY[id(rules), wild] = rules, found
+        _BY_IDENTITY[identity] = rules, found
     _LAST_CONTEXT[0] = found
     return found
 
