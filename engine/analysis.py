@@ -823,10 +823,9 @@ class _MeldTable:
         for d in range(lowest, highest + 1):
             if copies[d]:
                 distinct += 1
-        shared = _NO_COPIES[
-            :distinct
-        ]  # shared[i]: the shared layout's digit of this hand's digit i
-        counts = _NO_COPIES[:distinct]  # counts[i]: the copies of its card
+        # shared[i]: the shared layout's digit of this hand's digit i; counts[i]: its copies
+        shared = _NO_COPIES[:distinct]
+        counts = _NO_COPIES[:distinct]
         distinct = 0
         for d in range(lowest, highest + 1):
             if copies[d]:
@@ -867,6 +866,7 @@ class _MeldTable:
             index[digit] = i
             one = _POWER[at]
             unit[i] = one
+            # (_RANK_OF_DIGIT and _CARD_OF_DIGIT, computed: their items are objects)
             rank_of[i] = digit // _SUITS
             card_of[i] = (digit % _SUITS) * 13 + digit // _SUITS % 13
             offset[i] = at
