@@ -1832,8 +1832,9 @@ def _state_key(  # noqa: PLR0917 - called from the hot loop
 
 def _set_sizes(pooled: int, sets: int) -> list[int]:
     """``pooled`` cards dealt as evenly as possible into ``sets`` sets (the fewest wilds needed)."""
-    base, extra = divmod(pooled, sets)
-    return [base + 1] * extra + [base] * (sets - extra)
+    base = pooled // sets
+    extra = pooled - base * sets
+    return [base + 1 if k < extra else base for k in range(sets)]
 
 
 @cache
