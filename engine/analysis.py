@@ -236,7 +236,7 @@ def analyse(
     # bits down: best first when sorted. (Penalties are at most 1000, cards below 128.)
     # (In vectors of native ints, indexed by card: a set, a dict or a sort of a dozen boxed ints
     # costs more than an analysis' search of a small hand.)
-    ranked = _NO_RUNS[:]
+    ranked = vec[i64]()
     if len(hand) > 1:
         # A card left as deadwood by the best arrangement costs exactly its penalty: discarding
         # it leaves the rest of that arrangement (no better one can exist, or adding the card
@@ -571,6 +571,7 @@ _NO_COPIES: Final = vec[i64]([0] * _DIGITS)
 _NO_INDEX: Final = vec[i64]([-1] * _DIGITS)
 _NO_ABOVE: Final = vec[i64]([0] * 5)
 _NO_CARDS: Final = vec[i64]([0] * (JOKER + 1))
+"""Per card, as analyse marks them: _HELD in the hand, _LEFT left as deadwood."""
 _HELD: Final = 1
 _LEFT: Final = 2
 _POWER: Final = vec[i64]([1 << k for k in range(63)])
@@ -805,10 +806,13 @@ class _MeldTable:
         masks = self.suit_masks = [0] * _SUITS
         copies = _NO_COPIES[:]  # of each digit of the shared layout
         lowest, highest = _DIGITS, 0
+        distinct: i64 = 0
         for c in naturals:
             suit = c // 13
             masks[suit] = masks[suit] | _RANK_BIT[c]
             d = (c % 13) * _SUITS + suit  # _digit(c)
+            if not copies[d]:
+                distinct += 1
             copies[d] += 1
             lowest, highest = min(lowest, d), max(highest, d)
         # The hand's own layout: a digit per distinct natural, in the shared layout's order, each
@@ -819,10 +823,6 @@ class _MeldTable:
         # (Every table here is a vector of unboxed ints: a list's items are objects. Each is a
         # slice of a template, set in place: appending to a vector is a call, and a vector made
         # from a list iterates it as objects.)
-        distinct: i64 = 0
-        for d in range(lowest, highest + 1):
-            if copies[d]:
-                distinct += 1
         # shared[i]: the shared layout's digit of this hand's digit i; counts[i]: its copies
         shared = _NO_COPIES[:distinct]
         counts = _NO_COPIES[:distinct]
@@ -894,7 +894,7 @@ class _MeldTable:
         self.card_of = card_of
         self.offset = offset
         self.count_mask = count_mask
-        self.above = _NO_RUNS[:]
+        self.above = vec[i64](capacity=4)
         for k in range(1, len(above)):
             if above[k]:
                 self.above = append(self.above, above[k])
