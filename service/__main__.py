@@ -13,12 +13,15 @@ from granian.server import Server
 
 from service.settings import Settings
 
+APP_FACTORY = "service.app:create_served_app"
+"""The app factory the worker process imports: the app, its startup heap frozen (``gc.freeze``)."""
+
 
 def main() -> None:
     # Read here first so a bad variable stops the server with its message, before any worker.
     settings = Settings.from_env()
     Server(
-        "service.app:create_app",
+        APP_FACTORY,
         factory=True,
         address=settings.host,
         port=settings.port,

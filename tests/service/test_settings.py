@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import gc
+import importlib
+import weakref
+
 import pytest
 from litestar.testing import TestClient
 
+from service.__main__ import APP_FACTORY
 from service.app import create_app
 from service.settings import Settings, SettingsError
 from service.store import MemoryStore
@@ -78,3 +83,31 @@ def test_an_unreachable_redis_makes_readyz_a_503_problem() -> None:
         assert response.json()["type"] == "urn:three-thirteen:problem:store-unavailable"
         created = client.post("/v1/games", json={"players": [{"name": "a"}, {"name": "b"}]})
         assert created.status_code == 503
+
+
+def test_the_served_app_freezes_what_startup_built_and_not_its_garbage(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("REDIS_URL", "REDIS_CLUSTER", "PORT", "HOST"):
+        monkeypatch.delenv(name, raising=False)
+    module, _, name = APP_FACTORY.partition(":")  # what `python -m service` has granian import
+    factory = getattr(importlib.import_module(module), name)
+
+    class Cyclic:
+        pass
+
+    garbage = Cyclic()
+    garbage.itself = garbage  # type: ignore[attr-defined]  # a cycle: only the collector frees it
+    gone = weakref.ref(garbage)
+    gc.collect()  # now in the oldest generation, which only a full collection would look at
+    del garbage
+    assert gc.get_freeze_count() == 0
+    try:
+        app = factory()
+        assert gc.get_freeze_count() == 0  # building the app freezes nothing: starting it does
+        with TestClient(app) as client:
+            assert gc.get_freeze_count() > 0
+            assert gone() is None  # collected before the freeze, not kept for good
+            assert client.get("/healthz").status_code == 200
+    finally:
+        gc.unfreeze()
