@@ -1099,7 +1099,7 @@ class _Memo:
                 return -1
             slot = (slot + 1) & mask
 
-    def move_at(self, key: i64) -> int:
+    def move_at(self, key: i64) -> i64:
         """The move recorded with the exact result of state ``key``, which a search has just
         passed through (see _Search.arrange)."""
         exact = self.get(key)
@@ -1217,7 +1217,9 @@ class _Search:
             if fewer & (fewer - 1):  # three suits of it left
                 covered |= mask
                 continue
-            held: i64 = pooled if info & 15 == pool_rank else 0
+            held: i64 = 0
+            if info & 15 == pool_rank:
+                held = pooled
             while left:  # (one or two suits: their copies)
                 bit: i64 = left & -left
                 left ^= bit
@@ -1364,7 +1366,9 @@ class _Search:
         # wilds, either no such card is melded, or one with (at most) its suit's group, or two
         # in one run of their suit with its group, and a third wild may meld one more group: the
         # least of the three is a lower bound.
-        extra: i64 = first if wilds == 3 else 0
+        extra: i64 = 0
+        if wilds == 3:
+            extra = first
         rescued = _rescued(lonely_tops, clubs, diamonds, hearts, spades, stars, extra, total)
         if pair_tops:
             pairs = _rescued(pair_tops, clubs, diamonds, hearts, spades, stars, extra, total)
@@ -1404,7 +1408,9 @@ class _Search:
         # set when it holds three cards or more (with no limit of wilds per meld: a free set
         # with room for every wild, which deadwood never beats).
         # (Native 64-bit ints, here and in the floor: no tag checks on every operation, and no
-        # boxed ints. Every value fits: see _state_key.)
+        # boxed ints. Every value fits: see _state_key. Hence plain ifs where a conditional
+        # expression would mix a native int with a literal: mypyc types that as an object, and
+        # boxes and unboxes the value, 11k instructions per analysis of a 14-card hand.)
         passed: i64 = 0
         head: i64
         rank: i64
@@ -1441,7 +1447,9 @@ class _Search:
             melds = self.table.runs_headed_by(head) if listed is None else listed
             if len(melds) and (melds[0] >> _NEED_AT) & 63 <= wilds:
                 break  # the head's pool (or, for an ace, its digit after the kings), or a run
-            high = self.high_of[head] if rank == 0 else -1
+            high = -1
+            if rank == 0:
+                high = self.high_of[head]
             if high >= 0:
                 state += self.unit[high] - self.unit[head]
                 continue
@@ -1451,7 +1459,9 @@ class _Search:
         budget -= passed
         # A pool of three cards or more is a free set that takes any number more: with no
         # limit of wilds per meld, those states are one.
-        counted: i64 = pooled if self.limited or pooled < 3 else 3
+        counted: i64 = 3
+        if self.limited or pooled < 3:
+            counted = pooled
         key: i64 = _state_key(state, wilds, spare, pool_rank, counted, self.width)
         found: i64 = self.known.get(key)
         if found >= 0:
@@ -1517,7 +1527,9 @@ class _Search:
                 )
                 if total < best:
                     best, move = total, option
-            high = self.high_of[head] if rank == 0 else -1
+            high = -1
+            if rank == 0:
+                high = self.high_of[head]
             if best and high >= 0:
                 total = self.solve(
                     state - self.unit[head] + self.unit[high],
@@ -1540,10 +1552,12 @@ class _Search:
                 )
                 if total < best:
                     best, move = total, -1
-        if best < budget:
-            self.known.put(key, _exact(best, move) if self.keep_moves else best << 1)
-        else:
+        if best >= budget:
             self.known.put(key, 2 * best + 1)
+        elif self.keep_moves:
+            self.known.put(key, _exact(best, move))
+        else:
+            self.known.put(key, best << 1)
         return passed + best
 
     def arrange(self, state: i64) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
@@ -1565,8 +1579,10 @@ class _Search:
         # (The state keys below are written out: a nested function would hold this frame, and
         # with it the search and its memo, in a reference cycle that only the GC frees.)
         while True:
-            head = table.digit_at_bit[(state & -state) % _BIT_SLOTS] if state else -1
-            rank = table.rank_of[head] if head >= 0 else -1
+            head = rank = -1
+            if state:
+                head = table.digit_at_bit[(state & -state) % _BIT_SLOTS]
+                rank = table.rank_of[head]
             if pool and rank != pool_rank:
                 if self.pool_need[len(pool)] > wilds:
                     move = -1
@@ -1765,7 +1781,9 @@ def _rescued(  # noqa: PLR0917 - called from the floor
 def _with_group(tops: i64, group: i64, extra: i64, total: i64) -> i64:
     """What the suit whose tally lies in the low 12 bits of ``tops`` rescues (see _rescued)."""
     top = tops & _FIELD
-    return top + _least(group + extra, total) if top else 0
+    if top:
+        return top + _least(group + extra, total)
+    return 0
 
 
 def _most(a: i64, b: i64) -> i64:
@@ -1801,16 +1819,16 @@ _MOVE_SHIFT: Final = 17
 """An exact result in a search's memo: the move that reaches it above the result, as one even
 int (a lower bound is odd: 2 * bound + 1). A result is at most 30 penalties of at most 1,000, so
 it fits in the 16 bits below the move. Without a move (a search whose path no one will follow
-stores none) an entry of a result below 128 is a small int, which Python never allocates."""
+stores none) an entry is the result doubled."""
 
 
-def _exact(result: int, move: int) -> int:
+def _exact(result: i64, move: i64) -> i64:
     """The memo's entry of an exact result reached by ``move``: a run's index, a pool option's,
     or -1 (the head to its pool, or an ace to its digit after the kings; the pool to deadwood)."""
     return (move + 1) << _MOVE_SHIFT | result << 1
 
 
-def _move_of(exact: int) -> int:
+def _move_of(exact: i64) -> i64:
     return (exact >> _MOVE_SHIFT) - 1
 
 
