@@ -590,14 +590,94 @@ def _digit(c: Card) -> int:
 _Plan = tuple[MeldKind, tuple[Card, ...], int]
 # A search's tables for its wilds: leftover penalties, pool options, the fewest wilds per pool.
 _WildTables = tuple[list[list[int]], list[list[tuple[int, int, int]]], list[int]]
-# A candidate run under a context: (its cards as digits of the shared layout, wilds needed, room
-# for more wilds). In one hand's meld table, the same in one int: its cards as a vector of the
-# hand's layout (at most 40 bits: see _state_key), the wilds it needs and its room above them.
-_RunShape = tuple[tuple[int, ...], int, int]
+# A candidate run, as one int: its cards, the wilds it needs (at _NEED_AT) and its room for more
+# wilds (at _ROOM_AT). Under a context its cards are its ranks, bit k for the head's suit k ranks
+# up (the head at bit 0); in one hand's meld table, a vector of the hand's layout (at most 40
+# bits: see _state_key).
 _NEED_AT: Final = 40
 _ROOM_AT: Final = 46
 _VECTOR: Final = (1 << _NEED_AT) - 1
 _NO_RUNS: Final = vec[i64]()
+
+
+# -- memos of native ints -------------------------------------------------------------------------
+
+
+_MEMO_SLOTS: Final = 128
+"""A memo's first size (a hand of 14 cards takes about 60 states)."""
+_NO_KEYS: Final = vec[i64]([-1] * _MEMO_SLOTS)
+_NO_VALUES: Final = vec[i64]([0] * _MEMO_SLOTS)
+
+
+class _Memo:
+    """Values by key, both native ints, in open addressing over two vectors of unboxed ints (a
+    dictionary would box every key and value): a search's results by state key (see _state_key),
+    a context's runs by theirs. A key is at most 59 bits, a value never negative: -1 marks an
+    empty slot, or no value."""
+
+    def __init__(self) -> None:
+        self.size: i64 = 0
+        self.mask: i64 = _MEMO_SLOTS - 1
+        self.keys = _NO_KEYS[:]  # (copies)
+        self.values = _NO_VALUES[:]
+
+    def get(self, key: i64) -> i64:
+        """The value held for ``key``, or -1."""
+        keys, mask = self.keys, self.mask
+        slot: i64 = _slot(key, mask)
+        while True:
+            held = keys[slot]
+            if held == key:
+                return self.values[slot]
+            if held < 0:
+                return -1
+            slot = (slot + 1) & mask
+
+    def move_at(self, key: i64) -> i64:
+        """The move recorded with the exact result of state ``key``, which a search has just
+        passed through (see _Search.arrange)."""
+        exact = self.get(key)
+        if exact < 0 or exact & 1:  # pragma: no cover - the search's own path
+            raise AssertionError(f"no exact result recorded for state {key}")
+        return _move_of(exact)
+
+    def put(self, key: i64, value: i64) -> None:
+        keys, mask = self.keys, self.mask
+        slot: i64 = _slot(key, mask)
+        while True:
+            held = keys[slot]
+            if held == key:
+                self.values[slot] = value
+                return
+            if held < 0:
+                break
+            slot = (slot + 1) & mask
+        keys[slot] = key
+        self.values[slot] = value
+        self.size += 1
+        if 2 * self.size > mask:
+            self._grow()
+
+    def _grow(self) -> None:
+        keys, values = self.keys, self.values
+        slots: i64 = 2 * len(keys)
+        mask = self.mask = slots - 1
+        new_keys = self.keys = vec[i64]([-1] * slots)
+        new_values = self.values = vec[i64]([0] * slots)
+        for i in range(len(keys)):
+            key = keys[i]
+            if key >= 0:
+                slot: i64 = _slot(key, mask)
+                while new_keys[slot] >= 0:
+                    slot = (slot + 1) & mask
+                new_keys[slot] = key
+                new_values[slot] = values[i]
+
+
+def _slot(key: i64, mask: i64) -> i64:
+    """A key's first slot: its bits folded and multiplied, the product's middle bits. (Compiled,
+    the product wraps at 64 bits; the bits taken are the same.)"""
+    return ((key ^ key >> 23 ^ key >> 43) * 0x9E3779B1) >> 16 & mask
 
 
 class _Context:
@@ -631,7 +711,10 @@ class _Context:
         # A run needing two wilds or more per natural card is never better than each of its
         # cards in a set with two wilds: no more wilds, and at least as much room for others.
         self.singles_do_better = self.limit is None or self.limit >= 2
-        self.runs: dict[int, list[_RunShape]] = {}
+        # The runs by key (see runs_headed_by): in a memo of native ints, their index in a list.
+        # (A dict would box each key, and compare it by value with its own.)
+        self.run_index = _Memo()
+        self.run_lists: list[vec[i64]] = []
         self.tables_by_wilds: dict[tuple[int, ...], _WildTables] = {}
         self._flipped: _Context | None = None
 
@@ -646,18 +729,23 @@ class _Context:
         room = _UNLIMITED if is_set else self.max_run - length
         return room if self.limit is None else min(room, self.limit - need)
 
-    def runs_headed_by(self, head: int, higher: int, usable: int) -> list[_RunShape]:
+    def runs_headed_by(self, head: int, higher: int, usable: int) -> vec[i64]:
         """The candidate runs headed by digit ``head`` when the hand holds the higher ranks of its
-        suit in the bit mask ``higher`` (bit 0: the next rank up) and ``usable`` wilds."""
-        key = (head << 14 | higher) << 5 | usable  # (higher: 13 bits at most; usable: 30)
-        found = self.runs.get(key)
-        if found is None:
-            if len(self.runs) >= _CACHE_LIMIT:
-                self.runs.clear()
-            found = self.runs[key] = self._runs_headed_by(head, higher, usable)
-        return found
+        suit in the bit mask ``higher`` (bit 0: the next rank up) and ``usable`` wilds: their
+        ranks, need and room, each as one int (see _NEED_AT)."""
+        # (higher: 13 bits at most, usable: 30 at most, head: below _DIGITS, 70. The head in the
+        # low bits, where the keys differ most: a dict of int keys indexes by their low bits.)
+        key: i64 = (usable << 14 | higher) << 7 | head
+        at = self.run_index.get(key)
+        if at < 0:
+            if len(self.run_lists) >= _CACHE_LIMIT:
+                self.run_index, self.run_lists = _Memo(), []
+            at = len(self.run_lists)
+            self.run_lists.append(self._runs_headed_by(head, higher, usable))
+            self.run_index.put(key, at)
+        return self.run_lists[at]
 
-    def _runs_headed_by(self, head: int, higher: int, usable: int) -> list[_RunShape]:
+    def _runs_headed_by(self, head: int, higher: int, usable: int) -> vec[i64]:
         """Runs of the head with higher cards of its suit (an ace that may play high included,
         at 14), one per rank, gaps paid in wilds."""
         rank = _RANK_OF_DIGIT[head] + 1
@@ -700,7 +788,13 @@ class _Context:
         # those the longest: a hand that melds completely is found, and proven, soonest. (Then
         # the run without the higher cards, a fixed order for the arrangement it picks.)
         found.sort()
-        return [(digits, need, room) for need, _, _, digits, room in found]
+        shapes = vec[i64](capacity=len(found))
+        for need, _, _, digits, room in found:
+            ranks = 0
+            for d in digits:
+                ranks |= 1 << (d - head) // _SUITS
+            shapes = append(shapes, ranks | need << _NEED_AT | room << _ROOM_AT)
+        return shapes
 
     def wild_tables(self, penalties: tuple[int, ...]) -> _WildTables:
         """What a search needs to know of its wilds (their penalties, in increasing order)."""
@@ -926,22 +1020,29 @@ class _MeldTable:
         """The runs the card of digit ``head`` heads, each one int: vector | need << _NEED_AT |
         room << _ROOM_AT (wilds needed at most 30, room at most 13)."""
         found = self.runs[head]
-        if found is None:
-            digit: i64 = self.shared[head]
-            higher = self.suit_masks[digit % _SUITS] >> (digit // _SUITS + 1)
-            if self.usable < 12:
-                higher = _within_reach(higher, self.usable)
-            shapes = self.context.runs_headed_by(digit, higher, self.usable)
-            found = vec[i64](capacity=len(shapes))
-            d: i64
-            vector: i64
-            for digits, need, room in shapes:
-                vector = 0
-                for d in digits:
+        if found is not None:
+            return found
+        digit: i64 = self.shared[head]
+        higher = self.suit_masks[digit % _SUITS] >> (digit // _SUITS + 1)
+        if self.usable < 12:
+            higher = _within_reach(higher, self.usable)
+        # Each run's ranks (under the context) become its vector (in this hand's layout).
+        runs = self.context.runs_headed_by(digit, higher, self.usable)[:]  # set in place
+        shape: i64
+        ranks: i64
+        d: i64
+        vector: i64
+        for i in range(len(runs)):
+            shape = runs[i]
+            ranks, d, vector = shape & _VECTOR, digit, 0
+            while ranks:
+                if ranks & 1:
                     vector += self.unit[self.index[d]]
-                found = append(found, vector | need << _NEED_AT | room << _ROOM_AT)
-            self.runs[head] = found
-        return found
+                ranks >>= 1
+                d += _SUITS
+            runs[i] = shape - (shape & _VECTOR) + vector
+        self.runs[head] = runs
+        return runs
 
     def present(self, state: i64) -> i64:
         """The bits of ``state`` that mark its cards: each card's lowest bit, set when any copy is
@@ -1068,82 +1169,6 @@ class _MeldTable:
 
 class _Exhausted(Exception):
     pass
-
-
-_MEMO_SLOTS: Final = 128
-"""A memo's first size (a hand of 14 cards takes about 60 states)."""
-_NO_KEYS: Final = vec[i64]([-1] * _MEMO_SLOTS)
-_NO_VALUES: Final = vec[i64]([0] * _MEMO_SLOTS)
-
-
-class _Memo:
-    """The search's memo: results by state key (see _state_key), both native ints, in open
-    addressing over two vectors of unboxed ints. (A dictionary would box every key and value.)
-    A key is at most 59 bits, a value never negative: -1 marks an empty slot, or no value."""
-
-    def __init__(self) -> None:
-        self.size: i64 = 0
-        self.mask: i64 = _MEMO_SLOTS - 1
-        self.keys = _NO_KEYS[:]  # (copies)
-        self.values = _NO_VALUES[:]
-
-    def get(self, key: i64) -> i64:
-        """The value held for ``key``, or -1."""
-        keys, mask = self.keys, self.mask
-        slot: i64 = _slot(key, mask)
-        while True:
-            held = keys[slot]
-            if held == key:
-                return self.values[slot]
-            if held < 0:
-                return -1
-            slot = (slot + 1) & mask
-
-    def move_at(self, key: i64) -> i64:
-        """The move recorded with the exact result of state ``key``, which a search has just
-        passed through (see _Search.arrange)."""
-        exact = self.get(key)
-        if exact < 0 or exact & 1:  # pragma: no cover - the search's own path
-            raise AssertionError(f"no exact result recorded for state {key}")
-        return _move_of(exact)
-
-    def put(self, key: i64, value: i64) -> None:
-        keys, mask = self.keys, self.mask
-        slot: i64 = _slot(key, mask)
-        while True:
-            held = keys[slot]
-            if held == key:
-                self.values[slot] = value
-                return
-            if held < 0:
-                break
-            slot = (slot + 1) & mask
-        keys[slot] = key
-        self.values[slot] = value
-        self.size += 1
-        if 2 * self.size > mask:
-            self._grow()
-
-    def _grow(self) -> None:
-        keys, values = self.keys, self.values
-        slots: i64 = 2 * len(keys)
-        mask = self.mask = slots - 1
-        new_keys = self.keys = vec[i64]([-1] * slots)
-        new_values = self.values = vec[i64]([0] * slots)
-        for i in range(len(keys)):
-            key = keys[i]
-            if key >= 0:
-                slot: i64 = _slot(key, mask)
-                while new_keys[slot] >= 0:
-                    slot = (slot + 1) & mask
-                new_keys[slot] = key
-                new_values[slot] = values[i]
-
-
-def _slot(key: i64, mask: i64) -> i64:
-    """A key's first slot: its bits folded and multiplied, the product's middle bits. (Compiled,
-    the product wraps at 64 bits; the bits taken are the same.)"""
-    return ((key ^ key >> 23 ^ key >> 43) * 0x9E3779B1) >> 16 & mask
 
 
 class _Search:
