@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import cache
 from itertools import accumulate, product
-from typing import Final, Literal
+from typing import Final, Literal, TypeAlias
 
 from librt.vecs import append, vec
 from mypy_extensions import i64
@@ -589,7 +589,11 @@ def _digit(c: Card) -> int:
 # A planned meld: its kind, its natural cards in play order, and the wilds it needs.
 _Plan = tuple[MeldKind, tuple[Card, ...], int]
 # A search's tables for its wilds: leftover penalties, pool options, the fewest wilds per pool.
-_WildTables = tuple[list[list[int]], list[list[tuple[int, int, int]]], list[int]]
+# (leaf, pools, pool_need, pool_moves: see _Context.wild_tables. A string: at run time, vec[i64]
+# is no type.)
+_WildTables: TypeAlias = (
+    "tuple[vec[i64], list[list[tuple[int, int, int]]], vec[i64], list[vec[i64]]]"
+)
 # A candidate run, as one int: its cards, the wilds it needs (at _NEED_AT) and its room for more
 # wilds (at _ROOM_AT). Under a context its cards are its ranks, bit k for the head's suit k ranks
 # up (the head at bit 0); in one hand's meld table, a vector of the hand's layout (at most 40
@@ -703,7 +707,7 @@ class _Context:
         self.mirror = tuple((c // 13) * 13 + ranks[c % 13] - 1 for c in range(JOKER))
         face = self.mirror if mirrored else range(JOKER)
         self.digit_points = tuple(rules.card_points[face[c]] for c in _CARD_OF_DIGIT)
-        self.rank_points = tuple(self.digit_points[r * _SUITS] for r in range(_HIGH_ACE + 1))
+        self.rank_points = vec[i64]([self.digit_points[r * _SUITS] for r in range(_HIGH_ACE + 1)])
         self.limit = rules.max_wilds_per_meld
         self.max_run = rules.max_run_length
         self.ace_high = rules.aces == "high_or_low"
@@ -801,17 +805,21 @@ class _Context:
         found = self.tables_by_wilds.get(penalties)
         if found is None:
             cheapest = [0, *accumulate(penalties)]
-            # leaf[u][spare]: the penalty of the u cheapest wilds left over when the melds have
-            # this much spare room.
-            leaf = [
-                [cheapest[u - self.absorbable(u, spare)] for spare in range(u + 1)]
-                for u in range(len(penalties) + 1)
-            ]
-            # pools[n]: the ways n pooled cards of a rank can all be sets, given every wild; and
-            # the fewest wilds that make them sets.
+            # leaf[u * stride + spare]: the penalty of the u cheapest wilds left over when the
+            # melds have this much spare room (spare <= u < stride).
+            stride = len(penalties) + 1
+            leaf = vec[i64]([0] * (stride * stride))
+            for u in range(stride):
+                for spare in range(u + 1):
+                    leaf[u * stride + spare] = cheapest[u - self.absorbable(u, spare)]
+            # pools[n]: the ways n pooled cards of a rank can all be sets, given every wild; the
+            # fewest wilds that make them sets; and each way's need and room as one int.
             pools = _pool_options(len(penalties), self.limit)
-            pool_need = [options[0][1] if options else _UNLIMITED for options in pools]
-            found = self.tables_by_wilds[penalties] = leaf, pools, pool_need
+            pool_need = vec[i64]([options[0][1] if options else _UNLIMITED for options in pools])
+            pool_moves = [
+                vec[i64]([need | room << 8 for _, need, room in options]) for options in pools
+            ]
+            found = self.tables_by_wilds[penalties] = leaf, pools, pool_need, pool_moves
         return found
 
     def absorbable(self, wilds: int, spare: int) -> int:
@@ -1189,7 +1197,8 @@ class _Search:
             sorted(wilds, key=context.card_points.__getitem__) if len(wilds) > 1 else list(wilds)
         )
         self.wild_key = tuple(context.card_points[c] for c in self.wild_cards)
-        self.leaf, self.pools, self.pool_need = context.wild_tables(self.wild_key)
+        self.leaf, self.pools, self.pool_need, self.pool_moves = context.wild_tables(self.wild_key)
+        self.leaf_stride: i64 = self.wild_count + 1
         # Exact results and lower bounds proven by searches under a budget (2 * bound + 1), in
         # one memo: one lookup per state. An exact result is held with the move that reaches it
         # (see _exact).
@@ -1467,7 +1476,7 @@ class _Search:
                     break  # sets or deadwood: a choice
                 pool_rank = pooled = 0
             if head < 0:
-                return passed + self.leaf[wilds][spare]
+                return passed + self.leaf[wilds * self.leaf_stride + spare]
             listed = self.runs[head]
             melds = self.table.runs_headed_by(head) if listed is None else listed
             if len(melds) and (melds[0] >> _NEED_AT) & 63 <= wilds:
@@ -1514,11 +1523,13 @@ class _Search:
             best, move = cost, -1
             if cost < budget:
                 best += self.solve(state, wilds, spare, 0, 0, budget - cost)
-            for option, (_, need, room) in enumerate(self.pools[pooled]):
+            moves = self.pool_moves[pooled]
+            for option in range(len(moves)):
+                need = moves[option] & 255
                 if need > wilds or not best:
                     break
                 left = wilds - need
-                after = spare + room
+                after = spare + (moves[option] >> 8)
                 total = self.solve(
                     state,
                     left,
