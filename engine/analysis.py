@@ -867,11 +867,13 @@ def _context(rules: Rules, wild: Rank | None) -> _Context:
     return found
 
 
-def _within_reach(higher: int, wilds: int) -> int:
+def _within_reach(higher: i64, wilds: i64) -> i64:
     """The part of ``higher`` (the ranks above a card, bit 0 the next rank up) that a run from
-    that card can reach with this many wilds: up to the first gap wider than the wilds."""
-    gaps = ~higher & ((1 << (13 + wilds)) - 1)
-    starts = gaps
+    that card can reach with this many wilds (fewer than 12): up to the first gap wider than the
+    wilds."""
+    gaps: i64 = ~higher & (_POWER[13 + wilds] - 1)  # (a vector: see _POWER)
+    starts: i64 = gaps
+    shift: i64
     for shift in range(1, wilds + 1):
         starts &= gaps >> shift
     return higher & ((starts & -starts) - 1)
