@@ -1008,8 +1008,14 @@ class _MeldTable:
         """Where an ace may play high: the aces the search has not yet moved after the kings."""
         # Filled on first use: the search never asks for the runs of a card it never heads with.
         self.runs: list[vec[i64] | None] = [None] * len(shared)
-        self.dead = self._dead_digits(counts) if self.usable < 2 else []
-        self.dead_mask = sum(count_mask[d] << offset[d] for d in self.dead)
+        if self.usable < 2:
+            self.dead = self._dead_digits(counts)
+        else:
+            self.dead = vec[i64]()
+        dead_mask: i64 = 0
+        for d in self.dead:
+            dead_mask |= count_mask[d] << offset[d]
+        self.dead_mask = dead_mask
         self.floored = naturals_digits >= _FLOOR_FROM if floored is None else floored
         if self.floored:
             self._floor_tables(counts)
@@ -1141,36 +1147,43 @@ class _MeldTable:
             partner_at[slot] = partner[i]
         self.facts, self.partner_at = facts, partner_at
 
-    def _dead_digits(self, counts: vec[i64]) -> list[int]:
+    def _dead_digits(self, counts: vec[i64]) -> vec[i64]:
         """The digits of the cards no meld can hold, whatever the rest of the hand does: always
         deadwood (with fewer than two usable wilds; with two, any card and two wilds make a set).
         ``counts``: the copies of each digit's card."""
-        usable, ace_high = self.usable, self.context.ace_high
-        by_rank = [0] * 13
+        usable: i64 = self.usable
+        ace_high = self.context.ace_high
         rank_of, card_of = self.rank_of, self.card_of
+        by_rank = _NO_COPIES[:13]
+        i: i64
         for i in range(self.high_from):
-            rank = rank_of[i]
-            by_rank[rank] = by_rank[rank] + counts[i]
-        suits = [mask << 1 for mask in self.suit_masks]  # bit r: rank r (1 to 13)
-        if ace_high:
-            suits = [mask | (mask & 2) << 13 for mask in suits]
-        if usable == 0:
-            # Positions inside a window of three present ranks.
-            reach = []
-            for mask in suits:
+            by_rank[rank_of[i]] += counts[i]
+        # Per suit, the ranks (bit r: rank r, 1 to 13, and 14 for an ace that may play high)
+        # that some meld of that suit's cards could hold.
+        reach = _NO_COPIES[:_SUITS]
+        mask: i64
+        starts: i64
+        for i in range(_SUITS):
+            mask = self.suit_masks[i] << 1
+            if ace_high:
+                mask |= (mask & 2) << 13
+            if usable == 0:
+                # Positions inside a window of three present ranks.
                 starts = mask & (mask >> 1) & (mask >> 2)
-                reach.append(starts | (starts << 1) | (starts << 2))
-        else:
-            # One wild bridges any two cards of a suit at most two ranks apart.
-            reach = [(mask << 1 | mask << 2 | mask >> 1 | mask >> 2) & mask for mask in suits]
-        dead = []
-        for d in range(self.high_from):
-            c = card_of[d]
-            position = 1 << (c % 13 + 1)
+                reach[i] = starts | (starts << 1) | (starts << 2)
+            else:
+                # One wild bridges any two cards of a suit at most two ranks apart.
+                reach[i] = (mask << 1 | mask << 2 | mask >> 1 | mask >> 2) & mask
+        dead = vec[i64]()
+        c: i64
+        position: i64
+        for i in range(self.high_from):
+            c = card_of[i]
+            position = _POWER[c % 13 + 1]
             if ace_high and c % 13 == 0:
-                position |= 1 << 14
+                position |= _POWER[14]
             if by_rank[c % 13] + usable < 3 and not reach[c // 13] & position:
-                dead.append(d)
+                dead = append(dead, i)
         return dead
 
 
