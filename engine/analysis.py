@@ -365,32 +365,6 @@ def _search_of(
         limit *= 4
 
 
-def _unmirrored(
-    melds: list[Meld], naturals: list[Card], unplaced: list[Card], context: _Context
-) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
-    """An arrangement of the mirrored hand, as melds and deadwood of the hand itself: each natural
-    (and what each wild stands for) mirrored back, runs from their low end again."""
-    flip = context.mirror
-    found = []
-    for meld in melds:
-        cards, stands = list(meld.cards), list(meld.stands_for)
-        if None not in stands:  # wilds alone: as they are
-            found.append(meld)
-            continue
-        for k in range(len(cards)):
-            stand = stands[k]
-            if stand is None:
-                cards[k] = flip[cards[k]]
-            else:
-                stands[k] = flip[stand]
-        if meld.kind == "run":
-            cards.reverse()
-            stands.reverse()
-        found.append(Meld(meld.kind, tuple(cards), tuple(stands)))
-    deadwood = sorted([flip[c] for c in naturals])
-    return tuple(found), (*deadwood, *unplaced)
-
-
 def _wild_key(wilds: Iterable[Card], penalty: Sequence[int]) -> tuple[int, ...]:
     """Wilds differ to the search only by their penalties."""
     return tuple(sorted(penalty[c] for c in wilds))
@@ -1680,7 +1654,8 @@ class _Search:
             state -= table.unit[head]
         melds, unplaced = self._place_wilds(plan, wilds)
         if self.context.mirrored:
-            return _unmirrored(melds, deadwood, unplaced, self.context)
+            flip = self.context.mirror
+            deadwood = [flip[c] for c in deadwood]
         deadwood.sort()
         return tuple(melds), (*deadwood, *unplaced)
 
@@ -1693,7 +1668,7 @@ class _Search:
         """Give each meld the wilds it needs, then place the spare ones: in the melds' room, then
         in all-wild melds. The dearest wilds are placed; the cheapest are left unmatched."""
         if not self.wild_count:
-            return [Meld(kind, cards, (None,) * len(cards)) for kind, cards, _ in plan], []
+            return [self._meld(kind, cards, (None,) * len(cards)) for kind, cards, _ in plan], []
         limit = self.context.limit
         room = 0
         for kind, cards, need in plan:
@@ -1728,7 +1703,7 @@ class _Search:
 
     def _lay_out(self, kind: MeldKind, naturals: tuple[Card, ...], wilds: list[Card]) -> Meld:
         if not wilds:  # the naturals come in play order (a run's ace played high last)
-            return Meld(kind, naturals, (None,) * len(naturals))
+            return self._meld(kind, naturals, (None,) * len(naturals))
         suits = self.context.rules.suits
         if kind == "set":
             rank = naturals[0] % 13 + 1
@@ -1736,7 +1711,7 @@ class _Search:
             free = [s for s in range(suits) if s * 13 + rank - 1 not in naturals]
             free = free or list(range(suits))
             stands = [free[i % len(free)] * 13 + rank - 1 for i in range(len(wilds))]
-            return Meld("set", (*naturals, *wilds), (*[None] * len(naturals), *stands))
+            return self._meld("set", (*naturals, *wilds), (*[None] * len(naturals), *stands))
         # A run: naturals at their ranks (an ace played high at 14), wilds in the gaps first,
         # then extending it upwards, then downwards.
         base = naturals[0] - naturals[0] % 13
@@ -1763,9 +1738,32 @@ class _Search:
         for k in range(len(wilds)):
             at[slots[k]] = wilds[k]
             stands_at[slots[k]] = base + (slots[k] - 1) % 13
-        return Meld("run", tuple(at[lo : hi + 1]), tuple(stands_at[lo : hi + 1]))
+        return self._meld("run", tuple(at[lo : hi + 1]), tuple(stands_at[lo : hi + 1]))
+
+    def _meld(
+        self, kind: MeldKind, cards: tuple[Card, ...], stands_for: tuple[Card | None, ...]
+    ) -> Meld:
+        """A meld of naturals (and wilds) laid out by the search, as a meld of the hand itself: in
+        the mirrored search, each natural and what each wild stands for mirrored back, and a run
+        from its low end again."""
+        if not self.context.mirrored:
+            return Meld(kind, cards, stands_for)
+        flip = self.context.mirror
+        turned, stands = list(cards), list(stands_for)
+        for k in range(len(turned)):
+            stand = stands[k]
+            if stand is None:
+                turned[k] = flip[turned[k]]
+            else:
+                stands[k] = flip[stand]
+        if kind == "run":
+            turned.reverse()
+            stands.reverse()
+        return Meld(kind, tuple(turned), tuple(stands))
 
     def _all_wild(self, wilds: list[Card]) -> Meld:
+        """Wilds alone, each standing for a card of the wild rank (the hand's own: in the mirrored
+        search too, nothing to mirror back)."""
         rank = self.context.wild if self.context.wild is not None else 13
         return Meld("set", tuple(wilds), tuple(card(rank, i % 4) for i in range(len(wilds))))
 
