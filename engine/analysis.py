@@ -522,8 +522,6 @@ _DIGITS: Final = (_HIGH_ACE + 1) * _SUITS
 _CARD_OF_DIGIT: Final = tuple((d % _SUITS) * 13 + d // _SUITS % 13 for d in range(_DIGITS))
 _RANK_OF_DIGIT: Final = tuple(d // _SUITS for d in range(_DIGITS))
 """A digit's rank, 0 (ace) to 12 (king), and 13 (_HIGH_ACE)."""
-# Per natural card: its rank's bit in a suit mask.
-_RANK_BIT: Final = tuple(1 << (c % 13) for c in range(13 * _SUITS))
 _RACE_FROM: Final = 1000
 """The states each order of a large hand's search gets in the first round (see _search_of)."""
 _FLOOR_FROM: Final = 15
@@ -881,13 +879,17 @@ class _MeldTable:
         self.context = context
         limit = context.limit
         self.usable = wild_count if limit is None else min(wild_count, limit)
-        masks = self.suit_masks = [0] * _SUITS
+        masks = self.suit_masks = _NO_COPIES[:_SUITS]  # per suit, its ranks held (bit 0: aces)
         copies = _NO_COPIES[:]  # of each digit of the shared layout
-        lowest, highest = _DIGITS, 0
+        lowest: i64 = _DIGITS
+        highest: i64 = 0
         distinct: i64 = 0
+        c: i64
+        suit: i64
+        d: i64
         for c in naturals:
             suit = c // 13
-            masks[suit] = masks[suit] | _RANK_BIT[c]
+            masks[suit] |= _POWER[c % 13]
             d = (c % 13) * _SUITS + suit  # _digit(c)
             if not copies[d]:
                 distinct += 1
@@ -917,7 +919,7 @@ class _MeldTable:
             high_of = append(high_of, -1)
             shared = append(shared, _HIGH_ACE * _SUITS + shared[i])
             counts = append(counts, counts[i])  # (room for every copy; none there at first)
-            masks[shared[i]] = masks[shared[i]] | 1 << _HIGH_ACE
+            masks[shared[i]] |= _POWER[_HIGH_ACE]
         self.high_of = high_of
         """Each ace's digit after the kings, where it has one; else -1."""
         self.high_from = naturals_digits
