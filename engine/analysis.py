@@ -267,14 +267,14 @@ def analyse(
             if held[c] == _LEFT:
                 left = points - penalty[c]
             elif c in context.wild_cards:
-                rest = list(search.wild_cards)
-                rest.remove(c)
-                key = _wild_key(rest, penalty)
-                if key == search.wild_key[:-1]:
+                if penalty[c] == search.wild_key[-1]:
                     # Without one of the dearest wilds, the search's tables still hold: the
                     # same search, with one wild fewer.
-                    left = search.best(table.full, wilds=len(rest))
+                    left = search.best(table.full, wilds=search.wild_count - 1)
                 else:
+                    rest = list(search.wild_cards)
+                    rest.remove(c)
+                    key = _wild_key(rest, penalty)
                     if key not in by_wilds:
                         by_wilds[key] = _Search(table, rest)
                     left = by_wilds[key].best(table.full)
