@@ -709,9 +709,7 @@ class _Context:
         """The candidate runs headed by digit ``head`` when the hand holds the higher ranks of its
         suit in the bit mask ``higher`` (bit 0: the next rank up) and ``usable`` wilds: their
         ranks, need and room, each as one int (see _NEED_AT)."""
-        # (higher: 13 bits at most, usable: 30 at most, head: below _DIGITS, 70. The head in the
-        # low bits, where the keys differ most: a dict of int keys indexes by their low bits.)
-        key: i64 = (usable << 14 | higher) << 7 | head
+        key: i64 = (usable << 14 | higher) << 7 | head  # (13 bits, then 7: _DIGITS is 70)
         at = self.run_index.get(key)
         if at < 0:
             if len(self.run_lists) >= _CACHE_LIMIT:
@@ -768,7 +766,7 @@ class _Context:
         for need, _, _, digits, room in found:
             ranks = 0
             for d in digits:
-                ranks |= 1 << (d - head) // _SUITS
+                ranks |= 1 << ((d - head) // _SUITS)
             shapes = append(shapes, ranks | need << _NEED_AT | room << _ROOM_AT)
         return shapes
 
