@@ -1,39 +1,70 @@
 """Shared pytest plugins (fixtures that more than one test directory uses), and a guard against
-testing engine modules compiled from older sources."""
+testing modules compiled from older sources."""
 
 import importlib.machinery
+import importlib.util
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 pytest_plugins = ["tests.service.conftest_redis"]
 
-ENGINE = Path(__file__).parent.parent / "engine"
+ROOT = Path(__file__).parent.parent
+ENGINE = ROOT / "engine"
+SERVICE = ROOT / "service"
+SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 
 
 def compiled_modules() -> list[Path]:
-    """The engine's sources that have a compiled extension beside them (`make native`)."""
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    """The sources that have a compiled extension beside them (`make native`)."""
     return [
         source
-        for source in sorted(ENGINE.rglob("*.py"))
-        if source.with_name(source.stem + suffix).exists()
+        for package in (ENGINE, SERVICE)
+        for source in sorted(package.rglob("*.py"))
+        if source.with_name(source.stem + SUFFIX).exists()
     ]
 
 
+def built_from(source: Path) -> list[Path]:
+    """The sources whose change rebuilds ``source``'s extension, as the Makefile has it: the
+    engine's for an engine module; the engine's and the service's for a service module."""
+    packages = [ENGINE] if source.is_relative_to(ENGINE) else [ENGINE, SERVICE]
+    return [path for package in packages for path in package.rglob("*.py")]
+
+
 def pytest_report_header() -> str:
-    names = [str(path.relative_to(ENGINE.parent)) for path in compiled_modules()]
+    names = [str(path.relative_to(ROOT)) for path in compiled_modules()]
     return f"compiled by mypyc: {', '.join(names) or 'nothing (pure Python)'}"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # The Makefile rebuilds every extension when any engine source changes; so must a test run.
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    newest = max(ENGINE.rglob("*.py"), key=lambda path: path.stat().st_mtime)
+    # The Makefile rebuilds an extension when any source it is built from changes; so must a
+    # test run.
     for source in compiled_modules():
-        built = source.with_name(source.stem + suffix)
+        built = source.with_name(source.stem + SUFFIX)
+        newest = max(built_from(source), key=lambda path: path.stat().st_mtime)
         if newest.stat().st_mtime > built.stat().st_mtime:
             raise pytest.UsageError(
-                f"{built.name} is older than {newest.relative_to(ENGINE.parent)}: run `make native`"
+                f"{built.name} is older than {newest.relative_to(ROOT)}: run `make native`"
                 " (or `make test`) to rebuild it, or `make clean` to test the pure modules"
             )
+
+
+@contextmanager
+def interpreted(source: Path, name: str) -> Iterator[ModuleType]:
+    """The module of ``source`` run from that Python source, not from its extension, as module
+    ``name`` (registered while in use: dataclasses look their module up)."""
+    spec = importlib.util.spec_from_file_location(name, source)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+        yield module
+    finally:
+        del sys.modules[name]

@@ -9,7 +9,6 @@ the pure modules stay checked too.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -29,7 +28,7 @@ from engine.errors import HandError
 from engine.game import dumps
 from engine.rules import Rules
 from tests.benchmarks.bench_game import play, purposeful_player, random_player
-from tests.conftest import ENGINE
+from tests.conftest import ENGINE, interpreted
 from tests.engine.test_analysis_properties import aces_moved, hands, sparse_hands
 
 SOURCE = Path(engine.analysis.__file__).with_name("analysis.py")
@@ -41,15 +40,8 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def pure() -> Iterator[ModuleType]:
-    name = "engine._analysis_interpreted"  # registered: dataclasses look their module up
-    spec = importlib.util.spec_from_file_location(name, SOURCE)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    yield module
-    del sys.modules[name]
+    with interpreted(SOURCE, "engine._analysis_interpreted") as module:
+        yield module
 
 
 def test_the_pure_module_is_the_interpreted_source(pure: ModuleType) -> None:

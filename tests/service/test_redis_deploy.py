@@ -147,6 +147,17 @@ def test_the_image_is_multi_stage_non_root_and_checks_its_health() -> None:
     assert re.search(r'^CMD \["python", "-m", "service"\]$', final_stage, re.MULTILINE)
 
 
+def test_the_image_compiles_the_modules_that_make_native_compiles() -> None:
+    makefile = (DEPLOY.parent / "Makefile").read_text()
+    compiled = re.findall(
+        r"^\w+_NATIVE := \$\(patsubst %\.py,%\$\(EXT_SUFFIX\),(.+)\)$", makefile, re.M
+    )
+    image = re.search(r"for module in (.+); do", (DEPLOY / "Dockerfile").read_text())
+    assert image is not None
+    assert sorted(image.group(1).split()) == sorted(" ".join(compiled).split())
+    assert "service/translate.py" in image.group(1).split()
+
+
 @pytest.mark.skipif(NGINX is None, reason="needs nginx")
 def test_the_nginx_configuration_is_valid(tmp_path: Path) -> None:
     """nginx -t on deploy/nginx.conf, with the compose host names and user made local."""
