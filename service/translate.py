@@ -32,10 +32,6 @@ spellings, and every code that reaches this module has passed it)."""
 _CARD_CODES_KEPT: Final = 1024
 _parsed_rank: Final = lru_cache(maxsize=64)(parse_rank)
 _CODE_OF_CARD: Final = tuple(format_card(c) for c in range(JOKER + 1))
-_OPTIONAL_CODE: Final[dict[Card | None, str | None]] = {
-    None: None,
-    **dict(enumerate(_CODE_OF_CARD)),
-}
 _PRESET_RULES: Final = {name: engine.Rules.preset_named(name) for name in PRESET_NAMES}
 
 
@@ -76,7 +72,7 @@ def card_codes(cards: Sequence[Card]) -> list[str]:
 
 
 def optional_card_code(card: Card | None) -> str | None:
-    return _OPTIONAL_CODE[card]
+    return None if card is None else _CODE_OF_CARD[card]
 
 
 def rank_code(rank: Rank | None) -> str | None:
@@ -103,11 +99,11 @@ def rules_to_wire(rules: engine.Rules) -> wire.RulesOut:
 
 
 def meld_to_wire(meld: engine.Meld) -> wire.MeldOut:
-    code, optional_code = _CODE_OF_CARD, _OPTIONAL_CODE
+    code = _CODE_OF_CARD
     return wire.MeldOut(
         kind=meld.kind,
         cards=[code[c] for c in meld.cards],
-        stands_for=[optional_code[s] for s in meld.stands_for],
+        stands_for=[optional_card_code(s) for s in meld.stands_for],
     )
 
 
@@ -123,7 +119,7 @@ def analysis_to_wire(analysis: engine.Analysis) -> wire.AnalyseResponse:
             discard_out(card=code[d.card], deadwood_points=d.deadwood_points)
             for d in analysis.discards
         ],
-        suggested_discard=_OPTIONAL_CODE[analysis.suggested_discard],
+        suggested_discard=optional_card_code(analysis.suggested_discard),
         can_go_out=analysis.can_go_out,
     )
 
