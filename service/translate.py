@@ -18,7 +18,17 @@ from typing import Final
 import msgspec
 
 import engine
-from engine.cards import JOKER, Card, Rank, format_card, format_rank, parse_card, parse_rank
+from engine.cards import (
+    ACE,
+    JOKER,
+    KING,
+    Card,
+    Rank,
+    format_card,
+    format_rank,
+    parse_card,
+    parse_rank,
+)
 from engine.game.actions import Action, Discard, Draw, LayOff
 from engine.game.state import RoundResult
 from engine.game.views import GameView, LogEntry
@@ -32,6 +42,7 @@ spellings, and every code that reaches this module has passed it)."""
 _CARD_CODES_KEPT: Final = 1024
 _parsed_rank: Final = lru_cache(maxsize=64)(parse_rank)
 _CODE_OF_CARD: Final = tuple(format_card(c) for c in range(JOKER + 1))
+_CODE_OF_RANK: Final = tuple(format_rank(r) for r in range(ACE, KING + 1))
 _PRESET_RULES: Final = {name: engine.Rules.preset_named(name) for name in PRESET_NAMES}
 
 
@@ -76,7 +87,7 @@ def optional_card_code(card: Card | None) -> str | None:
 
 
 def rank_code(rank: Rank | None) -> str | None:
-    return None if rank is None else format_rank(rank)
+    return None if rank is None else _CODE_OF_RANK[rank - ACE]
 
 
 def rules_from_wire(spec: wire.RulesSpec) -> engine.Rules:

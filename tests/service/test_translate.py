@@ -6,6 +6,7 @@ import msgspec
 import pytest
 
 import engine
+from engine.cards import ACE, KING
 from service import translate, wire
 from service.problems import InvalidField
 
@@ -45,3 +46,8 @@ def test_cards_come_back_in_canonical_codes() -> None:
     assert translate.card_codes(every_card) == [engine.format_card(c) for c in every_card]
     assert translate.optional_card_code(None) is None
     assert translate.optional_card_code(engine.JOKER) == "JK"
+    every_rank = range(ACE, KING + 1)
+    assert [translate.rank_code(r) for r in every_rank] == [
+        engine.format_rank(r) for r in every_rank
+    ]
+    assert translate.rank_code(None) is None
