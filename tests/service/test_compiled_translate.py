@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import get_args
+from typing import Any, get_args
 
 import msgspec
 import pytest
@@ -57,10 +57,14 @@ def test_analyses_translate_alike(
     assert ENCODE(translate.analysis_to_wire(analysis)) == ENCODE(pure.analysis_to_wire(analysis))
 
 
-def states(preset: str, seed: int) -> Iterator[GameState]:
-    """Every state of a random game under ``preset``, the redemption's lay-offs tried first."""
+RULES = [*PRESET_NAMES, {"preset": "online", "redemption": True}]
+"""Every preset, and a game with the redemption's lay-offs (which the log shows)."""
+
+
+def states(rules: str | dict[str, Any], seed: int) -> Iterator[GameState]:
+    """Every state of a random game, the redemption's lay-offs played whenever they are legal."""
     rng = random.Random(seed)
-    state = new_game(PLAYERS[:3], preset, seed)
+    state = new_game(PLAYERS[:3], rules, seed)
     yield state
     while state.status == "playing":
         lay_offs = [a for a in legal_actions(state, state.turn) if isinstance(a, LayOff)]
@@ -68,23 +72,25 @@ def states(preset: str, seed: int) -> Iterator[GameState]:
         yield state
 
 
-@pytest.mark.parametrize("preset", PRESET_NAMES)
-def test_games_translate_alike(pure: ModuleType, preset: str) -> None:
+@pytest.mark.parametrize("rules", RULES, ids=[*PRESET_NAMES, "redemption"])
+def test_games_translate_alike(pure: ModuleType, rules: str | dict[str, Any]) -> None:
     game_id = "g" * 22
     seen = 0
-    for state in states(preset, seed=len(preset)):
+    for state in states(rules, seed=7):
         views = [public_view(state), *(view(state, seat) for seat in range(len(PLAYERS[:3])))]
         for shown in views:
             assert ENCODE(translate.view_to_wire(game_id, shown)) == ENCODE(
                 pure.view_to_wire(game_id, shown)
             )
         seen += len(views)
+    assert seen > 100
     for seat in (None, 0):
         log = public_log(state, seat)
         assert [ENCODE(translate.log_entry_to_wire(e)) for e in log] == [
             ENCODE(pure.log_entry_to_wire(e)) for e in log
         ]
-    assert seen > 100
+    if isinstance(rules, dict):
+        assert any(isinstance(entry.action, LayOff) for entry in log)
 
 
 def test_actions_rules_and_bad_codes_translate_alike(pure: ModuleType) -> None:
