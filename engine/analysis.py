@@ -14,8 +14,14 @@ the higher naturals of its suit. Where an ace may also play high, an ace can ins
 place after the kings (see _MeldTable), where runs from below can take it and the aces left make
 sets or deadwood. A meld's missing cards (the gaps of a run, or the cards a set or run lacks to
 reach three) are paid for in wilds. Wilds left at the end fill spare room in the melds, form
-all-wild melds where the rules allow, or count as deadwood, the cheapest first. Wild cards
-(jokers and the wild rank) always play as wilds, even where they stand for themselves.
+all-wild melds where the rules allow, or count as deadwood, the cheapest first.
+
+A card of the wild rank plays either way: as a wild, or as the natural card it is, which counts
+towards no limit on wilds. Where the rules set no such limit (any number of wilds per meld,
+all-wild melds allowed) a wild can do all a natural can, so the wild-rank cards simply play as
+wilds; under a limit the hand is searched once per way of splitting its wild-rank cards into
+naturals and wilds (see _roles), and the least deadwood of all is the hand's. In an arrangement a
+card that plays as itself, natural or a wild-rank card standing for itself, stands for None.
 """
 
 from __future__ import annotations
@@ -70,7 +76,8 @@ class _Value:
 
 class Meld(_Value):
     """A meld in a hand. ``cards`` are in play order (a run from its low end); ``stands_for`` is
-    parallel to ``cards``: the card each wild plays as, None for a natural card."""
+    parallel to ``cards``: the card each wild plays as, None for a card that plays as itself (a
+    natural card, or a card of the wild rank standing for itself, which counts as no wild)."""
 
     def __init__(
         self, kind: MeldKind, cards: tuple[Card, ...], stands_for: tuple[Card | None, ...]
@@ -193,13 +200,8 @@ def min_deadwood(
 ) -> int:
     """The least deadwood penalty of ``cards`` over every arrangement into melds."""
     hand, wild_rank, rules_value = _inputs(cards, wild, rules)
-    naturals, wilds = _split(hand, wild_rank)
-    if not wilds and len(set(naturals)) == len(naturals):
-        found = _without_wilds(naturals, rules_value.card_points, rules_value.aces == "high_or_low")
-        if found is not None:
-            return found
-    (table, search), _ = _search_of(_context(rules_value, wild_rank), naturals, wilds)
-    return search.best(table.full)
+    context = _context(rules_value, wild_rank)
+    return _least_of_roles(context, hand)
 
 
 def arrange(
@@ -207,8 +209,8 @@ def arrange(
 ) -> tuple[tuple[Meld, ...], tuple[Card, ...], int]:
     """The best arrangement alone (no ranking of discards): melds, deadwood, deadwood points."""
     hand, wild_rank, rules_value = _inputs(cards, wild, rules)
-    naturals, wilds = _split(hand, wild_rank)
     context = _context(rules_value, wild_rank)
+    naturals, wilds = _best_role(context, hand)
     (table, search), _ = _search_of(context, naturals, wilds)
     melds, deadwood = search.arrange(table.full)
     return melds, deadwood, sum(context.card_points[c] for c in deadwood)
@@ -222,8 +224,10 @@ def analyse(
     ``wild`` is a rank (int or code such as ``"8"``), or None when only jokers are wild.
     """
     hand, wild_rank, rules_value = _inputs(cards, wild, rules)
-    naturals, wilds = _split(hand, wild_rank)
     context = _context(rules_value, wild_rank)
+    naturals, wilds = _split(hand, wild_rank)
+    if len(_roles(context, naturals, wilds)) > 1:
+        return _analyse_by_roles(context, hand)
     penalty = context.card_points
     (table, search), other = _search_of(context, naturals, wilds)
     melds, deadwood = search.arrange(table.full)
@@ -241,11 +245,7 @@ def analyse(
         # A card left as deadwood by the best arrangement costs exactly its penalty: discarding
         # it leaves the rest of that arrangement (no better one can exist, or adding the card
         # back as deadwood would beat the best). Only melded cards need a search of their own.
-        held = _NO_CARDS[:]  # per card: _HELD in the hand, _LEFT left as deadwood
-        for c in hand:
-            held[c] = _HELD
-        for c in deadwood:
-            held[c] = _LEFT
+        held = _held(hand, deadwood)
         # Discarding a melded card at worst breaks its meld: the rest of the meld becomes
         # deadwood, the other melds stay. An upper bound, and the search's first budget.
         broken = _NO_CARDS[:]
@@ -285,9 +285,7 @@ def analyse(
                 # cards' searches. Once it holds more states than three times the search's (and
                 # a race's first round), it gives up, and this and the remaining cards go back.
                 # (On the hardest hands known, 10% fewer states in all than letting each such
-                # discard take twice the search's states anew, and half as many on the worst;
-                # three times rather than twice: the same on all but the slowest, 15% fewer
-                # instructions there.)
+                # discard take twice the search's states anew, and half as many on the worst.)
                 other_table, other_search = other
                 other_search.state_limit = 3 * search.known.size + _RACE_FROM
                 try:
@@ -297,10 +295,59 @@ def analyse(
                     left = _discard_search(search, table.without(c), points, broken[c])
             else:
                 left = _discard_search(search, table.without(c), points, broken[c])
-            ranked = append(ranked, left << 17 | (1023 - penalty[c]) << 7 | c)
-        _sort(ranked)
-    discards = tuple([Discard(key & 127, key >> 17) for key in ranked])
-    return Analysis(wild_rank, melds, deadwood, points, discards)
+            ranked = append(ranked, _ranked_key(left, penalty[c], c))
+    return Analysis(wild_rank, melds, deadwood, points, _ranked_discards(ranked))
+
+
+def _analyse_by_roles(context: _Context, hand: list[Card]) -> Analysis:
+    """``analyse`` of a hand whose wild-rank cards may play either way under a limit on wilds:
+    the best arrangement over every split of them (see _roles), and each discard's least
+    deadwood the same way."""
+    penalty = context.card_points
+    naturals, wilds = _best_role(context, hand)
+    (table, search), _ = _search_of(context, naturals, wilds)
+    melds, deadwood = search.arrange(table.full)
+    points = sum(penalty[c] for c in deadwood)
+    ranked = vec[i64]()
+    if len(hand) > 1:
+        held = _held(hand, deadwood)
+        for c in range(JOKER + 1):
+            if held[c] == _LEFT:  # (as in analyse: it costs exactly its penalty)
+                left = points - penalty[c]
+            elif held[c]:
+                rest = list(hand)
+                rest.remove(c)
+                left = _least_of_roles(context, rest)
+            else:
+                continue
+            ranked = append(ranked, _ranked_key(left, penalty[c], c))
+    return Analysis(context.wild, melds, deadwood, points, _ranked_discards(ranked))
+
+
+def _held(hand: list[Card], deadwood: tuple[Card, ...]) -> vec[i64]:
+    """Per card: _HELD in the hand, _LEFT left as deadwood by the best arrangement."""
+    held = _NO_CARDS[:]
+    for c in hand:
+        held[c] = _HELD
+    for c in deadwood:
+        held[c] = _LEFT
+    return held
+
+
+def _ranked_key(left: i64, points: i64, c: i64) -> i64:
+    """A discard as one int that sorts best first (see _DISCARD_FORMAT)."""
+    return left << _DISCARD_LEFT_SHIFT | (_DISCARD_POINTS - points) << _DISCARD_POINTS_SHIFT | c
+
+
+def _ranked_discards(ranked: vec[i64]) -> tuple[Discard, ...]:
+    _sort(ranked)
+    return tuple([Discard(key & _DISCARD_CARD, key >> _DISCARD_LEFT_SHIFT) for key in ranked])
+
+
+_DISCARD_LEFT_SHIFT: Final = 17
+_DISCARD_POINTS_SHIFT: Final = 7
+_DISCARD_POINTS: Final = 1023
+_DISCARD_CARD: Final = 127
 
 
 def _sort(values: vec[i64]) -> None:
@@ -433,6 +480,66 @@ def _split(hand: list[Card], wild: Rank | None) -> tuple[list[Card], list[Card]]
         else:
             naturals.append(c)
     return naturals, wilds
+
+
+def _roles(
+    context: _Context, naturals: list[Card], wilds: list[Card]
+) -> list[tuple[list[Card], list[Card]]]:
+    """Every way the hand's wild-rank cards may play, as (naturals, wilds): under a limit on
+    wilds (per meld, or no all-wild melds), each such card plays as a wild or as the natural card
+    it is, which counts towards neither limit. Copies of one card are alike, so a split is how
+    many of each suit's copies play natural. With no limit a wild does all a natural can: one
+    split, every wild-rank card a wild."""
+    if not context.either_role or not wilds:
+        return [(naturals, wilds)]
+    jokers = [c for c in wilds if c == JOKER]
+    by_suit = [[c for c in wilds if c != JOKER and c // 13 == s] for s in range(_SUITS)]
+    if not any(by_suit):
+        return [(naturals, wilds)]
+    found = []
+    for kept in product(*[range(len(copies) + 1) for copies in by_suit]):
+        as_naturals = list(naturals)
+        as_wilds = list(jokers)
+        for copies, k in zip(by_suit, kept, strict=True):
+            as_naturals += copies[:k]
+            as_wilds += copies[k:]
+        found.append((as_naturals, as_wilds))
+    return found
+
+
+def _least_of_split(context: _Context, naturals: list[Card], wilds: list[Card], budget: int) -> int:
+    """The least deadwood of one split of a hand into naturals and wilds, when below ``budget``
+    (else at least ``budget``)."""
+    if not wilds and len(set(naturals)) == len(naturals):
+        found = _without_wilds(naturals, context.card_points, context.ace_high)
+        if found is not None:
+            return found
+    (table, search), _ = _search_of(context, naturals, wilds)
+    return search.best(table.full, budget)
+
+
+def _least_of_roles(context: _Context, hand: list[Card]) -> int:
+    """The least deadwood of ``hand`` over every split of its wild-rank cards (see _roles)."""
+    naturals, wilds = _split(hand, context.wild)
+    best = _UNLIMITED
+    for as_naturals, as_wilds in _roles(context, naturals, wilds):
+        found = _least_of_split(context, as_naturals, as_wilds, best)
+        best = min(best, found)
+    return best
+
+
+def _best_role(context: _Context, hand: list[Card]) -> tuple[list[Card], list[Card]]:
+    """The split of ``hand`` (see _roles) with the least deadwood, the first such."""
+    naturals, wilds = _split(hand, context.wild)
+    roles = _roles(context, naturals, wilds)
+    if len(roles) == 1:
+        return roles[0]
+    best, chosen = _UNLIMITED, roles[0]
+    for role in roles:
+        found = _least_of_split(context, role[0], role[1], best)
+        if found < best:
+            best, chosen = found, role
+    return chosen
 
 
 def _without_wilds(naturals: list[Card], points: tuple[int, ...], ace_high: bool) -> int | None:
@@ -678,12 +785,18 @@ class _Context:
             ranks = [*range(1, low), *range(13, low - 1, -1)]
         self.mirror = tuple((c // 13) * 13 + ranks[c % 13] - 1 for c in range(JOKER))
         face = self.mirror if mirrored else range(JOKER)
-        self.digit_points = tuple(rules.card_points[face[c]] for c in _CARD_OF_DIGIT)
+        self.face: tuple[Card, ...] = (*face, JOKER)
+        """Each card's place in the search's order (its mirror image in the mirrored search)."""
+        # (A wild-rank card as a natural costs what it costs as a wild, the wild penalty.)
+        self.digit_points = tuple(rules.points(face[c], wild) for c in _CARD_OF_DIGIT)
         self.rank_points = vec[i64]([self.digit_points[r * _SUITS] for r in range(_HIGH_ACE + 1)])
         self.limit = rules.max_wilds_per_meld
         self.max_run = rules.max_run_length
         self.ace_high = rules.aces == "high_or_low"
         self.all_wild = rules.all_wild_melds and (self.limit is None or self.limit >= 3)
+        # Under a limit on wilds a wild-rank card playing as itself counts as no wild, so it may
+        # do better as a natural (see _roles); with none, a wild does all a natural can.
+        self.either_role = self.limit is not None or not rules.all_wild_melds
         # A run needing two wilds or more per natural card is never better than each of its
         # cards in a set with two wilds: no more wilds, and at least as much room for others.
         self.singles_do_better = self.limit is None or self.limit >= 2
@@ -1702,15 +1815,14 @@ class _Search:
         return melds, unplaced
 
     def _lay_out(self, kind: MeldKind, naturals: tuple[Card, ...], wilds: list[Card]) -> Meld:
+        """A meld of the search's naturals (in its own order: mirrored in the mirrored search) and
+        the wilds given to it, each wild assigned the card it stands for. A wild of the wild rank
+        stands for itself wherever the meld has room for that card."""
         if not wilds:  # the naturals come in play order (a run's ace played high last)
             return self._meld(kind, naturals, (None,) * len(naturals))
-        suits = self.context.rules.suits
+        face = self.context.face
         if kind == "set":
-            rank = naturals[0] % 13 + 1
-            # (card(rank, s), written out: this runs for every set of every analysis)
-            free = [s for s in range(suits) if s * 13 + rank - 1 not in naturals]
-            free = free or list(range(suits))
-            stands = [free[i % len(free)] * 13 + rank - 1 for i in range(len(wilds))]
+            stands = _set_stands(naturals[0] % 13, naturals, wilds, face, self.context.rules.suits)
             return self._meld("set", (*naturals, *wilds), (*[None] * len(naturals), *stands))
         # A run: naturals at their ranks (an ace played high at 14), wilds in the gaps first,
         # then extending it upwards, then downwards.
@@ -1735,9 +1847,9 @@ class _Search:
                     raise AssertionError("a run was given more wilds than it has room for")
                 slots.append(lo)
         stands_at: list[Card | None] = [None] * 16
-        for k in range(len(wilds)):
-            at[slots[k]] = wilds[k]
-            stands_at[slots[k]] = base + (slots[k] - 1) % 13
+        for w, slot in zip(wilds, _run_slots(base, slots[: len(wilds)], wilds, face), strict=True):
+            at[slot] = w
+            stands_at[slot] = base + (slot - 1) % 13
         return self._meld("run", tuple(at[lo : hi + 1]), tuple(stands_at[lo : hi + 1]))
 
     def _meld(
@@ -1746,26 +1858,71 @@ class _Search:
         """A meld of naturals (and wilds) laid out by the search, as a meld of the hand itself: in
         the mirrored search, each natural and what each wild stands for mirrored back, and a run
         from its low end again."""
-        if not self.context.mirrored:
-            return Meld(kind, cards, stands_for)
-        flip = self.context.mirror
+        flip = self.context.face
         turned, stands = list(cards), list(stands_for)
         for k in range(len(turned)):
             stand = stands[k]
             if stand is None:
                 turned[k] = flip[turned[k]]
+            elif flip[stand] == turned[k]:
+                stands[k] = None  # a wild-rank card standing for itself: no wild
             else:
                 stands[k] = flip[stand]
-        if kind == "run":
+        if kind == "run" and self.context.mirrored:
             turned.reverse()
             stands.reverse()
         return Meld(kind, tuple(turned), tuple(stands))
 
     def _all_wild(self, wilds: list[Card]) -> Meld:
-        """Wilds alone, each standing for a card of the wild rank (the hand's own: in the mirrored
-        search too, nothing to mirror back)."""
+        """Wilds alone, a set of the wild rank (of kings for jokers alone): a wild-rank card plays
+        as itself, a joker stands for a card of the rank. (The hand's own cards: in the mirrored
+        search too, nothing to mirror back.)"""
         rank = self.context.wild if self.context.wild is not None else 13
-        return Meld("set", tuple(wilds), tuple(card(rank, i % 4) for i in range(len(wilds))))
+        suits = self.context.rules.suits
+        stands = _set_stands(rank - 1, (), wilds, range(JOKER + 1), suits)
+        return Meld(
+            "set",
+            tuple(wilds),
+            tuple(None if s == w else s for s, w in zip(stands, wilds, strict=True)),
+        )
+
+
+def _set_stands(
+    rank: int, naturals: Sequence[Card], wilds: list[Card], face: Sequence[Card], suits: int
+) -> list[Card]:
+    """The card each wild stands for in a set of ``rank`` (0 for aces) with these naturals: a
+    wild-rank card of that rank (at ``face``, its place in the search's order) stands for itself,
+    the others for the suits the set lacks, in turn (all suits, once it lacks none)."""
+    own = [c != JOKER and face[c] % 13 == rank for c in wilds]
+    held = {c // 13 for c in naturals} | {
+        c // 13 for c, mine in zip(wilds, own, strict=True) if mine
+    }
+    free = [s for s in range(suits) if s not in held] or list(range(suits))
+    stands, k = [], 0
+    for c, mine in zip(wilds, own, strict=True):
+        if mine:
+            stands.append(face[c])
+        else:
+            stands.append(free[k % len(free)] * 13 + rank)
+            k += 1
+    return stands
+
+
+def _run_slots(base: int, slots: list[int], wilds: list[Card], face: Sequence[Card]) -> list[int]:
+    """The run positions ``slots`` given to ``wilds`` in turn, but a wild-rank card whose own
+    place (at ``face``, in the search's order) is one of them takes that one: it plays as itself."""
+    given = [-1] * len(wilds)
+    free = list(slots)
+    for k, c in enumerate(wilds):
+        if c == JOKER or face[c] - face[c] % 13 != base:
+            continue
+        for position in (face[c] % 13 + 1, 14 if face[c] % 13 == 0 else -1):
+            if position in free:
+                given[k] = position
+                free.remove(position)
+                break
+    rest = iter(free)
+    return [slot if slot >= 0 else next(rest) for slot in given]
 
 
 def _unrescued(groups: tuple[int, int, int, int, int], total: int, melds: int) -> int:

@@ -211,11 +211,44 @@ def is_wild(c: Card, wild: Rank | None) -> bool:
 
 def lay_out_meld(cards: tuple[Card, ...], wild: Rank | None, rules: Rules) -> Meld | None:
     """``cards`` laid out as one meld (a set or a run, wilds assigned), or None if they are not
-    one meld. Used when a card is laid off on a meld on the table."""
+    one meld. Used when a card is laid off on a meld on the table. A card of the wild rank may
+    play as itself, counting as no wild (see _readings); it then stands for None."""
     if len(cards) < 3:
         return None
+    for naturals, wilds in _readings(cards, wild):
+        meld = _lay_out_reading(naturals, wilds, wild, rules)
+        if meld is not None:
+            return meld
+    return None
+
+
+def _readings(cards: tuple[Card, ...], wild: Rank | None) -> list[tuple[list[Card], list[Card]]]:
+    """The ways worth trying to read ``cards`` as naturals and wilds, the fewest wilds first.
+
+    Jokers are always wild. Wild-rank cards alone (with jokers) are a set of the wild rank, every
+    one of them natural. Otherwise the other naturals fix the meld: a set of another rank, where
+    every wild-rank card is a wild, or a run of one suit, where one wild-rank card of that suit
+    at most plays as itself (a run holds one card of each rank, and an ace plays low or high)."""
     wilds = [c for c in cards if is_wild(c, wild)]
     naturals = sorted(c for c in cards if not is_wild(c, wild))
+    own = sorted(c for c in wilds if c != JOKER)
+    if own and not naturals:
+        return [(own, [c for c in wilds if c == JOKER])]
+    readings = []
+    if naturals and all(c // 13 == naturals[0] // 13 for c in naturals):
+        for c in dict.fromkeys(own):
+            if c // 13 == naturals[0] // 13:
+                rest = list(wilds)
+                rest.remove(c)
+                readings.append((sorted([*naturals, c]), rest))
+    readings.append((naturals, wilds))
+    return readings
+
+
+def _lay_out_reading(
+    naturals: list[Card], wilds: list[Card], wild: Rank | None, rules: Rules
+) -> Meld | None:
+    """``naturals`` (sorted) and ``wilds`` laid out as one meld, or None if they are not one."""
     if rules.max_wilds_per_meld is not None and len(wilds) > rules.max_wilds_per_meld:
         return None
     if not naturals:

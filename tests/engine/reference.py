@@ -1,14 +1,17 @@
 """A slow, obviously correct reference for hand analysis.
 
-It checks meld validity by trying every window a run could occupy and every way an ace could play,
-then finds the least deadwood over every partition of the hand into valid melds (a memoised
-search over bitmasks of card positions). Nothing in it is shared with the engine's analyser.
+It checks meld validity by trying every window a run could occupy, every way an ace could play
+and every way the wild-rank cards could play (as wilds, or as the natural cards they are, which
+count towards no limit on wilds), then finds the least deadwood over every partition of the hand
+into valid melds (a memoised search over bitmasks of card positions). Nothing in it is shared
+with the engine's analyser.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from itertools import combinations
 
 from engine.cards import JOKER, Card
 from engine.rules import Rules
@@ -18,11 +21,31 @@ def is_wild(c: Card, wild: int | None) -> bool:
     return c == JOKER or (wild is not None and c % 13 + 1 == wild)
 
 
-def is_valid_meld(cards: Sequence[Card], wild: int | None, rules: Rules) -> bool:
+def is_valid_meld(
+    cards: Sequence[Card], wild: int | None, rules: Rules, *, either_role: bool = True
+) -> bool:
+    """Whether ``cards`` make one meld, each wild-rank card playing as a wild or as itself (or,
+    not ``either_role``, as a wild alone: what the engine's search of one split of a hand into
+    naturals and wilds finds, where the split holds every wild-rank card among its wilds)."""
     if len(cards) < 3:
         return False
-    wilds = [c for c in cards if is_wild(c, wild)]
-    naturals = [c for c in cards if not is_wild(c, wild)]
+    always = [c for c in cards if c == JOKER]
+    either = [c for c in cards if c != JOKER and is_wild(c, wild)]
+    plain = [c for c in cards if not is_wild(c, wild)]
+    for count in range(len(either) + 1 if either_role else 1):
+        for natural in combinations(range(len(either)), count):
+            naturals = plain + [either[i] for i in natural]
+            wilds = always + [either[i] for i in range(len(either)) if i not in natural]
+            if is_valid_reading(naturals, wilds, rules):
+                return True
+    return False
+
+
+def is_valid_reading(naturals: Sequence[Card], wilds: Sequence[Card], rules: Rules) -> bool:
+    """Whether these naturals and wilds make one meld."""
+    cards = [*naturals, *wilds]
+    if len(cards) < 3:
+        return False
     if rules.max_wilds_per_meld is not None and len(wilds) > rules.max_wilds_per_meld:
         return False
     if not naturals:
@@ -58,8 +81,11 @@ def points(c: Card, wild: int | None, rules: Rules) -> int:
     return rules.points(c, wild)
 
 
-def reference_min_deadwood(hand: Sequence[Card], wild: int | None, rules: Rules) -> int:
-    """The least deadwood over every partition of ``hand`` into valid melds and deadwood."""
+def reference_min_deadwood(
+    hand: Sequence[Card], wild: int | None, rules: Rules, *, either_role: bool = True
+) -> int:
+    """The least deadwood over every partition of ``hand`` into valid melds and deadwood
+    (``either_role``: see is_valid_meld)."""
     cards = sorted(hand)
     n = len(cards)
     melds_with: list[list[int]] = [[] for _ in range(n)]
@@ -67,7 +93,7 @@ def reference_min_deadwood(hand: Sequence[Card], wild: int | None, rules: Rules)
         if mask.bit_count() < 3:
             continue
         chosen = [cards[i] for i in range(n) if mask >> i & 1]
-        if is_valid_meld(chosen, wild, rules):
+        if is_valid_meld(chosen, wild, rules, either_role=either_role):
             lowest = (mask & -mask).bit_length() - 1
             melds_with[lowest].append(mask)
 
@@ -83,3 +109,33 @@ def reference_min_deadwood(hand: Sequence[Card], wild: int | None, rules: Rules)
         return result
 
     return best((1 << n) - 1)
+
+
+def is_laid_out_meld(
+    kind: str,
+    cards: Sequence[Card],
+    stands_for: Sequence[Card | None],
+    wild: int | None,
+    rules: Rules,
+) -> bool:
+    """Whether a meld as the engine lays it out says what it is: each card that stands for None
+    plays as itself (never a joker), each other card is a wild, the naturals and wilds so read
+    make a meld, and the cards played (a wild as what it stands for) are one rank for a set and
+    consecutive ranks of one suit, low to high, for a run."""
+    if len(cards) != len(stands_for):
+        return False
+    naturals = [c for c, s in zip(cards, stands_for, strict=True) if s is None]
+    wilds = [c for c, s in zip(cards, stands_for, strict=True) if s is not None]
+    if JOKER in naturals or not all(is_wild(c, wild) for c in wilds):
+        return False
+    if not is_valid_reading(naturals, wilds, rules):
+        return False
+    played = [c if s is None else s for c, s in zip(cards, stands_for, strict=True)]
+    if kind == "set":
+        return len({c % 13 for c in played}) == 1
+    positions = [c % 13 + 1 for c in played]
+    if len(positions) > 1 and positions[-1] == 1:
+        positions[-1] = 14  # an ace played high closes the run
+    return len({c // 13 for c in played}) == 1 and positions == list(
+        range(positions[0], positions[0] + len(positions))
+    )

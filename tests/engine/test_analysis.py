@@ -78,9 +78,12 @@ def test_last_rounds_wild_rank_is_ordinary_again() -> None:
 
 
 def test_a_meld_of_wilds_only_follows_the_rules() -> None:
-    hand = ["8S", "8H", "8D"]
-    assert min_deadwood(hand, "8", "classic") == 0
-    assert min_deadwood(hand, "8", {"preset": "classic", "all_wild_melds": False}) == 24
+    jokers = {"preset": "classic", "jokers": 4}
+    hand = ["JK", "JK", "JK"]
+    assert min_deadwood(hand, "8", jokers) == 0
+    assert min_deadwood(hand, "8", {**jokers, "all_wild_melds": False}) == 60
+    # A joker and two eights playing as themselves are a set of eights, not an all-wild meld.
+    assert min_deadwood(["JK", "8S", "8H"], "8", {**jokers, "all_wild_melds": False}) == 0
 
 
 def test_at_most_one_wild_per_meld() -> None:
@@ -229,3 +232,66 @@ def test_dear_penalties_keep_exact_discard_values() -> None:
         rest = list(hand)
         rest.remove(format_card(discard.card))
         assert discard.deadwood_points == min_deadwood(rest, None, rules), discard
+
+
+# -- a card of the wild rank may stand for itself (RULES.md, "Wild cards") -----------------------
+
+ONE_WILD = {"preset": "classic", "max_wilds_per_meld": 1}
+NO_ALL_WILD = {"preset": "classic", "all_wild_melds": False}
+
+
+def test_a_wild_rank_card_standing_for_itself_fills_a_run_with_no_wild() -> None:
+    for rules in ("classic", ONE_WILD, NO_ALL_WILD):
+        (meld,) = analyse(["7S", "8S", "9S"], "8", rules).melds
+        assert meld.kind == "run"
+        assert codes(meld.cards) == ["7S", "8S", "9S"]
+        assert meld.stands_for == (None, None, None), rules
+
+
+def test_three_eights_are_a_set_of_eights_whatever_the_limits() -> None:
+    for rules in ("classic", ONE_WILD, NO_ALL_WILD):
+        result = analyse(["8S", "8D", "8C"], "8", rules)
+        assert result.melded, rules
+        (meld,) = result.melds
+        assert meld.kind == "set"
+        assert meld.stands_for == (None, None, None)
+
+
+def test_two_eights_and_a_joker_are_a_set_of_eights_with_one_wild() -> None:
+    rules = {**ONE_WILD, "jokers": 2}
+    result = analyse(["8S", "8D", "JK"], "8", rules)
+    (meld,) = result.melds
+    assert sorted(codes(meld.cards)) == ["8D", "8S", "JK"]
+    stands = dict(zip(codes(meld.cards), meld.stands_for, strict=True))
+    assert stands["8S"] is None
+    assert stands["8D"] is None
+    assert stands["JK"] in parse_cards(["8C", "8H"])  # an eight the set lacks
+
+
+def test_five_jacks_under_one_wild_a_meld_leave_31_not_91() -> None:
+    hand = ["QC", "5S", "JH", "JC", "8S", "TH", "JD", "JH", "JS", "AD", "7C"]
+    assert min_deadwood(hand, "J", ONE_WILD) == 31
+    result = analyse(hand, "J", ONE_WILD)
+    assert result.deadwood_points == 31
+    for meld in result.melds:
+        assert len([s for s in meld.stands_for if s is not None]) <= 1
+
+
+def test_a_three_in_its_own_run_under_one_wild_a_meld_leaves_10_not_20() -> None:
+    # 3C 4C and the other three as the wild make a run; the ten is left.
+    hand = ["TD", "3C", "3D", "4C"]
+    assert min_deadwood(hand, "3", ONE_WILD) == 10
+    result = analyse(hand, "3", ONE_WILD)
+    assert codes(result.deadwood) == ["TD"]
+    (meld,) = result.melds
+    assert meld.kind == "run"
+    stands = dict(zip(codes(meld.cards), meld.stands_for, strict=True))
+    assert stands["3C"] is None
+    assert stands["4C"] is None
+    assert stands["3D"] in parse_cards(["2C", "5C"])
+
+
+def test_an_unmatched_wild_rank_card_costs_the_wild_penalty_either_way() -> None:
+    rules = {"preset": "online", "max_wilds_per_meld": 1}
+    # 8H plays as itself nowhere here; left over it costs 50 as any wild.
+    assert min_deadwood(["8H", "KS", "2C"], "8", rules) == 50 + 13 + 2

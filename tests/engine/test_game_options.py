@@ -401,9 +401,21 @@ def go_out_with(hand: str, **options: Any) -> GameState:
 
 
 def test_an_all_wild_meld_goes_out_unless_the_rules_forbid_it() -> None:
-    assert go_out_with("3C 3D 3H").out_seat == 1  # threes are wild in round 1
+    assert go_out_with("JK JK JK", jokers=4).out_seat == 1
     with pytest.raises(CannotGoOut):
-        go_out_with("3C 3D 3H", all_wild_melds=False)
+        go_out_with("JK JK JK", jokers=4, all_wild_melds=False)
+
+
+def test_three_cards_of_the_wild_rank_are_a_set_whatever_the_rules() -> None:
+    # Threes are wild in round 1, and each may play as itself: a set of threes with no wild.
+    assert go_out_with("3C 3D 3H").out_seat == 1
+    assert go_out_with("3C 3D 3H", all_wild_melds=False).out_seat == 1
+    assert go_out_with("3C 3D 3H", max_wilds_per_meld=1).out_seat == 1
+
+
+def test_a_wild_rank_card_in_its_own_run_counts_as_no_wild() -> None:
+    # 3C 4C and 3D as the wild (2C or 5C): one wild in the meld.
+    assert go_out_with("4C 3C 3D", max_wilds_per_meld=1).out_seat == 1
 
 
 def test_one_wild_per_meld_refuses_a_meld_of_one_natural_and_two_wilds() -> None:
