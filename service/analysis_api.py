@@ -2,30 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any
 
-import anyio
-import anyio.to_thread
-import msgspec
-from litestar import Controller, get, post
-from litestar.middleware import DefineMiddleware
+from litestar import Controller, Request, get, post
 from litestar.params import JSONBody
 
 import engine
 from engine.cards import Card, Rank
 from engine.rules import PRESET_NAMES
 from service import metrics, translate, wire
-from service.direct_answers import DirectAnswers
+from service.analysis_pool import analysed, is_costly
 from service.documented import problems
 from service.problems import InvalidField, MissingWild
-from service.strict_body import decode_analyse_request
-
-INLINE_HAND_SIZE: Final = 16
-"""The largest hand a game holds (15 dealt under the extended schedule, plus the card drawn):
-analysed on the event loop, in about a millisecond."""
-
-_LARGE_HANDS: Final = anyio.CapacityLimiter(2)
-_ENCODER: Final = msgspec.json.Encoder()
+from service.services import services_of
 
 
 def _inputs(data: wire.AnalyseRequest) -> tuple[list[Card], Rank, engine.Rules]:
@@ -46,17 +35,6 @@ def _inputs(data: wire.AnalyseRequest) -> tuple[list[Card], Rank, engine.Rules]:
     return hand, wild, rules
 
 
-def _answer_directly(body: bytes) -> bytes | None:
-    """The JSON of the 200 for a hand analysed on the event loop (see ``DirectAnswers``); None,
-    or the problem raised, for anything else, which the handler below then answers."""
-    hand, wild, rules = _inputs(decode_analyse_request(body))
-    if len(hand) > INLINE_HAND_SIZE:
-        return None
-    answer = _ENCODER.encode(translate.analysis_to_wire(engine.analyse(hand, wild, rules)))
-    metrics.ANALYSES_RUN.inc()
-    return answer
-
-
 class AnalysisController(Controller):
     path = "/v1"
     tags = ("analysis",)
@@ -68,24 +46,27 @@ class AnalysisController(Controller):
         description=(
             "Arranges the hand into melds with the least possible deadwood under the rules, and "
             "ranks every distinct discard by the deadwood it leaves. The wild rank is `wild`, or "
-            "else the wild rank of `round`; a request with neither is a 422."
+            "else the wild rank of `round`; a request with neither is a 422. Hands larger than "
+            "a deal, or with many wilds, are analysed by a few worker processes: when those "
+            "are all busy and their queue is full, the answer is a 503 with Retry-After."
         ),
         status_code=200,
-        responses=problems(400, 413, 422),
-        middleware=[DefineMiddleware(DirectAnswers, answer=_answer_directly)],
+        responses=problems(
+            400, 413, 422, 503, descriptions={503: "Every analysis worker is busy (Retry-After)"}
+        ),
     )
-    async def analyse(self, data: JSONBody[wire.AnalyseRequest]) -> wire.AnalyseResponse:
+    async def analyse(
+        self, request: Request[Any, Any, Any], data: JSONBody[wire.AnalyseRequest]
+    ) -> wire.AnalyseResponse:
         hand, wild, rules = _inputs(data)
-        if len(hand) <= INLINE_HAND_SIZE:
-            analysis = engine.analyse(hand, wild, rules)
+        services = services_of(request)
+        settings = services.settings
+        if is_costly(hand, wild, settings.analysis_inline_cards, settings.analysis_inline_wilds):
+            answer = await services.analyses.analyse(hand, wild, rules)
         else:
-            # A hand far larger than any deal can take the exact search seconds; in a worker
-            # thread it slows the other requests (the GIL) instead of stopping them all.
-            analysis = await anyio.to_thread.run_sync(
-                engine.analyse, hand, wild, rules, limiter=_LARGE_HANDS
-            )
+            answer = analysed(hand, wild, rules)
         metrics.ANALYSES_RUN.inc()
-        return translate.analysis_to_wire(analysis)
+        return answer
 
     @get(
         "/rules",

@@ -22,6 +22,7 @@ from litestar.static_files import create_static_files_router
 from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]  # no py.typed
 
 from service.analysis_api import AnalysisController
+from service.analysis_pool import AnalysisPool
 from service.decoded_games import DecodedGames
 from service.games_api import GamesController
 from service.openapi_document import finish_document
@@ -124,12 +125,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
         subscriber_max_backlog=64,
         subscriber_backlog_strategy="dropleft",
     )
+    analyses = AnalysisPool(processes=settings.analysis_processes, queue=settings.analysis_queue)
     services = Services(
         settings=settings,
         store=store,
         store_kind=store_kind,
         channels=channels,
         decoded=DecodedGames(),
+        analyses=analyses,
     )
     prometheus = PrometheusConfig(
         app_name="three_thirteen", prefix="three_thirteen", group_path=True
@@ -166,7 +169,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             log_exceptions="debug",
         ),
         request_max_body_size=settings.max_body_bytes,
-        on_shutdown=[store.close],
+        on_shutdown=[store.close, analyses.close],
         debug=False,
     )
     finish_document(app)

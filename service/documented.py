@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 from litestar.openapi.datastructures import ResponseSpec
@@ -20,11 +21,15 @@ _DESCRIPTIONS: Final = {
 }
 
 
-def problems(*statuses: int) -> dict[int, ResponseSpec]:
+def problems(
+    *statuses: int, descriptions: Mapping[int, str] | None = None
+) -> dict[int, ResponseSpec]:
+    """The responses for ``statuses``, each described as usual or as ``descriptions`` has it."""
+    described = {**_DESCRIPTIONS, **(descriptions or {})}
     return {
         status: ResponseSpec(
             data_container=Problem,
-            description=_DESCRIPTIONS[status],
+            description=described[status],
             media_type=PROBLEM_MEDIA_TYPE,
             generate_examples=False,
         )

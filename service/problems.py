@@ -34,6 +34,9 @@ class ServiceProblem(Exception):
     status: ClassVar[int] = 400
     kind: ClassVar[str] = "bad-request"
     title: ClassVar[str] = "Bad request"
+    retry_after: int | None = None
+    """Seconds after which a retry may succeed (the Retry-After header), for a refusal that
+    passes."""
 
     def __init__(self, detail: str, *, field: str | None = None) -> None:
         self.detail = detail
@@ -67,6 +70,14 @@ class GameNotFound(ServiceProblem):
 
 class StaleVersion(ServiceProblem):
     status, kind, title = 409, "stale-version", "The game has moved on"
+
+
+class AnalysesBusy(ServiceProblem):
+    status, kind, title = 503, "analyses-busy", "Too many costly analyses are waiting"
+
+    def __init__(self, detail: str, *, retry_after: int) -> None:
+        super().__init__(detail)
+        self.retry_after = retry_after
 
 
 class IdempotencyKeyReused(ServiceProblem):
@@ -103,7 +114,8 @@ def _problem(
 
 
 def _from_service_problem(exc: ServiceProblem) -> ProblemDetailsException:
-    return _problem(exc.status, exc.kind, exc.title, exc.detail, field=exc.field)
+    headers = None if exc.retry_after is None else {"Retry-After": str(exc.retry_after)}
+    return _problem(exc.status, exc.kind, exc.title, exc.detail, field=exc.field, headers=headers)
 
 
 def _from_engine_error(

@@ -1,4 +1,5 @@
-"""What the handlers share for the app's lifetime: the store and the event channels."""
+"""What the handlers share for the app's lifetime: the store, the event channels and the
+analyses' worker processes."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any, Literal
 from litestar import Request
 from litestar.channels import ChannelsPlugin
 
+from service.analysis_pool import AnalysisPool
 from service.decoded_games import DecodedGames
 from service.settings import Settings
 from service.store import Store
@@ -20,6 +22,7 @@ class Services:
     store_kind: Literal["memory", "redis"]
     channels: ChannelsPlugin
     decoded: DecodedGames
+    analyses: AnalysisPool
 
 
 def services_of(request: Request[Any, Any, Any]) -> Services:

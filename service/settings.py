@@ -41,6 +41,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Larger bodies are refused with 413; the largest real request is a few hundred bytes."""
     event_history: int = 64
     """Notices per game kept by the in-memory channel (a stream catches up from the log anyway)."""
+    analysis_processes: int = 1
+    """Worker processes for costly analyses (see ``service.analysis_pool``), started with the
+    first one."""
+    analysis_queue: int = 8
+    """Costly analyses that may wait for a worker process; one more is refused with 503."""
+    analysis_inline_cards: int = 16
+    """Hands of at most this many cards (a game deals at most 16) are analysed on the event loop,
+    unless they hold more than ``analysis_inline_wilds`` wilds; others go to the processes."""
+    analysis_inline_wilds: int = 6
+    """Hands with more wilds (jokers and cards of the wild rank) than this go to the processes."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -60,6 +70,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             game_ttl=_seconds(env, "GAME_TTL", defaults.game_ttl),
             idempotency_ttl=_seconds(env, "IDEMPOTENCY_TTL", defaults.idempotency_ttl),
             max_body_bytes=_integer(env, "MAX_BODY_BYTES", defaults.max_body_bytes, low=1024),
+            analysis_processes=_integer(
+                env, "ANALYSIS_PROCESSES", defaults.analysis_processes, low=1, high=64
+            ),
+            analysis_queue=_integer(env, "ANALYSIS_QUEUE", defaults.analysis_queue, low=0),
+            analysis_inline_cards=_integer(
+                env, "ANALYSIS_INLINE_CARDS", defaults.analysis_inline_cards, low=0, high=30
+            ),
+            analysis_inline_wilds=_integer(
+                env, "ANALYSIS_INLINE_WILDS", defaults.analysis_inline_wilds, low=0, high=30
+            ),
         )
 
 

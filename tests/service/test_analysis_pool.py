@@ -1,0 +1,179 @@
+"""Costly analyses in worker processes (``service.analysis_pool``): answered as the event loop
+would answer them, from another process, refused with 503 past the queue's bound, and the
+processes started with the first costly analysis and stopped with the app."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+import engine
+from engine.cards import JOKER, parse_cards
+from service import translate
+from service.analysis_pool import AnalysisPool, is_costly
+from service.app import create_app
+from service.problems import AnalysesBusy
+from service.settings import Settings
+from tests.service.test_games_api import assert_problem
+
+
+def codes(text: str) -> list[str]:
+    return text.split()
+
+
+# Issue 20's slowest known 30-card hand: a tenth of a second or more, on any machine.
+SLOW_HAND = codes(
+    "AC 2C 3C 4C 5C 7C AD 2D 3D 4D 5D AH 2H 3H 4H 5H 7H AS 2S 3S 4S 5S JK JK JK JK JK JK JK JK"
+)
+SLOW_RULES = {"preset": "online", "jokers": 8, "max_wilds_per_meld": 1}
+SLOW = {"hand": SLOW_HAND, "wild": "7", "rules": SLOW_RULES}
+# Larger than any deal, so costly; quick to analyse.
+LARGE = {"hand": codes("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AS 2S 3S 4S"), "wild": "8"}
+
+
+def workers() -> set[int]:
+    """The process ids of this process's live children (the pools' processes among them)."""
+    return {child.pid for child in multiprocessing.active_children() if child.pid is not None}
+
+
+@pytest.fixture
+def pooled() -> Iterator[tuple[Litestar, TestClient[Litestar]]]:
+    app = create_app(Settings(analysis_processes=1, analysis_queue=0))
+    with TestClient(app) as client:
+        yield app, client
+
+
+def pool_of(app: Litestar) -> AnalysisPool:
+    pool: AnalysisPool = app.state["services"].analyses
+    return pool
+
+
+def test_a_costly_hand_is_what_a_deal_or_many_wilds_make() -> None:
+    deal = parse_cards(codes("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AS 2S 3S"))
+    assert not is_costly(deal, 8, inline_cards=16, inline_wilds=6)
+    assert is_costly([*deal, JOKER], 8, inline_cards=16, inline_wilds=6)
+    wild_heavy = parse_cards(codes("8H 8S 8D 8C JK JK JK 4H"))
+    assert is_costly(wild_heavy, 8, inline_cards=16, inline_wilds=6)
+    assert not is_costly(wild_heavy, 9, inline_cards=16, inline_wilds=6)  # three jokers only
+
+
+def test_a_costly_hand_is_analysed_in_another_process(
+    pooled: tuple[Litestar, TestClient[Litestar]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, client = pooled
+    assert pool_of(app).started is False  # nothing costly yet: no process
+    hand = parse_cards(LARGE["hand"])
+    expected = translate.analysis_to_wire(
+        engine.analyse(hand, 8, engine.Rules.preset_named("classic"))
+    )
+
+    def not_here(*_: Any) -> engine.Analysis:
+        raise AssertionError("analysed on the event loop's process")
+
+    monkeypatch.setattr(engine, "analyse", not_here)  # this process only: not the worker's
+    response = client.post("/v1/analyse", json=LARGE)
+    assert response.status_code == 200, response.text
+    assert response.json()["deadwood_points"] == expected.deadwood_points
+    assert [d["card"] for d in response.json()["discards"]] == [d.card for d in expected.discards]
+    assert pool_of(app).started is True
+
+
+def test_an_error_in_the_worker_is_answered_as_on_the_loop(
+    pooled: tuple[Litestar, TestClient[Litestar]],
+) -> None:
+    _, client = pooled
+    body = {**LARGE, "hand": [*LARGE["hand"], "4X"]}  # no stars in the classic pack
+    problem = assert_problem(client.post("/v1/analyse", json=body), 422, "bad-hand", "hand")
+    assert "4X" in problem["detail"]
+
+
+def test_past_the_queue_an_analysis_is_refused_with_retry_after(
+    live_server_for: Callable[[Litestar], str],
+) -> None:
+    app = create_app(Settings(analysis_processes=1, analysis_queue=0))
+    url = live_server_for(app)
+    first: list[httpx.Response] = []
+    running = threading.Thread(
+        target=lambda: first.append(httpx.post(f"{url}/v1/analyse", json=SLOW, timeout=60))
+    )
+    running.start()
+    deadline = time.monotonic() + 30
+    while pool_of(app).pending == 0:
+        assert time.monotonic() < deadline, "the first analysis never reached the pool"
+        time.sleep(0.005)
+    refused = httpx.post(f"{url}/v1/analyse", json=SLOW, timeout=60)
+    assert_problem(refused, 503, "analyses-busy")
+    assert refused.headers["retry-after"] == "1"
+    # A hand of a deal does not wait for the pool.
+    assert httpx.post(f"{url}/v1/analyse", json={"hand": ["4H"], "wild": "8"}).status_code == 200
+    running.join(timeout=60)
+    assert first[0].status_code == 200, first[0].text
+    assert first[0].json()["deadwood_points"] == 0
+
+
+def test_the_bound_counts_every_analysis_running_or_waiting() -> None:
+    async def scenario() -> None:
+        pool = AnalysisPool(processes=1, queue=1)
+        hand = parse_cards(SLOW_HAND)
+        rules = engine.Rules.from_spec(SLOW_RULES)
+        try:
+            waiting = [asyncio.ensure_future(pool.analyse(hand, 7, rules)) for _ in range(2)]
+            await asyncio.sleep(0)
+            assert pool.pending == 2
+            with pytest.raises(AnalysesBusy):
+                await pool.analyse(hand, 7, rules)
+            answers = await asyncio.gather(*waiting)
+            assert [a.deadwood_points for a in answers] == [0, 0]
+        finally:
+            pool.close()
+        deadline = time.monotonic() + 10
+        while pool.pending:  # given back by the executor's thread, just after each answer
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.01)
+
+    asyncio.run(scenario())
+
+
+def test_a_worker_that_dies_is_answered_503_and_replaced(
+    pooled: tuple[Litestar, TestClient[Litestar]],
+) -> None:
+    app, client = pooled
+    assert client.post("/v1/analyse", json=LARGE).status_code == 200
+    before = workers()
+    died: list[httpx.Response] = []
+    asking = threading.Thread(target=lambda: died.append(client.post("/v1/analyse", json=SLOW)))
+    asking.start()
+    deadline = time.monotonic() + 30
+    while pool_of(app).pending == 0:
+        assert time.monotonic() < deadline
+        time.sleep(0.005)
+    for pid in before:
+        os.kill(pid, signal.SIGKILL)
+    asking.join(timeout=60)
+    assert_problem(died[0], 503, "analyses-busy")
+    assert client.post("/v1/analyse", json=LARGE).status_code == 200  # a fresh process
+
+
+def test_the_processes_stop_with_the_app() -> None:
+    before = workers()
+    app = create_app(Settings(analysis_processes=1))
+    with TestClient(app) as client:
+        assert client.post("/v1/analyse", json=LARGE).status_code == 200
+        started = workers() - before
+        assert len(started) == 1
+    deadline = time.monotonic() + 10
+    while workers() & started:
+        assert time.monotonic() < deadline, "the pool's process outlived the app"
+        time.sleep(0.05)
+    assert pool_of(app).started is False
