@@ -88,15 +88,16 @@ def play_game(
     on_decision: Callable[[str, float], None] | None = None,
 ) -> GameState:
     """A whole game of the bots ``seats`` (one level per seat), each deciding from its own
-    view and public log; ``on_decision`` hears each decision's level and seconds."""
+    view and public log; ``on_decision`` hears each decision's level and CPU seconds (the
+    view, the log and the decision: what a service would spend on the move)."""
     state = new_game([f"{level} {i}" for i, level in enumerate(seats)], rules, seed)
     logs: list[list[LogEntry]] = [[] for _ in seats]
     while state.status == "playing":
         seat = state.turn
+        started = time.process_time()
         log = logs[seat]
         # Each seat's log grows by what it may see of the actions since its last look.
         log += public_log(state, seat, since=log[-1].version if log else 0)
-        started = time.perf_counter()
         action = decide(
             seats[seat],
             view(state, seat),
@@ -107,7 +108,7 @@ def play_game(
             budget=budget,
         )
         if on_decision is not None:
-            on_decision(seats[seat], time.perf_counter() - started)
+            on_decision(seats[seat], time.process_time() - started)
         state = apply(state, seat, action)
     return state
 
