@@ -10,7 +10,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: help install native run test lint format typecheck bench openapi all clean
+.PHONY: help install native run test lint format typecheck bench arena openapi all clean
 # One target at a time: `all` formats before it lints, and the mypyc runs share build/.
 .NOTPARALLEL:
 
@@ -70,6 +70,9 @@ typecheck: $(STAMP) ## mypy --strict
 
 bench: $(NATIVE) ## benchmarks (tables of figures; not part of `make test`)
 	$(BIN)/python -m tests.benchmarks
+
+arena: $(NATIVE) ## computer players: hard, normal, easy, greedy over 2,000 rotated four-player games
+	$(BIN)/python -m engine arena --players 4 --games 2000 --seats hard,normal,easy,greedy --seed 1
 
 openapi: $(NATIVE) ## regenerate openapi/openapi.json from the app
 	$(BIN)/python -m service.openapi > openapi/openapi.json.new  # a failure keeps the old file

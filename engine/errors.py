@@ -124,3 +124,12 @@ class GameSetupError(EngineError, ValueError):
 
 class StateFormatError(EngineError, ValueError):
     """Serialised game state that cannot be read: wrong format version, or damaged data."""
+
+
+class UnknownBotLevel(EngineError, ValueError):
+    """A computer player of a level that does not exist."""
+
+    def __init__(self, level: object, levels: tuple[str, ...]) -> None:
+        self.level = level
+        self.levels = levels
+        super().__init__(f"unknown bot level {level!r}: expected one of {', '.join(levels)}")

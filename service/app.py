@@ -21,6 +21,7 @@ from litestar.plugins.prometheus import PrometheusConfig
 from litestar.static_files import create_static_files_router
 from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]  # no py.typed
 
+from service.advice_api import AdviceController
 from service.analysis_api import AnalysisController
 from service.analysis_pool import AnalysisPool
 from service.decoded_games import DecodedGames
@@ -144,7 +145,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
         name="docs-assets",
     )
     app = Litestar(
-        route_handlers=[AnalysisController, GamesController, OperationsController, docs_assets],
+        route_handlers=[
+            AnalysisController,
+            GamesController,
+            AdviceController,
+            OperationsController,
+            docs_assets,
+        ],
         state=State({"services": services}),
         plugins=[
             ProblemDetailsPlugin(

@@ -59,6 +59,9 @@ class GameView:
     """The card the seat on turn just took from a discard pile (public: everyone saw it)."""
     table: tuple[tuple[Meld, ...], ...] | None
     """Redemption: the melds each seat has laid on the table. None when redemption is off."""
+    deal: int = 0
+    """Deals so far (a double-naught round is dealt again): the log entries of this deal are
+    this round's, so a seat can tell what it has seen this round from the log alone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +73,8 @@ class LogEntry:
     card: Card | None
     """The card drawn, discarded or laid off. A card drawn from the stock is None unless the
     viewer drew it or its round is over."""
+    deal: int = 0
+    """The deal the action was taken in (see ``GameView.deal``)."""
 
 
 def view(state: GameState, seat: int) -> GameView:
@@ -120,6 +125,7 @@ def _view(state: GameState, hand: tuple[Card, ...] | None) -> GameView:
         last_turns=state.last_turns if playing else 0,
         upcard=state.upcard if playing else None,
         table=state.table if state.rules.redemption else None,
+        deal=state.deal,
     )
 
 
@@ -143,5 +149,7 @@ def public_log(state: GameState, seat: int | None, *, since: int = 0) -> tuple[L
                 and isinstance(action, Draw)
                 and action.source == "stock"
             )
-            entries.append(LogEntry(version, record.seat, action, None if secret else record.card))
+            entries.append(
+                LogEntry(version, record.seat, action, None if secret else record.card, record.deal)
+            )
     return tuple(entries)

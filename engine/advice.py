@@ -1,0 +1,285 @@
+"""A seat's hint: what each draw is worth on average, and every discard ranked.
+
+A draw from the stock is worth the mean, over the cards the seat has not seen, of the least
+deadwood its hand can keep after drawing that card and making the best discard; a pile's top
+card is worth exactly that for the card shown. It is exact, not sampled: the unseen cards are a
+multiset (several decks), so each distinct card is analysed once and weighted by its copies.
+The go-out chance is the share of those cards that leave no deadwood at all.
+
+Everything here is a pure function of a ``Sight`` (``engine.seen``): what the seat's view and
+the public log show, never the game state. ``advise`` builds one from a bare hand for tools.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.analysis import analyse, min_deadwood
+from engine.cards import Card, Rank, format_card
+from engine.errors import HandError
+from engine.game.actions import DrawSource, Phase
+from engine.game.scoring import is_wild
+from engine.rules import Rules
+from engine.seen import Sight
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOption:
+    """One draw source and what it is worth."""
+
+    source: DrawSource
+    pile: int | None
+    """Whose pile (per-player piles), else None."""
+    card: Card | None
+    """The pile's top card; None for the stock."""
+    expected_deadwood: float
+    """The least deadwood after the best discard: the mean over the unseen cards for the
+    stock, exact for a pile's top card."""
+    go_out_chance: float
+
+
+@dataclass(frozen=True, slots=True)
+class DrawHint:
+    options: tuple[DrawOption, ...]
+    """The stock first, then each pile that may be drawn from."""
+    advised: DrawOption
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardOption:
+    card: Card
+    deadwood_points: int
+    """The least deadwood of the hand left after discarding ``card``."""
+    go_out: bool
+    """Whether discarding ``card`` goes out (a fully melded rest, and going out allowed now)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardHint:
+    discards: tuple[DiscardOption, ...]
+    """Every distinct card the seat may discard, best first."""
+    suggested: Card
+    reason: str
+
+
+Hint = DrawHint | DiscardHint
+
+
+# -- what a hand keeps --------------------------------------------------------------------------
+
+
+def ranked_discards(
+    hand: tuple[Card, ...], wild: Rank, rules: Rules, forbidden: Card | None = None
+) -> list[tuple[Card, int]]:
+    """Each distinct card ``hand`` may discard with the least deadwood it leaves, best first
+    (the analyser's order: least deadwood, then the dearest card)."""
+    if len(hand) == 1:
+        return [(hand[0], 0)]
+    ranked = [(d.card, d.deadwood_points) for d in analyse(hand, wild, rules).discards]
+    return [entry for entry in ranked if entry[0] != forbidden]
+
+
+@lru_cache(maxsize=8192)
+def kept_after(
+    hand: tuple[Card, ...], wild: Rank, rules: Rules, forbidden: Card | None = None
+) -> int:
+    """The least deadwood ``hand`` (sorted, one card over its size) keeps after its best
+    discard. Memoised: a discard's look-ahead asks what the next turn's hint asks again."""
+    return ranked_discards(hand, wild, rules, forbidden)[0][1]
+
+
+def with_card(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    return tuple(sorted((*hand, card)))
+
+
+def stock_value(
+    hand: tuple[Card, ...], wild: Rank, rules: Rules, unseen: Iterable[tuple[Card, int]]
+) -> tuple[float, float]:
+    """(mean least deadwood, go-out chance) of drawing one of ``unseen`` into ``hand`` (the
+    go-out chance counts every melded hand; the caller knows whether going out is allowed)."""
+    total = weighted = melded = 0
+    shortcut = _DeadCards(hand, wild, rules)
+    for card, copies in unseen:
+        kept = shortcut.kept(card)
+        if kept is None:
+            kept = kept_after(with_card(hand, card), wild, rules)
+        total += copies
+        weighted += copies * kept
+        melded += copies if kept == 0 else 0
+    if total == 0:  # nothing left unseen: the stock can only hold what the seat knows of
+        return float(shortcut.now), 0.0
+    return weighted / total, melded / total
+
+
+class _DeadCards:
+    """The deadwood kept after drawing a card that no meld of the hand can take, without a
+    search. Such a card is deadwood in every arrangement, so the best is either to throw it
+    back (the hand's least deadwood now) or to keep it in place of the hand's best discard (the
+    least deadwood after that discard, plus the card's penalty).
+
+    A card is dead when it is a natural and the hand cannot meld it: with no wild, no two
+    naturals of its rank and no two of its suit next to it in a run; with one wild, no natural
+    of its rank or of its suit within two ranks (around the ace too, when aces play high).
+    With two wilds every card may meld.
+    """
+
+    def __init__(self, hand: tuple[Card, ...], wild: Rank, rules: Rules) -> None:
+        self.wild, self.rules = wild, rules
+        self.wilds = sum(1 for c in hand if is_wild(c, wild))
+        self.naturals = [c for c in hand if not is_wild(c, wild)]
+        self.usable = self.wilds <= 1 and len(hand) > 1
+        self.now = min_deadwood(hand, wild, rules) if hand else 0
+        self.after_best = kept_after(hand, wild, rules) if self.usable else 0
+        self.around = rules.aces == "high_or_low"
+
+    def kept(self, card: Card) -> int | None:
+        if not self.usable or is_wild(card, self.wild) or not self._dead(card):
+            return None
+        return min(self.now, self.after_best + self.rules.points(card, self.wild))
+
+    def _dead(self, card: Card) -> bool:
+        rank, suit = card % 13, card // 13
+        same_rank = 0
+        near: set[int] = set()  # the offsets -2..2 of the suit's naturals around the card
+        for other in self.naturals:
+            if other % 13 == rank:
+                same_rank += 1
+            elif other // 13 == suit:
+                offset = (other % 13 - rank + 6) % 13 - 6 if self.around else other % 13 - rank
+                if -2 <= offset <= 2:
+                    near.add(offset)
+        if self.wilds:
+            return not same_rank and not near
+        runs = {-2, -1} <= near or {-1, 1} <= near or {1, 2} <= near
+        return same_rank < 2 and not runs
+
+
+# -- the hint -------------------------------------------------------------------------------------
+
+
+def hint(sight: Sight) -> Hint:
+    """The advice for the seat on turn: a ``DrawHint`` in the draw phase, else a ``DiscardHint``."""
+    return draw_hint(sight) if sight.phase is Phase.DRAW else discard_hint(sight)
+
+
+def draw_hint(sight: Sight) -> DrawHint:
+    hand, wild, rules = sight.hand, sight.wild, sight.rules
+    may_go_out = sight.may_go_out
+    mean, chance = stock_value(hand, wild, rules, sight.unseen)
+    options = [DrawOption("stock", None, None, mean, chance if may_go_out else 0.0)]
+    forbid = not rules.discard_drawn_upcard
+    for pile, card in sight.tops:
+        drawn = with_card(hand, card)
+        forbidden = card if forbid and drawn.count(card) == 1 else None
+        kept = kept_after(drawn, wild, rules, forbidden)
+        out = 1.0 if kept == 0 and may_go_out else 0.0
+        options.append(DrawOption("discard", pile, card, float(kept), out))
+    # The least expected deadwood; then the better go-out chance; then the stock, which shows
+    # the other seats nothing.
+    advised = min(
+        options, key=lambda o: (o.expected_deadwood, -o.go_out_chance, o.card is not None)
+    )
+    return DrawHint(tuple(options), advised, _draw_reason(advised, options[0]))
+
+
+def discard_hint(sight: Sight) -> DiscardHint:
+    ranked = ranked_discards(sight.hand, sight.wild, sight.rules, sight.forbidden_discard)
+    may_go_out = sight.may_go_out
+    discards = tuple(DiscardOption(c, left, may_go_out and left == 0) for c, left in ranked)
+    best = discards[0]
+    return DiscardHint(discards, best.card, _discard_reason(best))
+
+
+def _draw_reason(advised: DrawOption, stock: DrawOption) -> str:
+    if advised.card is None:
+        odds = (
+            f", with a {advised.go_out_chance:.0%} chance to go out"
+            if advised.go_out_chance
+            else ""
+        )
+        return (
+            f"Draw from the stock: it leaves {advised.expected_deadwood:.1f} points of deadwood "
+            f"on average{odds}."
+        )
+    shown = format_card(advised.card)
+    if advised.go_out_chance:
+        return f"Take the {shown} from the discard pile: it lets you go out."
+    return (
+        f"Take the {shown} from the discard pile: it leaves {advised.expected_deadwood:.0f} "
+        f"points of deadwood, against {stock.expected_deadwood:.1f} on average from the stock."
+    )
+
+
+def _discard_reason(best: DiscardOption) -> str:
+    shown = format_card(best.card)
+    if best.go_out:
+        return f"Discard the {shown} and go out: the rest of the hand is fully melded."
+    return f"Discard the {shown}: it leaves {best.deadwood_points} points of deadwood, the least."
+
+
+# -- stateless advice -----------------------------------------------------------------------------
+
+
+def advise(
+    hand: Iterable[Card],
+    wild: Rank,
+    rules: Rules,
+    *,
+    upcard: Card | None = None,
+    seen: Iterable[Card] = (),
+    players: int = 2,
+) -> Hint:
+    """The hint for a bare hand: the draw phase when ``upcard`` is given (the hand before
+    drawing), else the discard phase (the hand after drawing). ``seen`` are cards known to be
+    out of the stock; the pack is the rules' pack for ``players`` seats."""
+    held = tuple(sorted(hand))
+    if not held:
+        raise HandError("the hand is empty")
+    pack = Counter(rules.pack(players))
+    _check_in_pack(Counter(held), pack, "hand", "the hand")
+    known = Counter(held)
+    if upcard is not None:
+        known[upcard] += 1
+        _check_in_pack(known, pack, "upcard", "the hand and the upcard")
+    known.update(seen)
+    _check_in_pack(known, pack, "seen", "the hand, the upcard and the seen cards")
+    unseen = tuple((c, pack[c] - known[c]) for c in sorted(pack) if pack[c] > known[c])
+    sight = Sight(
+        seat=0,
+        rules=rules,
+        players=players,
+        wild=wild,
+        phase=Phase.DRAW if upcard is not None else Phase.DISCARD,
+        hand=held,
+        unseen=unseen,
+        tops=() if upcard is None else ((None, upcard),),
+        upcard=None,
+        turns_done=players,
+        active=tuple(range(players)),
+        out_seat=None,
+        table=None,
+        taken=((),) * players,
+        passed=((),) * players,
+    )
+    return hint(sight)
+
+
+class PackError(HandError):
+    """Cards that the pack cannot hold: more copies than it has, or cards it has none of."""
+
+    def __init__(self, message: str, *, field: str) -> None:
+        self.field = field
+        super().__init__(message)
+
+
+def _check_in_pack(cards: Counter[Card], pack: Counter[Card], field: str, what: str) -> None:
+    for card, count in sorted(cards.items()):
+        if count > pack[card]:
+            held = "no" if pack[card] == 0 else f"only {pack[card]}"
+            raise PackError(
+                f"{what} hold {count} of {format_card(card)}: the pack has {held}", field=field
+            )

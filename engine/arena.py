@@ -1,0 +1,148 @@
+"""The arena: computer players against each other over the same deals, seats rotated.
+
+Each deal (a game's seed) is played once per rotation of the seat list, so every level sits in
+every seat of every deal and the luck of the cards cancels. A game's deals are the seed's
+shuffles, so the rotations see the same hands as long as the stock is reshuffled as often.
+
+The figures are per deal: a level's mean points per game over its seats in that deal's games.
+The deals are independent, so their spread gives the 95% confidence interval (a normal
+approximation, 1.96 standard errors), and a margin between two levels is the mean of their
+per-deal differences, whose interval excludes zero when one is better beyond chance.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from engine.bots import decide
+from engine.game import GameState, LogEntry, apply, new_game, public_log, view
+from engine.rules import Rules
+
+Z95 = 1.96
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    mean: float
+    half_width: float
+    """Half the 95% confidence interval."""
+    n: int
+
+    def __str__(self) -> str:
+        return f"{self.mean:+.1f} ± {self.half_width:.1f}"
+
+
+def estimate(values: Sequence[float]) -> Estimate:
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return Estimate(mean, math.inf, n)
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return Estimate(mean, Z95 * math.sqrt(variance / n), n)
+
+
+@dataclass(slots=True)
+class ArenaResult:
+    seats: tuple[str, ...]
+    games: int = 0
+    per_deal: dict[str, list[float]] = field(default_factory=dict)
+    """Per level, its mean points per game in each deal."""
+    decisions: int = 0
+    seconds: float = 0.0
+
+    def level(self, name: str) -> Estimate:
+        return estimate(self.per_deal[name])
+
+    def margin(self, better: str, worse: str) -> Estimate:
+        """How many points per game ``better`` scores fewer than ``worse`` (positive: better)."""
+        pairs = zip(self.per_deal[better], self.per_deal[worse], strict=True)
+        return estimate([w - b for b, w in pairs])
+
+    def table(self) -> str:
+        levels = list(dict.fromkeys(self.seats))
+        lines = [
+            f"{len(self.per_deal[levels[0]])} deals x {len(self.seats)} rotations = "
+            f"{self.games} games, {self.decisions} decisions in {self.seconds:.0f} s",
+            f"{'level':<8} {'points/game':>12} {'95% CI':>16}",
+        ]
+        for name in levels:
+            e = self.level(name)
+            low, high = e.mean - e.half_width, e.mean + e.half_width
+            lines.append(f"{name:<8} {e.mean:>12.1f} {f'[{low:.1f}, {high:.1f}]':>16}")
+        lines.append("margins (points per game the first saves against the second, 95% CI):")
+        for i, a in enumerate(levels):
+            for b in levels[i + 1 :]:
+                lines.append(f"  {a} vs {b}: {self.margin(a, b)}")
+        return "\n".join(lines)
+
+
+def play_game(
+    seats: Sequence[str],
+    seed: int,
+    rules: Rules,
+    *,
+    budget: float,
+    on_decision: Callable[[str, float], None] | None = None,
+) -> GameState:
+    """A whole game of the bots ``seats`` (one level per seat), each deciding from its own
+    view and public log; ``on_decision`` hears each decision's level and CPU seconds (the
+    view, the log and the decision: what a service would spend on the move)."""
+    state = new_game([f"{level} {i}" for i, level in enumerate(seats)], rules, seed)
+    logs: list[list[LogEntry]] = [[] for _ in seats]
+    while state.status == "playing":
+        seat = state.turn
+        started = time.process_time()
+        log = logs[seat]
+        # Each seat's log grows by what it may see of the actions since its last look.
+        log += public_log(state, seat, since=log[-1].version if log else 0)
+        action = decide(
+            seats[seat],
+            view(state, seat),
+            log,
+            seat=seat,
+            rules=rules,
+            seed=seed * 16 + seat,
+            budget=budget,
+        )
+        if on_decision is not None:
+            on_decision(seats[seat], time.process_time() - started)
+        state = apply(state, seat, action)
+    return state
+
+
+def run(
+    seats: Sequence[str],
+    deals: int,
+    seed: int,
+    rules: Rules,
+    *,
+    budget: float,
+    progress: Callable[[ArenaResult], None] | None = None,
+) -> ArenaResult:
+    """``deals`` deals, each played once per rotation of ``seats``."""
+    result = ArenaResult(tuple(seats))
+    levels = list(dict.fromkeys(seats))
+    result.per_deal = {name: [] for name in levels}
+    started = time.perf_counter()
+
+    def count(_: str, __: float) -> None:
+        result.decisions += 1
+
+    n = len(seats)
+    for deal in range(deals):
+        points: dict[str, list[int]] = {name: [] for name in levels}
+        for shift in range(n):
+            rotated = [seats[(i + shift) % n] for i in range(n)]
+            final = play_game(rotated, seed + deal, rules, budget=budget, on_decision=count)
+            for seat, total in enumerate(final.totals):
+                points[rotated[seat]].append(total)
+            result.games += 1
+        for name in levels:
+            result.per_deal[name].append(sum(points[name]) / len(points[name]))
+        result.seconds = time.perf_counter() - started
+        if progress is not None:
+            progress(result)
+    return result

@@ -1,0 +1,189 @@
+"""The computer players, weakest first. Each is a function of a seat's ``Sight`` (its view and
+the public log), a random generator seeded by the caller, and a time budget: never the state.
+
+Every level lays off under redemption when that lowers its deadwood, and goes out as soon as it
+can. They differ in how they draw and what they throw:
+
+- ``greedy``: takes a pile's top card when it lowers its least deadwood after the best discard,
+  else the stock; throws the analyser's suggested card.
+- ``easy``: greedy with human slips: it forgets the cards under the piles' tops and what others
+  took, and now and then throws the second or third best card.
+- ``normal``: draws by expectation (the hint) and throws the card whose loss leaves the best
+  expectation for its next draw, never a wild it can use; on a last turn, the least deadwood.
+- ``hard``: normal, weighing every candidate card rather than the few best, with the weight of
+  the deadwood held growing as the round goes on (a go-out gets likelier every turn) and a
+  penalty for feeding the next seat a card that fits what it has taken.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+from engine.advice import draw_hint, kept_after, stock_value, with_card
+from engine.analysis import min_deadwood
+from engine.bots.moves import (
+    STOCK,
+    best_lay_off,
+    discard,
+    discards,
+    draw_action,
+    going_out,
+    keeps_wilds,
+)
+from engine.cards import JOKER, Card
+from engine.game.actions import Action, Phase
+from engine.game.scoring import without
+from engine.rules import Rules
+from engine.seen import Sight
+
+Ranked = list[tuple[Card, int]]
+Level = Callable[[Sight, random.Random, float], Action]
+
+EASY_SLIP = 0.25
+"""How often ``easy`` throws a worse card than the analyser's."""
+NORMAL_WIDTH = 4
+"""How many of the analyser's best discards ``normal`` looks ahead from."""
+NORMAL_WEIGHT = 0.3
+"""``normal``: the weight of the deadwood held now against the next draw's expectation."""
+
+
+def _play(sight: Sight, draw: Callable[[Sight], Action], throw: Callable[[Ranked], Card]) -> Action:
+    """A turn's move: the draw, or a lay-off, a go-out or the chosen discard."""
+    if sight.phase is Phase.DRAW:
+        return draw(sight)
+    lay_off = best_lay_off(sight)
+    if lay_off is not None:
+        return lay_off
+    ranked = discards(sight)
+    out = going_out(sight, ranked)
+    return out if out is not None else discard(throw(ranked))
+
+
+# -- greedy ---------------------------------------------------------------------------------------
+
+
+def greedy(sight: Sight, rng: random.Random, budget: float) -> Action:
+    return _play(sight, _greedy_draw, lambda ranked: ranked[0][0])
+
+
+def _greedy_draw(sight: Sight) -> Action:
+    hand, wild, rules = sight.hand, sight.wild, sight.rules
+    now = min_deadwood(hand, wild, rules)
+    best: tuple[int, int | None] | None = None
+    for pile, top in sight.tops:
+        drawn = with_card(hand, top)
+        forbidden = top if not rules.discard_drawn_upcard and drawn.count(top) == 1 else None
+        kept = kept_after(drawn, wild, rules, forbidden)
+        if kept < now and (best is None or kept < best[0]):
+            best = (kept, pile)
+    return STOCK if best is None else draw_action(best[1])
+
+
+# -- easy -----------------------------------------------------------------------------------------
+
+
+def easy(sight: Sight, rng: random.Random, budget: float) -> Action:
+    return _play(forgetful(sight), _hinted_draw, lambda ranked: _slip(ranked, rng))
+
+
+def forgetful(sight: Sight) -> Sight:
+    """``sight`` as a player who keeps only its hand, the piles' tops and the table in mind:
+    every other card of the pack is unseen to it."""
+    known = list(sight.hand) + [top for _, top in sight.tops]
+    known += [c for melds in sight.table or () for meld in melds for c in meld]
+    pack: dict[Card, int] = {}
+    for c in sight.rules.pack(sight.players):
+        pack[c] = pack.get(c, 0) + 1
+    for c in known:
+        pack[c] -= 1
+    unseen = tuple((c, n) for c, n in sorted(pack.items()) if n > 0)
+    return replace(sight, unseen=unseen, taken=((),) * sight.players)
+
+
+def _slip(ranked: Ranked, rng: random.Random) -> Card:
+    if len(ranked) > 1 and rng.random() < EASY_SLIP:
+        return rng.choice(ranked[1:3])[0]
+    return ranked[0][0]
+
+
+# -- normal ---------------------------------------------------------------------------------------
+
+
+def normal(sight: Sight, rng: random.Random, budget: float) -> Action:
+    return _play(sight, _hinted_draw, lambda ranked: _lookahead(sight, ranked, NORMAL_WIDTH))
+
+
+def _hinted_draw(sight: Sight) -> Action:
+    advised = draw_hint(sight).advised
+    return STOCK if advised.card is None else draw_action(advised.pile)
+
+
+def _lookahead(sight: Sight, ranked: Ranked, width: int, weight: float = NORMAL_WEIGHT) -> Card:
+    """The card whose discard leaves the least expected deadwood after the next draw from the
+    stock (plus ``weight`` times the deadwood held meanwhile); on a last turn, the least
+    deadwood now, which is the round's score."""
+    if sight.out_seat is not None:
+        return ranked[0][0]
+    candidates = keeps_wilds(sight, ranked)[:width]
+    return min(candidates, key=lambda e: _next_turn(sight, e[0]) + weight * e[1])[0]
+
+
+def _next_turn(sight: Sight, card: Card) -> float:
+    return stock_value(without(sight.hand, card), sight.wild, sight.rules, sight.unseen)[0]
+
+
+# -- hard -----------------------------------------------------------------------------------------
+
+HARD_BUDGET = 0.15
+"""Seconds ``hard`` may think by default; the caller may give it less."""
+HARD_FEED = 0.5
+"""``hard``: deadwood points charged per card of the next seat's takings a discard fits."""
+
+
+def hard(sight: Sight, rng: random.Random, budget: float) -> Action:
+    return _play(sight, _hinted_draw, lambda ranked: _weighed(sight, ranked, budget))
+
+
+def _weighed(sight: Sight, ranked: Ranked, budget: float) -> Card:
+    """Every candidate by its next draw's expectation, the deadwood held (weighed more as the
+    round goes on) and what it would feed the next seat; the analyser's order first, so when
+    the budget runs out the best candidates have been weighed."""
+    if sight.out_seat is not None:
+        return ranked[0][0]
+    deadline = time.perf_counter() + budget
+    laps = sight.turns_done / max(len(sight.active), 1)
+    weight = NORMAL_WEIGHT + 0.1 * laps
+    follower = _next_seat(sight)
+    best: tuple[float, Card] | None = None
+    for index, (card, left) in enumerate(keeps_wilds(sight, ranked)):
+        if index >= NORMAL_WIDTH and time.perf_counter() > deadline:
+            break
+        feed = HARD_FEED * _fits(card, sight.taken[follower], sight.rules)
+        score = _next_turn(sight, card) + weight * left + feed
+        if best is None or score < best[0]:
+            best = (score, card)
+    assert best is not None
+    return best[1]
+
+
+def _next_seat(sight: Sight) -> int:
+    active = sight.active
+    return active[(active.index(sight.seat) + 1) % len(active)] if sight.seat in active else 0
+
+
+def _fits(card: Card, taken: tuple[Card, ...], rules: Rules) -> int:
+    """How many of the cards a seat took from the piles ``card`` would sit with in a meld: the
+    same rank, or the same suit two ranks or fewer apart."""
+    if card == JOKER:
+        return len(taken)
+    fits = 0
+    for other in taken:
+        if other == JOKER:
+            continue
+        same_rank = other % 13 == card % 13
+        near = other // 13 == card // 13 and abs(other % 13 - card % 13) <= 2
+        fits += same_rank or near
+    return fits

@@ -1,0 +1,93 @@
+"""Computer players and hints: speed against the issue's targets, then a short arena.
+
+Speed rows are CPU time of this process (the machine is shared: wall time would measure the
+neighbours), each decision timed on its own; "vs target" divides the p99 by the target.
+- a hint for a 13-card hand (round 11 of classic, two decks), the analyser's memo cleared
+  before each, as for a seat's first hint: p99 ≤ 10 ms;
+- a ``normal`` and a ``hard`` decision, every decision of whole four-bot games: p99 ≤ 10 ms
+  and ≤ 200 ms (hard with its default budget);
+- a whole game of four ``normal`` bots in process: ≤ 2 s.
+
+Then a short arena (``make arena`` runs the full one): hard, normal, easy and greedy at one
+table, seats rotated over the same deals; mean points per game with 95% confidence intervals.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from engine import arena
+from engine.advice import advise, kept_after
+from engine.bots.levels import HARD_BUDGET
+from engine.rules import Rules
+
+CLASSIC = Rules.from_spec("classic")
+HINT_HANDS = 300
+GAMES = 4
+ARENA_DEALS = 6
+SHORT_ARENA = ("hard", "normal", "easy", "greedy")
+
+
+def p99(values: list[float]) -> float:
+    return sorted(values)[max(0, int(len(values) * 0.99) - 1)]
+
+
+def row(name: str, values: list[float], target: float) -> str:
+    worst = p99(values)
+    return (
+        f"{name:<34} {len(values):>6} {statistics.median(values) * 1000:>9.2f} "
+        f"{worst * 1000:>9.2f} {target * 1000:>8.0f} {worst / target:>9.2f}"
+    )
+
+
+def hint_times() -> list[float]:
+    """Draw-phase hints for random 13-card hands of a two-deck pack, the upcard and a few
+    seen cards drawn from the rest (round 11: kings wild)."""
+    rng = random.Random(11)
+    times = []
+    for _ in range(HINT_HANDS):
+        pack = CLASSIC.pack(4)
+        rng.shuffle(pack)
+        hand, upcard, seen = pack[:13], pack[13], pack[14:30]
+        kept_after.cache_clear()
+        start = time.process_time()
+        advise(hand, 13, CLASSIC, upcard=upcard, seen=seen, players=4)
+        times.append(time.process_time() - start)
+    return times
+
+
+def decision_times(seats: list[str], games: int) -> tuple[dict[str, list[float]], list[float]]:
+    """Every decision's CPU time per level, and each game's CPU time, over whole games."""
+    times: dict[str, list[float]] = {name: [] for name in seats}
+    per_game = []
+
+    def timed(level: str, seconds: float) -> None:
+        times[level].append(seconds)
+
+    for seed in range(games):
+        kept_after.cache_clear()
+        start = time.process_time()
+        arena.play_game(seats, 500 + seed, CLASSIC, budget=HARD_BUDGET, on_decision=timed)
+        per_game.append(time.process_time() - start)
+    return times, per_game
+
+
+def main() -> None:
+    print(f"{'CPU time, ms':<34} {'n':>6} {'median':>9} {'p99':>9} {'target':>8} {'vs target':>9}")
+    print(row("hint, 13 cards, two decks", hint_times(), 0.010))
+    normal, games = decision_times(["normal"] * 4, GAMES)
+    print(row("normal decision", normal["normal"], 0.010))
+    print(row("game of four normal bots", games, 2.0))
+    hard, _ = decision_times(["hard", "normal", "hard", "normal"], GAMES // 2)
+    print(row(f"hard decision (budget {HARD_BUDGET * 1000:.0f} ms)", hard["hard"], 0.200))
+    print("  (a decision includes the seat's view, log and sight; a game, apply too)")
+    print()
+    print(f"short arena, classic, {ARENA_DEALS} deals (make arena: the full one)")
+    result = arena.run(SHORT_ARENA, ARENA_DEALS, 2026, CLASSIC, budget=HARD_BUDGET)
+    print(result.table())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+"""The arena (engine.arena, ``python -m engine arena``): rotated seats over the same deals, and
+the confidence intervals it prints."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from engine import arena
+from engine.__main__ import main
+from engine.rules import Rules
+
+
+def test_estimate_is_the_mean_with_a_normal_95_percent_interval() -> None:
+    values = [1.0, 2.0, 3.0, 4.0]
+    found = arena.estimate(values)
+    assert found.mean == 2.5
+    # Sample standard deviation sqrt(5/3), standard error over four values.
+    assert found.half_width == pytest.approx(1.96 * math.sqrt(5 / 3) / 2)
+    assert arena.estimate([7.0]).half_width == math.inf
+
+
+def test_every_level_sits_in_every_seat_of_every_deal() -> None:
+    rules = Rules.from_spec({"preset": "classic", "schedule": "down"})
+    result = arena.run(["greedy", "normal"], 2, 5, rules, budget=0.01)
+    assert result.games == 4  # two deals, each in both rotations
+    assert len(result.per_deal["greedy"]) == len(result.per_deal["normal"]) == 2
+    margin = result.margin("normal", "greedy")
+    per_deal = [
+        g - n for n, g in zip(result.per_deal["normal"], result.per_deal["greedy"], strict=True)
+    ]
+    assert margin.mean == pytest.approx(sum(per_deal) / 2)
+
+
+def test_the_command_prints_a_table_and_refuses_bad_seats(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = ["arena", "--players", "2", "--games", "2", "--seats", "easy,greedy", "--seed", "3"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "1 deals x 2 rotations = 2 games" in out
+    assert "easy vs greedy:" in out
+    assert main(["arena", "--players", "2", "--seats", "easy,expert"]) == 2
+    assert "unknown bot level 'expert'" in capsys.readouterr().err
+    assert main(["arena", "--players", "3", "--seats", "easy,normal"]) == 2
