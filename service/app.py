@@ -27,8 +27,10 @@ from service.games_api import GamesController
 from service.openapi_document import finish_document
 from service.operations import OperationsController
 from service.problems import EXCEPTION_MAP
+from service.scoresheets_api import ScoreSheetsController
 from service.services import Services
 from service.settings import Settings
+from service.sheet_store import build_sheet_store
 from service.store import MemoryStore, Store
 from service.strict_body import decode_body_strictly
 
@@ -89,6 +91,7 @@ def openapi_config() -> OpenAPIConfig:
             Tag(name="analysis", description="Stateless hand analysis and the rule presets"),
             Tag(name="games", description="Games, turns, events and logs"),
             Tag(name="operations", description="Health, readiness and metrics"),
+            Tag(name="scoresheets", description="Score sheets for games played with real cards"),
         ],
         components=Components(
             security_schemes={
@@ -141,8 +144,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
         name="docs-assets",
     )
     app = Litestar(
-        route_handlers=[AnalysisController, GamesController, OperationsController, docs_assets],
-        state=State({"services": services}),
+        route_handlers=[
+            AnalysisController,
+            GamesController,
+            OperationsController,
+            ScoreSheetsController,
+            docs_assets,
+        ],
+        state=State({"services": services, "sheets": build_sheet_store(settings, store)}),
         plugins=[
             ProblemDetailsPlugin(
                 ProblemDetailsConfig(
