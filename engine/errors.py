@@ -133,3 +133,60 @@ class UnknownBotLevel(EngineError, ValueError):
         self.level = level
         self.levels = levels
         super().__init__(f"unknown bot level {level!r}: expected one of {', '.join(levels)}")
+
+
+# -- score sheets (engine/scoresheet.py) ----------------------------------------------------------
+
+
+class SheetError(EngineError, ValueError):
+    """A round entered on a score sheet that cannot be, for the reason its class names.
+    ``field`` is the path of the offending input, such as ``entries[2].cards``."""
+
+    def __init__(self, message: str, *, field: str) -> None:
+        self.field = field
+        super().__init__(message)
+
+
+class RoundOutOfRange(SheetError):
+    """A round number the sheet's schedule does not have (nor its tie-break round)."""
+
+
+class RoundNotOpen(SheetError):
+    """A round entered before every round before it."""
+
+
+class ReplayConflict(SheetError):
+    """A correction that would make a round a double naught (replayed) once later rounds are in."""
+
+
+class NoSuchSeat(SheetError):
+    """An entry or out seat for a seat that is not at the sheet, or not in its tie-break."""
+
+
+class SeatEnteredTwice(SheetError):
+    """Two entries for one seat in one round."""
+
+
+class SeatNotEntered(SheetError):
+    """A round entered without an entry for a seat that played it."""
+
+
+class CardNotInPack(SheetError):
+    """A card the sheet's pack does not hold (a two in five-crowns, a joker in classic)."""
+
+
+class TooManyCopies(SheetError):
+    """More copies of a card across a round's hands than the pack holds."""
+
+
+class WrongHandSize(SheetError):
+    """A hand of another size than the round leaves in every hand."""
+
+
+class OutSeatNotMelded(SheetError):
+    """The seat marked out, whose cards do not meld completely (or whose points are not 0)."""
+
+
+class FailedGoOutNotScored(SheetError):
+    """A failed go-out entered where it scores nothing: the rules reject failed go-outs, or the
+    entry gives its points as they are."""

@@ -29,8 +29,10 @@ from service.games_api import GamesController
 from service.openapi_document import finish_document
 from service.operations import OperationsController
 from service.problems import EXCEPTION_MAP
+from service.scoresheets_api import ScoreSheetsController
 from service.services import Services
 from service.settings import Settings
+from service.sheet_store import build_sheet_store
 from service.store import MemoryStore, Store
 from service.strict_body import decode_body_strictly
 
@@ -91,6 +93,7 @@ def openapi_config() -> OpenAPIConfig:
             Tag(name="analysis", description="Stateless hand analysis and the rule presets"),
             Tag(name="games", description="Games, turns, events and logs"),
             Tag(name="operations", description="Health, readiness and metrics"),
+            Tag(name="scoresheets", description="Score sheets for games played with real cards"),
         ],
         components=Components(
             security_schemes={
@@ -150,9 +153,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
             GamesController,
             AdviceController,
             OperationsController,
+            ScoreSheetsController,
             docs_assets,
         ],
-        state=State({"services": services}),
+        state=State({"services": services, "sheets": build_sheet_store(settings, store)}),
         plugins=[
             ProblemDetailsPlugin(
                 ProblemDetailsConfig(

@@ -66,11 +66,14 @@ def _link(target: str, parameters: dict[str, str], body: Any) -> Link:
 
 
 def _strict_schema_names() -> set[str]:
-    return {
-        name
-        for name, value in vars(wire).items()
-        if isinstance(value, type) and issubclass(value, wire.Strict) and value is not wire.Strict
-    }
+    """Every request struct, in service.wire or in a module of its own (service.sheet_wire)."""
+    found: set[str] = set()
+    pending = list(wire.Strict.__subclasses__())
+    while pending:
+        struct = pending.pop()
+        found.add(struct.__name__)
+        pending += struct.__subclasses__()
+    return found
 
 
 def _operations(document: OpenAPI) -> list[Operation]:

@@ -80,6 +80,22 @@ class AnalysesBusy(ServiceProblem):
         self.retry_after = retry_after
 
 
+class SheetNotFound(ServiceProblem):
+    status, kind, title = 404, "sheet-not-found", "No such score sheet"
+
+
+class MissingEditToken(ServiceProblem):
+    status, kind, title = 401, "missing-edit-token", "The sheet's edit token is required"
+
+
+class WrongEditToken(ServiceProblem):
+    status, kind, title = 401, "wrong-edit-token", "The token is not this sheet's edit token"
+
+
+class SheetWriteConflict(ServiceProblem):
+    status, kind, title = 409, "sheet-write-conflict", "The sheet kept changing; try again"
+
+
 class IdempotencyKeyReused(ServiceProblem):
     status, kind, title = (
         422,
@@ -241,6 +257,34 @@ def _game_errors() -> dict[type[Exception], Callable[[Any], ProblemDetailsExcept
     return out
 
 
+def _sheet_errors() -> dict[type[Exception], Callable[[Any], ProblemDetailsException]]:
+    """The errors of engine.scoresheet, each naming its field: a round entered out of order
+    conflicts with the sheet's state (409); anything else is an unprocessable entry (422)."""
+    errors = engine.errors
+    table: list[tuple[type[engine.errors.SheetError], int, str, str]] = [
+        (errors.RoundOutOfRange, 422, "round-out-of-range", "The sheet has no such round"),
+        (errors.RoundNotOpen, 409, "round-not-open", "An earlier round is not entered yet"),
+        (errors.ReplayConflict, 409, "replay-conflict", "The correction would replay a round"),
+        (errors.NoSuchSeat, 422, "no-such-seat", "No such seat in this round"),
+        (errors.SeatEnteredTwice, 422, "seat-entered-twice", "A seat has two entries"),
+        (errors.SeatNotEntered, 422, "seat-not-entered", "A seat has no entry"),
+        (errors.CardNotInPack, 422, "card-not-in-pack", "The card is not in the pack"),
+        (errors.TooManyCopies, 422, "too-many-copies", "More copies than the pack holds"),
+        (errors.WrongHandSize, 422, "wrong-hand-size", "A hand of the wrong size"),
+        (errors.OutSeatNotMelded, 422, "out-seat-not-melded", "The seat that went out is unmelded"),
+        (
+            errors.FailedGoOutNotScored,
+            422,
+            "failed-go-out-not-scored",
+            "A failed go-out these rules or this entry do not score",
+        ),
+    ]
+    return {
+        cls: _from_engine_error(status, kind, title, lambda exc: exc.field)
+        for cls, status, kind, title in table
+    }
+
+
 EXCEPTION_MAP: Final[Mapping[type[Exception], Callable[[Any], ProblemDetailsException]]] = {
     ServiceProblem: _from_service_problem,
     ValidationException: _from_validation,
@@ -250,6 +294,7 @@ EXCEPTION_MAP: Final[Mapping[type[Exception], Callable[[Any], ProblemDetailsExce
     engine.RulesError: _from_engine_error(422, "bad-rules", "The rules are invalid", _rules_field),
     engine.HandError: _from_engine_error(422, "bad-hand", "The hand is invalid", lambda _: "hand"),
     **_game_errors(),
+    **_sheet_errors(),
     engine.EngineError: _from_engine_error(422, "illegal", "The request breaks a rule"),
     Exception: _from_unexpected,
 }

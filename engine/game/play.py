@@ -41,7 +41,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final, TypeVar
 
 from engine.analysis import Meld
-from engine.cards import JACK, KING, Card, Rank
+from engine.cards import Card, Rank
 from engine.errors import (
     CannotGoOut,
     CardNotInHand,
@@ -70,6 +70,7 @@ from engine.game.scoring import (
     deadwood_points,
     going_out_discards,
     lay_out_meld,
+    seat_score,
     without,
 )
 from engine.game.state import (
@@ -116,7 +117,7 @@ def new_game(
     """A new game, its first round dealt. With ``seed`` the same game every time; without one
     every shuffle comes from the operating system's cryptographic source."""
     rules_value = Rules.from_spec(rules)
-    names = _check_players(players, rules_value)
+    names = check_players(players, rules_value)
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise GameSetupError(f"seed must be an integer or null, not {seed!r}")
     if seed is None:
@@ -168,7 +169,8 @@ def _start(
     return _deal(state, 1, tuple(range(n)))
 
 
-def _check_players(players: Sequence[str], rules: Rules) -> tuple[str, ...]:
+def check_players(players: Sequence[str], rules: Rules) -> tuple[str, ...]:
+    """The players' names, checked: text of 1 to MAX_NAME characters, as many as the rules take."""
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise GameSetupError(f"players must be a list of names, not {players!r}")
     for name in players:
@@ -540,17 +542,15 @@ def _end_round(state: GameState) -> GameState:
     wild = state.wild
     n = len(state.players)
     tiebreak = state.round > rules.rounds
-    doubled = rules.doubled_late_rounds and JACK <= wild <= KING
     results = []
     all_melded = True
     for seat in state.active:
         melds, deadwood, points = _lay_out_hand(state, seat, wild)
         all_melded = all_melded and points == 0
-        if seat == state.out_seat:
-            points = _going_out_bonus(rules, wild)
-        if doubled:
-            points *= 2
-        results.append(SeatResult(seat, melds, deadwood, points + state.penalties[seat]))
+        score = seat_score(
+            rules, wild, points, went_out=seat == state.out_seat, penalty=state.penalties[seat]
+        )
+        results.append(SeatResult(seat, melds, deadwood, score))
     replayed = rules.double_naughts and all_melded
     result = RoundResult(
         state.round, state.out_seat, tuple(results), replayed=replayed, tiebreak=tiebreak
@@ -586,11 +586,6 @@ def _lay_out_hand(
     melds, deadwood, points = arrange(state.hands[seat], wild, state.rules)
     laid = state.table[seat]
     return (*laid, *melds), deadwood, points
-
-
-def _going_out_bonus(rules: Rules, wild: Rank) -> int:
-    bonus = rules.going_out_bonus
-    return -rules.rank_value(wild) if bonus == "minus_wild" else bonus
 
 
 def _finish(state: GameState, winners: tuple[int, ...]) -> GameState:
@@ -662,7 +657,7 @@ def replay(
     state's ``shuffle_record``) and its log of actions."""
     rules_value = Rules.from_spec(rules)
     if isinstance(seed_or_deck, Shuffles):
-        names = _check_players(players, rules_value)
+        names = check_players(players, rules_value)
         if not 0 <= seed_or_deck.first_dealer < len(names):
             raise GameSetupError(f"no seat {seed_or_deck.first_dealer} to deal first")
         state = _start(rules_value, names, None, seed_or_deck.first_dealer, seed_or_deck.packs)

@@ -1,5 +1,6 @@
-"""What the game asks of the analyser: go-out checks, the best arrangement of a hand, and
-whether a card can be laid off on a meld on the table (redemption).
+"""What the game asks of the analyser: go-out checks, the best arrangement of a hand, whether a
+card can be laid off on a meld on the table (redemption), and a seat's score for a round (which
+the score sheets of games played with real cards share).
 
 Go-out checks call ``engine.analysis.min_deadwood``, after a cheap bound (``may_meld``) has
 ruled out the many hands that cannot be melded; scoring calls ``engine.analysis.arrange``, the
@@ -13,7 +14,7 @@ from typing import Final
 
 from engine.analysis import Meld, min_deadwood
 from engine.analysis import arrange as best_arrangement
-from engine.cards import JOKER, Card, Rank, card
+from engine.cards import JACK, JOKER, KING, Card, Rank, card
 from engine.rules import Rules
 
 SHARE_UNIT: Final = 360360
@@ -38,6 +39,26 @@ def arrange(
     if not hand:
         return (), (), 0
     return best_arrangement(hand, wild, rules)
+
+
+def seat_score(rules: Rules, wild: Rank, deadwood: int, *, went_out: bool, penalty: int = 0) -> int:
+    """A seat's score for a round: its deadwood points, or the going-out bonus for the seat that
+    went out, doubled in a doubled late round, then any failed go-out penalty on top."""
+    points = going_out_bonus(rules, wild) if went_out else deadwood
+    if doubled_round(rules, wild):
+        points *= 2
+    return points + penalty
+
+
+def doubled_round(rules: Rules, wild: Rank) -> bool:
+    """Whether ``doubled_late_rounds`` doubles a round: the jacks, queens and kings rounds."""
+    return rules.doubled_late_rounds and JACK <= wild <= KING
+
+
+def going_out_bonus(rules: Rules, wild: Rank) -> int:
+    """The score of the seat that went out (0, -5, -10, or minus the wild rank's value)."""
+    bonus = rules.going_out_bonus
+    return -rules.rank_value(wild) if bonus == "minus_wild" else bonus
 
 
 def going_out_discards(hand: tuple[Card, ...], wild: Rank | None, rules: Rules) -> tuple[Card, ...]:

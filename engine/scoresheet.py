@@ -1,0 +1,445 @@
+"""Score sheets for games played with real cards: every round's shape (cards dealt, wild rank,
+dealer) before anything is entered, each round's entries scored exactly, corrections, totals and
+winners.
+
+A sheet is a frozen value. ``new_sheet`` starts one; ``enter_round`` returns the sheet with one
+round entered (or corrected), or raises the ``SheetError`` of the rule the entry breaks, naming
+the offending field; ``restore`` rebuilds a sheet from its rounds as entered.
+
+An entry is the cards left in a seat's hand, arranged by the exact analyser under the sheet's
+rules and the round's wild rank, or the seat's points as written at the table, taken as given.
+Scoring is the game's own (``engine.game.scoring.seat_score``): the going-out bonus for the
+seat that went out, doubled late rounds, and the failed go-out penalty. The rounds follow the
+game too (``engine.game.play``): the deal passes to the left each round, a double-naught round
+(every seat melded) is dealt again by the same dealer and counts for nothing, and under
+``tie: "tiebreak"`` seats tied for the lowest total play one more round, dealt like the last,
+whose lowest score wins and which adds nothing to the totals.
+
+Where a sheet needs more than the game says:
+
+- the seat marked out must meld every card, or be entered as 0 points; its score is then the
+  going-out bonus. A failed go-out (``failed_go_out: "penalty"``) is entered as a count on that
+  seat's cards entry, its penalty added after any doubling.
+- under ``redemption`` a hand may hold fewer cards than were dealt (the ones laid off on others'
+  melds); otherwise every hand holds exactly the round's cards dealt.
+- a correction may turn a round into a double naught only while no later round is entered (it is
+  then open again, to be entered as played once more). A correction that changes who is tied
+  for the lowest total drops a tie-break round entered for the old tie.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.analysis import Meld
+from engine.cards import JOKER, Card, Rank, format_card
+from engine.errors import (
+    CardNotInPack,
+    FailedGoOutNotScored,
+    NoSuchSeat,
+    OutSeatNotMelded,
+    ReplayConflict,
+    RoundNotOpen,
+    RoundOutOfRange,
+    SeatEnteredTwice,
+    SeatNotEntered,
+    TooManyCopies,
+    WrongHandSize,
+)
+from engine.game.play import check_players, dealer_of, hand_size, wild_rank
+from engine.game.scoring import arrange, seat_score
+from engine.rules import Rules, RulesSpec
+
+# -- what is entered ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CardsEntry:
+    """The cards left in a seat's hand at the end of a round, to be scored exactly.
+    ``failed_go_outs``: go-outs the seat declared this round that its hand did not meld."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    failed_go_outs: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PointsEntry:
+    """A seat's score for a round as counted at the table (doubling and penalties included),
+    taken as given; for the seat that went out, 0 (its score is the going-out bonus)."""
+
+    seat: int
+    points: int
+    failed_go_outs: int = 0
+    """Always 0: a failed go-out's penalty is part of the points given."""
+
+
+Entry = CardsEntry | PointsEntry
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredEntry:
+    """An entry with what it scored: a cards entry's best arrangement (a points entry has no
+    melds and no deadwood cards; its deadwood points are the points given)."""
+
+    entry: Entry
+    melds: tuple[Meld, ...]
+    deadwood: tuple[Card, ...]
+    deadwood_points: int
+    points: int
+    """The seat's score for the round."""
+
+    @property
+    def seat(self) -> int:
+        return self.entry.seat
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One round as entered: who went out and every seat's scored entry, seat order.
+    ``replayed``: a double naught, dealt again; it counts for nothing."""
+
+    round: int
+    out_seat: int | None
+    entries: tuple[ScoredEntry, ...]
+    replayed: bool = False
+
+    def points_of(self, seat: int) -> int:
+        return next((e.points for e in self.entries if e.seat == seat), 0)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundShape:
+    """What a round is before anything is entered."""
+
+    round: int
+    cards_dealt: int
+    wild: Rank
+    dealer: int
+    seats: tuple[int, ...]
+    """The seats that play it: every seat, or in the tie-break round the tied ones."""
+    tiebreak: bool
+
+
+# -- the sheet ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    players: tuple[str, ...]
+    rules: Rules
+    first_dealer: int
+    deals: tuple[Deal, ...] = ()
+    """Every round entered, in the order played: a round's replayed deals before its counted one,
+    the tie-break round last."""
+
+    @property
+    def counted(self) -> dict[int, Deal]:
+        """The deal that counts for each round entered (not replayed), by round."""
+        return {d.round: d for d in self.deals if not d.replayed}
+
+    def replays_of(self, round_number: int) -> tuple[Deal, ...]:
+        return tuple(d for d in self.deals if d.replayed and d.round == round_number)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's total over the rounds of the schedule (the tie-break round adds nothing)."""
+        counted = [d for r, d in self.counted.items() if r <= self.rules.rounds]
+        return tuple(sum(d.points_of(seat) for d in counted) for seat in range(len(self.players)))
+
+    @property
+    def tied(self) -> tuple[int, ...]:
+        """The seats with the lowest total."""
+        totals = self.totals
+        return tuple(seat for seat, total in enumerate(totals) if total == min(totals))
+
+    @property
+    def tiebreak_due(self) -> bool:
+        """Every round of the schedule entered, several seats tied, and the rules break ties."""
+        rounds = self.rules.rounds
+        counted = self.counted
+        return (
+            self.rules.tie == "tiebreak"
+            and all(r in counted for r in range(1, rounds + 1))
+            and len(self.tied) > 1
+        )
+
+    @property
+    def last_round(self) -> int:
+        return self.rules.rounds + 1 if self.tiebreak_due else self.rules.rounds
+
+    @property
+    def next_round(self) -> int | None:
+        """The round to enter next, or None once the sheet is finished."""
+        counted = self.counted
+        return next((r for r in range(1, self.last_round + 1) if r not in counted), None)
+
+    @property
+    def status(self) -> str:
+        return "playing" if self.next_round is not None else "finished"
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Once finished, the seats that won: the lowest total (ties share the win), or the
+        lowest score of the tie-break round (a tie there shares it)."""
+        if self.next_round is not None:
+            return ()
+        if not self.tiebreak_due:
+            return self.tied
+        tiebreak = self.counted[self.rules.rounds + 1]
+        lowest = min(e.points for e in tiebreak.entries)
+        return tuple(e.seat for e in tiebreak.entries if e.points == lowest)
+
+    def shape(self, round_number: int) -> RoundShape:
+        """A round's cards dealt, wild rank and dealer (the round must be on the sheet)."""
+        n = len(self.players)
+        tiebreak = round_number > self.rules.rounds
+        return RoundShape(
+            round=round_number,
+            cards_dealt=hand_size(self.rules, round_number),
+            wild=wild_rank(self.rules, round_number),
+            dealer=dealer_of(self.first_dealer, n, round_number),
+            seats=self.tied if tiebreak else tuple(range(n)),
+            tiebreak=tiebreak,
+        )
+
+    def shapes(self) -> tuple[RoundShape, ...]:
+        """Every round on the sheet, entered or not, round 1 first."""
+        return tuple(self.shape(r) for r in range(1, self.last_round + 1))
+
+
+def new_sheet(players: Sequence[str], rules: RulesSpec, first_dealer: int | None = None) -> Sheet:
+    """A sheet with nothing entered. Without ``first_dealer`` the first dealer is drawn from the
+    operating system's cryptographic source, as a game's is."""
+    rules_value = Rules.from_spec(rules)
+    names = check_players(players, rules_value)
+    if first_dealer is None:
+        first_dealer = secrets.randbelow(len(names))
+    elif not _is_int(first_dealer) or not 0 <= first_dealer < len(names):
+        raise NoSuchSeat(
+            f"first_dealer {first_dealer!r} is not a seat: seats are 0 to {len(names) - 1}",
+            field="first_dealer",
+        )
+    return Sheet(names, rules_value, first_dealer)
+
+
+def enter_round(
+    sheet: Sheet, round_number: int, out_seat: int | None, entries: Sequence[Entry]
+) -> Sheet:
+    """The sheet with round ``round_number`` entered: the open round, or a correction of one
+    entered before. ``entries``: one per seat that played it, in any order."""
+    last = sheet.last_round
+    if not _is_int(round_number) or not 1 <= round_number <= last:
+        raise RoundOutOfRange(
+            f"round {round_number!r} is not on this sheet: it has rounds 1 to {last}", field="round"
+        )
+    open_round = sheet.next_round
+    if open_round is not None and round_number > open_round:
+        raise RoundNotOpen(
+            f"round {round_number} cannot be entered before round {open_round}", field="round"
+        )
+    deal = _scored_deal(sheet, sheet.shape(round_number), out_seat, entries)
+    index = next(
+        (i for i, d in enumerate(sheet.deals) if d.round == round_number and not d.replayed), None
+    )
+    if index is None:
+        deals = (*sheet.deals, deal)
+    else:
+        later = [r for r in sheet.counted if r > round_number]
+        if deal.replayed and later:
+            raise ReplayConflict(
+                f"this correction makes round {round_number} a double naught (every seat "
+                f"melded), which is dealt again, but round {later[0]} is already entered",
+                field="entries",
+            )
+        deals = (*sheet.deals[:index], deal, *sheet.deals[index + 1 :])
+    return _without_stale_tiebreak(dataclasses.replace(sheet, deals=deals))
+
+
+def restore(
+    players: Sequence[str],
+    rules: RulesSpec,
+    first_dealer: int,
+    rounds: Sequence[tuple[int, int | None, Sequence[Entry]]],
+) -> Sheet:
+    """The sheet whose rounds, entered in this order, are ``rounds``: (round, out seat, entries)
+    for each of ``Sheet.deals``."""
+    sheet = new_sheet(players, rules, first_dealer)
+    for round_number, out_seat, entries in rounds:
+        sheet = enter_round(sheet, round_number, out_seat, entries)
+    return sheet
+
+
+def _without_stale_tiebreak(sheet: Sheet) -> Sheet:
+    """Drop tie-break deals that a correction left without a tie, or with another one."""
+    tiebreak = sheet.rules.rounds + 1
+    if not any(d.round == tiebreak for d in sheet.deals):
+        return sheet
+    regular = dataclasses.replace(sheet, deals=tuple(d for d in sheet.deals if d.round < tiebreak))
+    if regular.tiebreak_due and all(
+        tuple(e.seat for e in d.entries) == regular.tied for d in sheet.deals if d.round == tiebreak
+    ):
+        return sheet
+    return regular
+
+
+# -- scoring one round ----------------------------------------------------------------------------
+
+
+def _scored_deal(
+    sheet: Sheet, shape: RoundShape, out_seat: int | None, entries: Sequence[Entry]
+) -> Deal:
+    rules = sheet.rules
+    by_seat = _entries_by_seat(sheet, shape, entries)
+    if out_seat is not None and (not _is_int(out_seat) or out_seat not in shape.seats):
+        raise NoSuchSeat(
+            f"out_seat {out_seat!r} did not play round {shape.round}: "
+            f"its seats are {_listed(shape.seats)}",
+            field="out_seat",
+        )
+    _check_cards(sheet, shape, by_seat)
+    scored = []
+    for seat in shape.seats:
+        index, entry = by_seat[seat]
+        scored.append(_scored_entry(rules, shape, entry, f"entries[{index}]", seat == out_seat))
+    replayed = rules.double_naughts and all(e.deadwood_points == 0 for e in scored)
+    return Deal(shape.round, out_seat, tuple(scored), replayed)
+
+
+def _entries_by_seat(
+    sheet: Sheet, shape: RoundShape, entries: Sequence[Entry]
+) -> dict[int, tuple[int, Entry]]:
+    """Each seat's entry and its index; every seat that played the round has exactly one."""
+    by_seat: dict[int, tuple[int, Entry]] = {}
+    for index, entry in enumerate(entries):
+        seat = entry.seat
+        if not _is_int(seat) or seat not in shape.seats:
+            where = "the tie-break round" if shape.tiebreak else "this sheet"
+            raise NoSuchSeat(
+                f"seat {seat!r} is not in {where}: its seats are {_listed(shape.seats)}",
+                field=f"entries[{index}].seat",
+            )
+        if seat in by_seat:
+            raise SeatEnteredTwice(
+                f"seat {seat} ({sheet.players[seat]}) has two entries: "
+                f"entries[{by_seat[seat][0]}] and entries[{index}]",
+                field=f"entries[{index}].seat",
+            )
+        by_seat[seat] = index, entry
+    missing = [seat for seat in shape.seats if seat not in by_seat]
+    if missing:
+        raise SeatNotEntered(
+            f"seat {missing[0]} ({sheet.players[missing[0]]}) has no entry: round "
+            f"{shape.round} needs one for each of seats {_listed(shape.seats)}",
+            field="entries",
+        )
+    return by_seat
+
+
+def _check_cards(sheet: Sheet, shape: RoundShape, by_seat: dict[int, tuple[int, Entry]]) -> None:
+    """Every hand holds cards of the pack, as many as the round leaves in a hand, and the round's
+    hands together no more copies of a card than the pack holds."""
+    rules = sheet.rules
+    copies = rules.decks_for(len(sheet.players))
+    seen: Counter[Card] = Counter()
+    for seat in shape.seats:
+        index, entry = by_seat[seat]
+        if not isinstance(entry, CardsEntry):
+            continue
+        field = f"entries[{index}].cards"
+        size = len(entry.cards)
+        if size != shape.cards_dealt and not (rules.redemption and size < shape.cards_dealt):
+            held = "at most" if rules.redemption else "exactly"
+            raise WrongHandSize(
+                f"seat {seat} ({sheet.players[seat]}) holds {size} cards, but round "
+                f"{shape.round} leaves {held} {shape.cards_dealt} in each hand",
+                field=field,
+            )
+        for position, c in enumerate(entry.cards):
+            if c not in rules.pack_cards:
+                raise CardNotInPack(
+                    f"seat {seat}'s {_card_text(c)} is not a card of the {rules.preset} pack",
+                    field=f"{field}[{position}]",
+                )
+            seen[c] += 1
+            limit = rules.jokers if c == JOKER else copies
+            if seen[c] > limit:
+                raise TooManyCopies(
+                    f"seat {seat}'s {format_card(c)}: the round's hands hold {seen[c]} of it, "
+                    f"but the pack for {len(sheet.players)} players has {limit}",
+                    field=f"{field}[{position}]",
+                )
+
+
+def _scored_entry(
+    rules: Rules, shape: RoundShape, entry: Entry, field: str, went_out: bool
+) -> ScoredEntry:
+    failed = entry.failed_go_outs
+    if failed:
+        _check_failed_go_outs(rules, entry, f"{field}.failed_go_outs")
+    if isinstance(entry, PointsEntry):
+        if went_out and entry.points != 0:
+            raise OutSeatNotMelded(
+                f"seat {entry.seat} went out, so its points are 0 (it scores the going-out "
+                f"bonus), not {entry.points}",
+                field=f"{field}.points",
+            )
+        points = seat_score(rules, shape.wild, 0, went_out=True) if went_out else entry.points
+        return ScoredEntry(entry, (), (), entry.points, points)
+    melds, deadwood, deadwood_points = _arranged(tuple(sorted(entry.cards)), shape.wild, rules)
+    if went_out and deadwood_points:
+        left = " ".join(format_card(c) for c in deadwood)
+        raise OutSeatNotMelded(
+            f"seat {entry.seat} went out, but its cards leave {deadwood_points} points of "
+            f"deadwood ({left}): a seat that goes out melds every card",
+            field=f"{field}.cards",
+        )
+    penalty = failed * rules.failed_go_out_penalty
+    points = seat_score(rules, shape.wild, deadwood_points, went_out=went_out, penalty=penalty)
+    return ScoredEntry(entry, melds, deadwood, deadwood_points, points)
+
+
+def _check_failed_go_outs(rules: Rules, entry: Entry, field: str) -> None:
+    if not _is_int(entry.failed_go_outs) or entry.failed_go_outs < 0:
+        raise FailedGoOutNotScored(
+            f"failed_go_outs must be a count, not {entry.failed_go_outs!r}", field=field
+        )
+    if rules.failed_go_out != "penalty":
+        raise FailedGoOutNotScored(
+            "these rules reject a go-out whose hand does not meld (failed_go_out 'reject'): "
+            "there is no failed go-out to score",
+            field=field,
+        )
+    if isinstance(entry, PointsEntry):
+        raise FailedGoOutNotScored(
+            f"seat {entry.seat}'s points are taken as given: count the failed go-out's "
+            "penalty in them, or enter the seat's cards",
+            field=field,
+        )
+
+
+@lru_cache(maxsize=4096)
+def _arranged(
+    hand: tuple[Card, ...], wild: Rank, rules: Rules
+) -> tuple[tuple[Meld, ...], tuple[Card, ...], int]:
+    """The best arrangement of a sorted hand, memoised: a stored sheet is scored again each time
+    it is read."""
+    return arrange(hand, wild, rules)
+
+
+def _card_text(c: Card) -> str:
+    return format_card(c) if 0 <= c <= JOKER else repr(c)
+
+
+def _listed(seats: Sequence[int]) -> str:
+    return ", ".join(str(s) for s in seats)
+
+
+def _is_int(value: object) -> bool:
+    """An int and not a bool (True == 1 would pass for a seat or a round)."""
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -1,0 +1,86 @@
+"""Score sheets in Redis or a Redis Cluster, on the games' own client (``RedisStore.redis``).
+
+A sheet is one hash, so a Redis Cluster keeps it in one slot:
+
+    <prefix>:sheet:{<sheet_id>}    hash: ``v`` = version, ``r`` = record
+
+A write is one EVALSHA that compares the version, writes record and version and refreshes the
+TTL in one atomic step; a read is one HMGET.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TypeVar, cast
+
+import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
+
+# Shared with the games' store rather than copied: its create and compare-and-set scripts (a
+# sheet is written as a game is, without an idempotency record), and its answer to an unreachable
+# Redis (the same list of errors, the same rate-limited log, the same message).
+from service.redis_store import (
+    _COMMIT_SCRIPT,
+    _CREATE_SCRIPT,
+    _UNAVAILABLE,
+    UNAVAILABLE_MESSAGE,
+    _outage_log,
+    _topology_loaded,
+)
+from service.sheet_store import SheetExists, StoredSheet
+from service.store import StoreUnavailable
+
+_T = TypeVar("_T")
+
+
+def sheet_key(prefix: str, sheet_id: str) -> str:
+    return f"{prefix}:sheet:{{{sheet_id}}}"
+
+
+class RedisSheetStore:
+    """The ``SheetStore`` protocol on the games' Redis client (a server or a cluster): the same
+    connection pool, timeouts and retries, and the same answer to an outage (503)."""
+
+    def __init__(
+        self, client: aioredis.Redis | RedisCluster, *, ttl: float, key_prefix: str
+    ) -> None:
+        self.redis = client
+        self.key_prefix = key_prefix
+        self._ttl_ms = max(1, round(ttl * 1000))
+        self._create = client.register_script(_CREATE_SCRIPT)
+        self._commit = client.register_script(_COMMIT_SCRIPT)
+
+    async def create(self, sheet_id: str, record: bytes) -> None:
+        key = sheet_key(self.key_prefix, sheet_id)
+        created = await self._call(lambda: self._create(keys=[key], args=[record, self._ttl_ms]))
+        if not created:
+            raise SheetExists(sheet_id)
+
+    async def load(self, sheet_id: str) -> StoredSheet | None:
+        key = sheet_key(self.key_prefix, sheet_id)
+        version, record = await self._call(
+            lambda: cast("Awaitable[list[bytes | None]]", self.redis.hmget(key, ["v", "r"]))
+        )
+        if version is None or record is None:
+            return None
+        return StoredSheet(int(version), record)
+
+    async def commit(self, sheet_id: str, expected_version: int, record: bytes) -> bool:
+        key = sheet_key(self.key_prefix, sheet_id)
+        args: list[bytes | int | str] = [
+            str(expected_version),
+            str(expected_version + 1),
+            record,
+            self._ttl_ms,
+        ]
+        return bool(await self._call(lambda: self._commit(keys=[key], args=args)))
+
+    async def _call(self, command: Callable[[], Awaitable[_T]]) -> _T:
+        """``command``, with an unreachable Redis turned into StoreUnavailable exactly as the
+        games' store does it (the same list of errors, the same rate-limited log)."""
+        try:
+            await _topology_loaded(self.redis)
+            return await command()
+        except _UNAVAILABLE as error:
+            _outage_log.note(error)
+            raise StoreUnavailable(UNAVAILABLE_MESSAGE) from error
