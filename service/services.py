@@ -8,9 +8,11 @@ from typing import Any, Literal
 from litestar import Request
 from litestar.channels import ChannelsPlugin
 
+from service.client_address import TrustedProxies
 from service.decoded_games import DecodedGames
 from service.settings import Settings
 from service.store import Store
+from service.stream_limits import StreamSlots
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +22,8 @@ class Services:
     store_kind: Literal["memory", "redis"]
     channels: ChannelsPlugin
     decoded: DecodedGames
+    streams: StreamSlots
+    proxies: TrustedProxies
 
 
 def services_of(request: Request[Any, Any, Any]) -> Services:

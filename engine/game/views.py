@@ -59,6 +59,9 @@ class GameView:
     """The card the seat on turn just took from a discard pile (public: everyone saw it)."""
     table: tuple[tuple[Meld, ...], ...] | None
     """Redemption: the melds each seat has laid on the table. None when redemption is off."""
+    seeded: bool
+    """The game was made with a seed: its deals can be rebuilt from the seed, and a small seed
+    found by trying them against one seat's view."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +123,7 @@ def _view(state: GameState, hand: tuple[Card, ...] | None) -> GameView:
         last_turns=state.last_turns if playing else 0,
         upcard=state.upcard if playing else None,
         table=state.table if state.rules.redemption else None,
+        seeded=state.seed is not None,
     )
 
 
