@@ -98,8 +98,10 @@ class CannotGoOut(EngineError, ValueError):
 class OptionNotEnabled(EngineError, ValueError):
     """An action that only a house rule allows, in a game that does not play that rule."""
 
-    def __init__(self, option: str) -> None:
+    def __init__(self, option: str, *, field: str) -> None:
         self.option = option
+        self.field = field
+        """The action's field that asked for the option."""
         super().__init__(f"the rules option {option!r} is not enabled in this game")
 
 
@@ -111,10 +113,12 @@ class GameFinished(EngineError):
 
 
 class IllegalAction(EngineError, ValueError):
-    """Any other illegal action; the reason says which rule it breaks."""
+    """Any other illegal action; the reason says which rule it breaks, ``field`` which of the
+    action's fields (``type`` when it is the action itself)."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, *, field: str = "type") -> None:
         self.reason = reason
+        self.field = field
         super().__init__(reason)
 
 

@@ -1,25 +1,72 @@
 """``python -m service`` (``make run``): the production server on $HOST:$PORT.
 
-granian (Rust HTTP, one worker process, uvloop), chosen by measurement over uvicorn with uvloop
-and httptools: see the README's "Server" section and ``tests/benchmarks/bench_http.py``. The
-access log is off because every request is already counted and timed in ``/metrics``.
+granian (Rust HTTP, uvloop; ``WORKERS`` processes, one by default), chosen by measurement over
+uvicorn with uvloop and httptools: see the README's "Server" section and
+``tests/benchmarks/bench_http.py``. The access log is off because every request is already
+counted and timed in ``/metrics``.
+
+Connections: granian serves at most ``MAX_CONNECTIONS`` per worker at once, idle keep-alive ones
+included (its default, the listen backlog of 1,024, let a thousand idle clients take an instance
+offline); a client gets ``READ_TIMEOUT`` seconds for a request's headers (granian's HTTP/1
+setting) and as long again for its body (``service.read_timeout``).
 """
 
 from __future__ import annotations
 
+import errno
+import socket
+import sys
+
 from granian.constants import Interfaces, Loops
+from granian.http import HTTP1Settings
 from granian.log import LogLevels
 from granian.server import Server
 
-from service.settings import Settings
+from service.settings import Settings, SettingsError
 
 APP_FACTORY = "service.app:create_served_app"
 """The app factory the worker process imports: the app, its startup heap frozen (``gc.freeze``)."""
 
 
+class PortInUse(OSError):
+    """Another process listens on the address: granian would share it silently."""
+
+    def __init__(self, host: str, port: int) -> None:
+        super().__init__(
+            f"{host}:{port} is already in use by another process (another instance?): "
+            "refusing to start beside it. Stop it, or set PORT to a free port."
+        )
+
+
+def check_port_free(host: str, port: int) -> None:
+    """PortInUse if something listens on ``host:port``.
+
+    granian binds with SO_REUSEPORT, so a second instance on a busy port would start without a
+    word and the kernel would hand it half of the connections (in memory mode, half of the
+    games would answer 404). A plain bind finds out first: SO_REUSEADDR lets it ignore the
+    TIME_WAIT connections of an instance that just stopped, and on Linux it still fails on a
+    port another socket listens on. (A process that binds between this check and granian's is
+    not seen: the check is for the common mistake, not a lock.)
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise PortInUse(host, port) from None
+            raise
+
+
 def main() -> None:
     # Read here first so a bad variable stops the server with its message, before any worker.
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+        check_port_free(settings.host, settings.port)
+    except (SettingsError, PortInUse) as error:
+        print(f"three-thirteen: cannot start: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
     Server(
         APP_FACTORY,
         factory=True,
@@ -27,7 +74,10 @@ def main() -> None:
         port=settings.port,
         interface=Interfaces.ASGI,
         loop=Loops.uvloop,
-        workers=1,
+        workers=settings.workers,
+        backlog=settings.backlog,
+        backpressure=settings.max_connections,
+        http1_settings=HTTP1Settings(header_read_timeout=round(settings.read_timeout * 1000)),
         websockets=False,
         log_level=LogLevels(settings.log_level.lower()),
         log_access=False,

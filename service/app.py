@@ -13,6 +13,7 @@ from litestar.channels.backends.memory import MemoryChannelsBackend
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.logging import LoggingConfig
+from litestar.middleware.base import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
@@ -24,16 +25,20 @@ from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]  #
 from service.advice_api import AdviceController
 from service.analysis_api import AnalysisController
 from service.analysis_pool import AnalysisPool
+from service.client_address import TrustedProxies
 from service.decoded_games import DecodedGames
 from service.games_api import GamesController
 from service.openapi_document import finish_document
 from service.operations import OperationsController
 from service.problems import EXCEPTION_MAP
+from service.rate_limits import rate_limit_config, rate_limit_stores
+from service.read_timeout import ReadTimeoutMiddleware
 from service.scoresheets_api import ScoreSheetsController
 from service.services import Services
 from service.settings import Settings
 from service.sheet_store import build_sheet_store
 from service.store import MemoryStore, Store
+from service.stream_limits import StreamSlots
 from service.strict_body import decode_body_strictly
 
 API_VERSION = "1.0.0"
@@ -49,7 +54,11 @@ Seat tokens go in `Authorization: Bearer <token>`; they are shown once, when the
 def build_store(settings: Settings) -> tuple[Store, Literal["memory", "redis"]]:
     if not settings.redis_url:
         return (
-            MemoryStore(game_ttl=settings.game_ttl, idempotency_ttl=settings.idempotency_ttl),
+            MemoryStore(
+                game_ttl=settings.game_ttl,
+                idempotency_ttl=settings.idempotency_ttl,
+                max_games=settings.max_games,
+            ),
             "memory",
         )
     # Only a Redis deployment loads the Redis client code.
@@ -60,6 +69,8 @@ def build_store(settings: Settings) -> tuple[Store, Literal["memory", "redis"]]:
         game_ttl=settings.game_ttl,
         idempotency_ttl=settings.idempotency_ttl,
         cluster=settings.redis_cluster,
+        pool_size=settings.redis_pool_size,
+        pool_timeout=settings.redis_pool_timeout,
     )
     return store, "redis"
 
@@ -137,7 +148,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
         channels=channels,
         decoded=DecodedGames(),
         analyses=analyses,
+        streams=StreamSlots(
+            per_instance=settings.max_streams, per_client=settings.max_streams_per_client
+        ),
+        proxies=TrustedProxies(settings.trusted_proxies),
     )
+    rate_limits = rate_limit_config(settings)
     prometheus = PrometheusConfig(
         app_name="three_thirteen", prefix="three_thirteen", group_path=True
     )
@@ -166,7 +182,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
             ),
             channels,
         ],
-        middleware=[prometheus.middleware],
+        middleware=[
+            prometheus.middleware,
+            DefineMiddleware(ReadTimeoutMiddleware, timeout=settings.read_timeout),
+            *([] if rate_limits is None else [rate_limits.middleware]),
+        ],
+        stores=rate_limit_stores(store),
         before_request=decode_body_strictly,
         cors_config=CORSConfig(
             allow_origins=list(settings.cors_origins),

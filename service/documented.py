@@ -16,8 +16,10 @@ _DESCRIPTIONS: Final = {
     404: "No such game",
     409: "Not this seat's turn, the wrong phase, a finished game, or a stale expected_version",
     413: "The request body is too large",
+    408: "The request's body did not arrive in time",
     422: "A field is invalid or breaks a rule; `field` names it",
-    503: "The game store cannot be reached",
+    429: "Too many requests or open streams from this client; see Retry-After",
+    503: "The game store cannot be reached or is full, or too many streams; see Retry-After",
 }
 
 

@@ -18,14 +18,14 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Final
 
 import msgspec
 from litestar.response import ServerSentEventMessage
 
 from engine import game
-from engine.game.state import GameState
+from engine.game.state import RECORD_CHUNK, GameState, Record
 from service import translate, wire
 from service.game_flow import LoadedGame, channel_of, load_game, view_of
 from service.services import Services
@@ -45,36 +45,64 @@ def _snapshot(loaded: LoadedGame, seat: int | None) -> ServerSentEventMessage:
     )
 
 
-def _state_at(newest: GameState, version: int) -> GameState:
-    """The game as it was at ``version``, rebuilt from the newest state's shuffles and log."""
-    return game.replay(newest.players, newest.rules, newest.shuffle_record, newest.log[:version])
+CATCH_UP_SLICE: Final = 64
+"""Actions a stream replays or renders between two turns of the event loop: a long game's
+catch-up (tens of thousands of actions) must not hold the loop from other requests."""
+
+
+async def _state_at(newest: GameState, version: int) -> GameState:
+    """The game as it was at ``version``, rebuilt from the newest state's shuffles and log, a
+    slice of actions at a time."""
+    state = game.replay(newest.players, newest.rules, newest.shuffle_record, ())
+    # Replayed from the recorded shuffles, which hold the packs but not the seed: a seeded
+    # game's views must still say so.
+    state = dataclasses.replace(state, seed=newest.seed)
+    for done, record in enumerate(_records(newest, 0, version), start=1):
+        state = game.apply(state, record.seat, record.action)
+        if done % CATCH_UP_SLICE == 0:
+            await asyncio.sleep(0)
+    return state
+
+
+def _records(state: GameState, start: int, stop: int) -> Iterator[Record]:
+    """The records of versions ``start + 1`` to ``stop``, straight from their chunks (every
+    chunk but the last is full): ``GameState.log`` builds the whole log anew on each call."""
+    first = start // RECORD_CHUNK
+    skip = start - first * RECORD_CHUNK
+    left = stop - start
+    for chunk in state.records[first:]:
+        for record in chunk[skip:]:
+            if left <= 0:
+                return
+            yield record
+            left -= 1
+        skip = 0
 
 
 def _catch_up(
     game_id: str, follower: GameState, newest: GameState, seat: int | None
-) -> tuple[list[ServerSentEventMessage], GameState]:
-    """The events from ``follower``'s version to ``newest``'s, and the state reached."""
+) -> Iterator[tuple[ServerSentEventMessage, GameState]]:
+    """The events from ``follower``'s version to ``newest``'s, each with the state reached.
+    Linear in the events: the log entries from the follower's version on, each action applied
+    once; the caller yields to the loop between events."""
     if newest.version <= follower.version:
-        return [], follower
+        return
     # The packs dealt after ``follower``'s version are already recorded in ``newest``: hand them
     # to the follower so its deals are the game's deals, not fresh shuffles.
     state = dataclasses.replace(follower, pending=newest.shuffles[len(follower.shuffles) :])
-    entries = game.public_log(newest, seat)
-    events = []
-    for index in range(follower.version, newest.version):
-        acting_seat, action = newest.log[index]
-        state = game.apply(state, acting_seat, action)
+    entries = game.public_log(newest, seat, since=follower.version)
+    records = _records(newest, follower.version, newest.version)
+    for entry, record in zip(entries, records, strict=True):
+        state = game.apply(state, record.seat, record.action)
         event = wire.GameEvent(
             version=state.version,
-            entry=translate.log_entry_to_wire(entries[index]),
+            entry=translate.log_entry_to_wire(entry),
             view=view_of(game_id, state, seat),
         )
-        events.append(
-            ServerSentEventMessage(
-                data=_encoder.encode(event).decode(), event="action", id=state.version
-            )
+        message = ServerSentEventMessage(
+            data=_encoder.encode(event).decode(), event="action", id=state.version
         )
-    return events, newest
+        yield message, newest if state.version == newest.version else state
 
 
 async def game_events(
@@ -95,11 +123,14 @@ async def game_events(
                 yield _snapshot(loaded, seat)
                 follower = newest
             else:
-                follower = _state_at(newest, last_event_id)
+                follower = await _state_at(newest, last_event_id)
             while True:
-                events, follower = _catch_up(game_id, follower, newest, seat)
-                for event in events:
+                events = _catch_up(game_id, follower, newest, seat)
+                for sent, (event, reached) in enumerate(events, start=1):
+                    follower = reached
                     yield event
+                    if sent % CATCH_UP_SLICE == 0:
+                        await asyncio.sleep(0)
                 if newest.status != "playing":
                     return
                 idle_until = time.monotonic() + idle_timeout

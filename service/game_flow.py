@@ -17,6 +17,7 @@ from engine import game
 from engine.game.state import GameState
 from service import game_records, metrics, translate, wire
 from service.game_records import GameRecord, SavedResponse
+from service.names import display_name
 from service.problems import (
     GameNotFound,
     IdempotencyKeyReused,
@@ -75,7 +76,9 @@ def view_of(game_id: str, state: GameState, seat: int | None) -> wire.GameView:
 
 async def create_game(services: Services, request: wire.CreateGameRequest) -> wire.GameCreated:
     rules = translate.rules_from_wire(request.rules)
-    names = [p.name for p in request.players]
+    names = [
+        display_name(p.name, f"players[{seat}].name") for seat, p in enumerate(request.players)
+    ]
     state = game.new_game(names, rules, request.seed)
     tokens = [game_records.new_token() for _ in names]
     record = GameRecord(

@@ -56,11 +56,19 @@ IdleTimeout = Annotated[
 ]
 
 
+_MAX_VERSION_DIGITS = 10
+"""A version is below 2**31: any longer id is no version (and ``int`` of thousands of digits is
+refused by Python itself)."""
+
+
 def _resume_point(last_event_id: str | None) -> int | None:
-    """An SSE event id is opaque to the client; one that is not a version starts afresh."""
-    if last_event_id is None or not last_event_id.strip().isdigit():
+    """An SSE event id is opaque to the client; one that is not a version starts afresh. Only
+    ASCII digits make a version: ``str.isdigit`` also accepts ``²`` and other scripts' digits,
+    which ``int`` refuses or reads as another number."""
+    text = "" if last_event_id is None else last_event_id.strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= _MAX_VERSION_DIGITS):
         return None
-    return int(last_event_id.strip())
+    return int(text)
 
 
 class GamesController(Controller):
@@ -132,7 +140,7 @@ class GamesController(Controller):
             "after that version. The stream ends when the game is over or after `idle_timeout`."
         ),
         media_type="text/event-stream",
-        responses=problems(401, 404, 422, 503),
+        responses=problems(401, 404, 422, 429, 503),
     )
     async def events(
         self,
@@ -145,8 +153,9 @@ class GamesController(Controller):
         services = services_of(request)
         loaded = await game_flow.load_game(services, game_id)
         seat = loaded.viewer(authorization)
+        events = game_events(services, game_id, seat, _resume_point(last_event_id), idle_timeout)
         return ServerSentEvent(
-            game_events(services, game_id, seat, _resume_point(last_event_id), idle_timeout),
+            services.streams.hold(services.proxies.client_of(request), events),
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
 

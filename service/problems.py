@@ -20,7 +20,7 @@ from litestar.plugins.problem_details import ProblemDetailsException
 
 import engine
 import engine.errors
-from service.store import StoreUnavailable
+from service.store import StoreFull, StoreUnavailable
 
 log = logging.getLogger("service.problems")
 
@@ -37,6 +37,9 @@ class ServiceProblem(Exception):
     retry_after: int | None = None
     """Seconds after which a retry may succeed (the Retry-After header), for a refusal that
     passes."""
+
+    retry_after: ClassVar[int | None] = None
+    """Seconds for the Retry-After header of a refusal that passes with time (429, 503)."""
 
     def __init__(self, detail: str, *, field: str | None = None) -> None:
         self.detail = detail
@@ -94,6 +97,20 @@ class WrongEditToken(ServiceProblem):
 
 class SheetWriteConflict(ServiceProblem):
     status, kind, title = 409, "sheet-write-conflict", "The sheet kept changing; try again"
+
+
+class SlowRequest(ServiceProblem):
+    status, kind, title = 408, "request-timeout", "The request's body took too long to arrive"
+
+
+class TooManyStreams(ServiceProblem):
+    status, kind, title = 429, "too-many-streams", "Too many event streams open from this client"
+    retry_after = 5
+
+
+class StreamsFull(ServiceProblem):
+    status, kind, title = 503, "streams-full", "This instance has as many event streams as it holds"
+    retry_after = 5
 
 
 class IdempotencyKeyReused(ServiceProblem):
@@ -174,6 +191,15 @@ def field_of_validation_message(message: str) -> tuple[str, str]:
     return path or "$", text
 
 
+_HEADER_FIELDS: Final = {
+    spelling: name
+    for name in ("Authorization", "Idempotency-Key", "Last-Event-ID")
+    for spelling in (name.lower(), name.lower().replace("-", "_"))
+}
+"""Litestar names a header that fails its constraints by its handler's parameter
+(``idempotency_key``): a header is named the one way the API documents it, in every problem."""
+
+
 def _from_validation(exc: ValidationException) -> ProblemDetailsException:
     """Query, path and header values that fail their declared constraints (bodies are checked
     earlier, by ``service.strict_body``)."""
@@ -181,7 +207,10 @@ def _from_validation(exc: ValidationException) -> ProblemDetailsException:
     if isinstance(exc.extra, list):
         for item in exc.extra:
             if isinstance(item, Mapping):
-                errors.append({"field": str(item.get("key", "$")), "message": str(item["message"])})
+                key = str(item.get("key", "$"))
+                errors.append(
+                    {"field": _HEADER_FIELDS.get(key, key), "message": str(item["message"])}
+                )
     first = errors[0] if errors else {"field": "$", "message": str(exc.detail)}
     return _problem(
         422,
@@ -211,6 +240,20 @@ def _from_store_unavailable(exc: StoreUnavailable) -> ProblemDetailsException:
         str(exc) or "try again later",
         headers={"Retry-After": "1"},
     )
+
+
+def _from_store_full(exc: StoreFull) -> ProblemDetailsException:
+    return _problem(
+        503,
+        "store-full",
+        "The game store holds as many games as it may",
+        str(exc),
+        headers={"Retry-After": str(STORE_FULL_RETRY_AFTER)},
+    )
+
+
+STORE_FULL_RETRY_AFTER: Final = 60
+"""Seconds: games expire one by one, so room comes back slowly."""
 
 
 def _from_unexpected(exc: Exception) -> ProblemDetailsException:
@@ -245,9 +288,15 @@ def _game_errors() -> dict[type[Exception], Callable[[Any], ProblemDetailsExcept
             422,
             "option-not-enabled",
             "A house rule is off in this game",
-            lambda _: None,
+            lambda exc: exc.field,
         ),
-        ("IllegalAction", 422, "illegal-action", "The action is not allowed", lambda _: None),
+        (
+            "IllegalAction",
+            422,
+            "illegal-action",
+            "The action is not allowed",
+            lambda exc: exc.field,
+        ),
     ]
     out: dict[type[Exception], Callable[[Any], ProblemDetailsException]] = {}
     for name, status, kind, title, field in table:
@@ -290,6 +339,7 @@ EXCEPTION_MAP: Final[Mapping[type[Exception], Callable[[Any], ProblemDetailsExce
     ValidationException: _from_validation,
     HTTPException: _from_http_exception,
     StoreUnavailable: _from_store_unavailable,
+    StoreFull: _from_store_full,
     engine.CardCodeError: _from_engine_error(422, "bad-card", "A card or rank code is invalid"),
     engine.RulesError: _from_engine_error(422, "bad-rules", "The rules are invalid", _rules_field),
     engine.HandError: _from_engine_error(422, "bad-hand", "The hand is invalid", lambda _: "hand"),

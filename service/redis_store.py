@@ -52,6 +52,10 @@ DEFAULT_KEY_PREFIX: Final = "ttt"
 # Seconds: long enough for a loaded Redis on a busy machine, short enough that a dead one turns
 # into a prompt 503 rather than a hung request.
 DEFAULT_TIMEOUT: Final = 2.0
+DEFAULT_POOL_SIZE: Final = 256
+_EVENT_CONNECTIONS: Final = 66
+"""Connections the event notices may hold beside the store's: up to 64 publishing at once
+(``GameEventsBackend.max_in_flight``) and the reader."""
 
 # KEYS[1] = game hash. ARGV: record, game TTL in ms.
 _CREATE_SCRIPT: Final = """
@@ -173,6 +177,8 @@ class RedisStore:
         self._idempotency_ttl_ms = _milliseconds("idempotency_ttl", idempotency_ttl)
         self._create = client.register_script(_CREATE_SCRIPT)
         self._commit = client.register_script(_COMMIT_SCRIPT)
+        self._slots: asyncio.Semaphore | None = None
+        self._slot_timeout = DEFAULT_TIMEOUT
 
     @classmethod
     def from_url(
@@ -184,10 +190,17 @@ class RedisStore:
         cluster: bool = False,
         key_prefix: str = DEFAULT_KEY_PREFIX,
         timeout: float = DEFAULT_TIMEOUT,
+        pool_size: int = DEFAULT_POOL_SIZE,
+        pool_timeout: float = DEFAULT_TIMEOUT,
     ) -> RedisStore:
         """A store on ``url`` (``redis://host:port/db``; with ``cluster``, any node of the cluster).
 
         Connecting is lazy: a store made while Redis is down works once Redis is up.
+
+        At most ``pool_size`` connections (per node of a cluster); a command that finds them all
+        busy waits up to ``pool_timeout`` seconds for one. redis-py's default pool raises
+        ``MaxConnectionsError`` at once instead, which under a burst of a hundred requests
+        answered 503 with Redis healthy, and made /readyz pull healthy instances at peak.
         """
         # One quick retry rides over a connection that died with a restarted Redis: the pool
         # hands out the stale connection once, the retry reconnects.
@@ -199,12 +212,23 @@ class RedisStore:
         }
         client: aioredis.Redis | RedisCluster
         if cluster:
-            client = RedisCluster.from_url(url, **options)
+            # The cluster client has no blocking pool: the store's own commands wait for one of
+            # ``pool_size`` slots, and each node's pool has room for them and the event notices.
+            client = RedisCluster.from_url(
+                url, max_connections=pool_size + _EVENT_CONNECTIONS, **options
+            )
         else:
-            client = aioredis.Redis.from_url(url, **options)
-        return cls(
+            pool = aioredis.BlockingConnectionPool.from_url(
+                url, max_connections=pool_size, timeout=pool_timeout, **options
+            )
+            client = aioredis.Redis(connection_pool=pool)
+        store = cls(
             client, game_ttl=game_ttl, idempotency_ttl=idempotency_ttl, key_prefix=key_prefix
         )
+        if cluster:
+            store._slots = asyncio.Semaphore(pool_size)
+            store._slot_timeout = pool_timeout
+        return store
 
     async def create(self, game_id: str, record: bytes) -> None:
         created = await self._call(
@@ -274,6 +298,20 @@ class RedisStore:
         await self.redis.aclose()
 
     async def _call(self, command: Callable[[], Awaitable[_T]]) -> _T:
+        if self._slots is None:
+            return await self._send(command)
+        try:
+            async with asyncio.timeout(self._slot_timeout):
+                await self._slots.acquire()
+        except TimeoutError as error:
+            _outage_log.note(error)
+            raise StoreUnavailable(UNAVAILABLE_MESSAGE) from error
+        try:
+            return await self._send(command)
+        finally:
+            self._slots.release()
+
+    async def _send(self, command: Callable[[], Awaitable[_T]]) -> _T:
         try:
             await _topology_loaded(self.redis)
             return await command()

@@ -10,9 +10,11 @@ from litestar import Request
 from litestar.channels import ChannelsPlugin
 
 from service.analysis_pool import AnalysisPool
+from service.client_address import TrustedProxies
 from service.decoded_games import DecodedGames
 from service.settings import Settings
 from service.store import Store
+from service.stream_limits import StreamSlots
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +25,9 @@ class Services:
     channels: ChannelsPlugin
     decoded: DecodedGames
     analyses: AnalysisPool
+
+    streams: StreamSlots
+    proxies: TrustedProxies
 
 
 def services_of(request: Request[Any, Any, Any]) -> Services:

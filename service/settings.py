@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from typing import Literal
@@ -52,6 +53,30 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     analysis_inline_wilds: int = 6
     """Hands with more wilds (jokers and cards of the wild rank) than this go to the processes."""
 
+    workers: int = 1
+    """granian worker processes; more than one needs ``redis_url`` (each would hold its games)."""
+    redis_pool_size: int = 256
+    """Connections to Redis per worker; a request finding them all busy waits for one."""
+    redis_pool_timeout: float = 2.0
+    """Seconds a request waits for a free Redis connection before it answers 503."""
+    backlog: int = 4096
+    """Connections the kernel queues before the server accepts them."""
+    max_connections: int = 16384
+    """Connections a worker serves at once (idle keep-alive ones included); the rest queue."""
+    read_timeout: float = 10.0
+    """Seconds a client may take to send a request's headers, and again its body (else 408)."""
+    max_streams: int = 4096
+    """Event streams open at once on a worker; one more is answered 503 with Retry-After."""
+    max_streams_per_client: int = 32
+    """Event streams open at once from one client address; one more is answered 429."""
+    rate_limit_per_minute: int = 0
+    """Requests per minute and client address on the routes that need no token (analyse,
+    create, streams); 0 turns rate limiting off."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses (or CIDR networks) of the proxies whose X-Forwarded-For names the client."""
+    max_games: int = 200_000
+    """Memory store only: games kept at most; a create past it answers 503 with Retry-After."""
+
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if environ is None else environ
@@ -59,11 +84,20 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         level = env.get("LOG_LEVEL", defaults.log_level).strip().upper()
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise SettingsError("LOG_LEVEL", level, "DEBUG, INFO, WARNING, ERROR or CRITICAL")
-        origins = tuple(o.strip() for o in env.get("CORS_ORIGINS", "").split(",") if o.strip())
+        origins = _list(env, "CORS_ORIGINS")
+        redis_url = env.get("REDIS_URL", "").strip()
+        workers = _integer(env, "WORKERS", defaults.workers, low=1, high=256)
+        if workers > 1 and not redis_url:
+            raise SettingsError(
+                "WORKERS",
+                str(workers),
+                "1 without REDIS_URL (each worker process would hold its own games, and "
+                "requests would find them or not at random)",
+            )
         return cls(
             host=env.get("HOST", defaults.host).strip() or defaults.host,
             port=_integer(env, "PORT", defaults.port, low=1, high=65535),
-            redis_url=env.get("REDIS_URL", "").strip(),
+            redis_url=redis_url,
             redis_cluster=_boolean(env, "REDIS_CLUSTER", defaults.redis_cluster),
             log_level=level,  # type: ignore[arg-type]  # checked against LogLevel just above
             cors_origins=origins,
@@ -80,7 +114,36 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             analysis_inline_wilds=_integer(
                 env, "ANALYSIS_INLINE_WILDS", defaults.analysis_inline_wilds, low=0, high=30
             ),
+            workers=workers,
+            redis_pool_size=_integer(env, "REDIS_POOL_SIZE", defaults.redis_pool_size, low=4),
+            redis_pool_timeout=_seconds(env, "REDIS_POOL_TIMEOUT", defaults.redis_pool_timeout),
+            backlog=_integer(env, "BACKLOG", defaults.backlog, low=128),
+            max_connections=_integer(env, "MAX_CONNECTIONS", defaults.max_connections, low=16),
+            read_timeout=_seconds(env, "READ_TIMEOUT", defaults.read_timeout),
+            max_streams=_integer(env, "MAX_STREAMS", defaults.max_streams, low=1),
+            max_streams_per_client=_integer(
+                env, "MAX_STREAMS_PER_CLIENT", defaults.max_streams_per_client, low=1
+            ),
+            rate_limit_per_minute=_integer(
+                env, "RATE_LIMIT_PER_MINUTE", defaults.rate_limit_per_minute, low=0
+            ),
+            trusted_proxies=_networks(env, "TRUSTED_PROXIES"),
+            max_games=_integer(env, "MAX_GAMES", defaults.max_games, low=1),
         )
+
+
+def _networks(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    networks = _list(env, name)
+    for network in networks:
+        try:
+            ipaddress.ip_network(network, strict=False)
+        except ValueError:
+            raise SettingsError(name, network, "IP addresses or CIDR networks") from None
+    return networks
+
+
+def _list(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    return tuple(item.strip() for item in env.get(name, "").split(",") if item.strip())
 
 
 def _integer(

@@ -10,8 +10,12 @@ same atomic step as the action itself, so a retried request can never apply twic
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 
 class StoreError(Exception):
@@ -24,6 +28,10 @@ class StoreUnavailable(StoreError):
 
 class GameExists(StoreError):
     """A game id was created twice."""
+
+
+class StoreFull(StoreError):
+    """The store holds as many games as it may (the service answers 503 with Retry-After)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,19 +74,42 @@ class Store(Protocol):
 
 
 class MemoryStore:
-    """Games in this process's memory, with expiry. Safe under asyncio: no method awaits
-    between reading and writing a game."""
+    """Games in this process's memory, with expiry, at most ``max_games`` of them (a create
+    past it raises StoreFull: the service answers 503 with Retry-After, and no game is evicted
+    before its time). Safe under asyncio: no method awaits between reading and writing a game.
 
-    def __init__(self, *, game_ttl: float = 7 * 86400, idempotency_ttl: float = 86400) -> None:
+    Expiry is incremental: every write of a game or a saved response gives it the same TTL from
+    now, so ordered by their last write (``OrderedDict``, a touched game moved to the end) they
+    are ordered by deadline, and a create drops the expired ones from the front: amortised
+    constant time, however many games there are, where a scan of all of them cost a create
+    more and more as the store filled.
+    """
+
+    def __init__(
+        self,
+        *,
+        game_ttl: float = 7 * 86400,
+        idempotency_ttl: float = 86400,
+        max_games: int | None = None,
+    ) -> None:
         self._game_ttl = game_ttl
         self._idempotency_ttl = idempotency_ttl
-        self._games: dict[str, tuple[StoredGame, float]] = {}
-        self._saved: dict[tuple[str, str], tuple[bytes, float]] = {}
+        self._max_games = max_games
+        self._games: OrderedDict[str, tuple[StoredGame, float]] = OrderedDict()
+        self._saved: OrderedDict[tuple[str, str], tuple[bytes, float]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._games)
 
     async def create(self, game_id: str, record: bytes) -> None:
         self._expire()
         if game_id in self._games:
             raise GameExists(game_id)
+        if self._max_games is not None and len(self._games) >= self._max_games:
+            raise StoreFull(
+                f"this instance holds {self._max_games} games, its limit: try again once some "
+                "have expired"
+            )
         self._games[game_id] = (StoredGame(0, record), time.monotonic() + self._game_ttl)
 
     async def load(self, game_id: str, *, recall: str | None = None) -> StoredGame | None:
@@ -103,9 +134,11 @@ class MemoryStore:
             return False
         now = time.monotonic()
         self._games[game_id] = (StoredGame(expected_version + 1, record), now + self._game_ttl)
+        self._games.move_to_end(game_id)
         if idempotency is not None:
             key, response = idempotency
             self._saved[game_id, key] = (response, now + self._idempotency_ttl)
+            self._saved.move_to_end((game_id, key))
         return True
 
     async def recall(self, game_id: str, key: str) -> bytes | None:
@@ -123,7 +156,14 @@ class MemoryStore:
 
     def _expire(self) -> None:
         now = time.monotonic()
-        for game_id in [g for g, (_, until) in self._games.items() if until < now]:
-            del self._games[game_id]
-        for key in [k for k, (_, until) in self._saved.items() if until < now]:
-            del self._saved[key]
+        _drop_expired(self._games, now)
+        _drop_expired(self._saved, now)
+
+
+def _drop_expired(entries: OrderedDict[_K, tuple[_V, float]], now: float) -> None:
+    """Drop the entries whose deadline has passed: the first ones, ordered as they are."""
+    while entries:
+        key, (_, until) = next(iter(entries.items()))
+        if until >= now:
+            return
+        del entries[key]

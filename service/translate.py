@@ -225,4 +225,5 @@ def view_to_wire(game_id: str, view: GameView) -> wire.GameView:
         table=None
         if view.table is None
         else [[meld_to_wire(m) for m in melds] for melds in view.table],
+        seeded=view.seeded,
     )

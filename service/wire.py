@@ -13,6 +13,8 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
+from service.names import NAME_PATTERN
+
 # Bodies are plain trees of values, never in a reference cycle: so their structs are left out of
 # the garbage collector's tracking (``gc=False``), which makes each one cheaper to make and free.
 
@@ -27,10 +29,14 @@ class Out(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 # -- reusable constraints -------------------------------------------------------------------------
 
+# A pattern ends with ``$(?!\n)``, not a bare ``$``: msgspec matches a pattern as Python's
+# ``re.search`` does, where ``$`` also matches before a final newline ("4H\n" would pass). The
+# lookahead means the same in the JSON Schema (ECMA) dialect of the OpenAPI document.
+
 CardCode = Annotated[
     str,
     Meta(
-        pattern=r"^(?:[Jj][Kk]|(?:10|[2-9AaTtJjQqKk])[CDHSXcdhsx♣♦♥♠★♧♢♡♤])$",
+        pattern=r"^(?:[Jj][Kk]|(?:10|[2-9AaTtJjQqKk])[CDHSXcdhsx♣♦♥♠★♧♢♡♤])$(?!\n)",
         description=(
             "A card: rank A 2-9 T (or 10) J Q K, then suit C D H S (X = five-crowns stars); JK is "
             "a joker. Case-insensitive; suit symbols ♣ ♦ ♥ ♠ ★ are accepted."
@@ -39,17 +45,19 @@ CardCode = Annotated[
     ),
 ]
 CanonicalCard = Annotated[
-    str, Meta(pattern=r"^(?:JK|[A2-9TJQK][CDHSX])$", description="A card in canonical form.")
+    str, Meta(pattern=r"^(?:JK|[A2-9TJQK][CDHSX])$(?!\n)", description="A card in canonical form.")
 ]
 RankCode = Annotated[
     str,
     Meta(
-        pattern=r"^(?:10|[2-9AaTtJjQqKk])$",
+        pattern=r"^(?:10|[2-9AaTtJjQqKk])$(?!\n)",
         description="A rank: A, 2-9, T (or 10), J, Q or K.",
         examples=["8", "T", "K"],
     ),
 ]
-CanonicalRank = Annotated[str, Meta(pattern=r"^[A2-9TJQK]$", description="A rank, canonical.")]
+CanonicalRank = Annotated[
+    str, Meta(pattern=r"^[A2-9TJQK]$(?!\n)", description="A rank, canonical.")
+]
 Hand = Annotated[
     list[CardCode],
     Meta(min_length=1, max_length=30, description="1 to 30 cards; identical cards may repeat."),
@@ -60,11 +68,28 @@ Count = Annotated[int, Meta(ge=0)]
 Points = Annotated[int, Meta(ge=0, le=1000)]
 Version = Annotated[int, Meta(ge=0, le=2**31 - 1)]
 PlayerName = Annotated[
-    str, Meta(min_length=1, max_length=40, pattern=r"\S", description="A display name.")
+    str,
+    Meta(
+        min_length=1,
+        max_length=40,
+        pattern=NAME_PATTERN,
+        description=(
+            "A display name: no control, format (zero-width, bidirectional) or separator "
+            "characters, at most 3 combining marks on a letter; kept in Unicode NFC."
+        ),
+    ),
 ]
 Seed = Annotated[
     int,
-    Meta(ge=0, le=2**63 - 1, description="Makes the shuffles reproducible; omit for random deals."),
+    Meta(
+        ge=0,
+        le=2**63 - 1,
+        description=(
+            "Makes the shuffles reproducible, for tests and replays: every view then says "
+            "`seeded: true`. A seed gives the deal away (a small one is found from one seat's "
+            "view in seconds): omit it in real games."
+        ),
+    ),
 ]
 GameId = Annotated[str, Meta(description="The game's id.", examples=["3q0cYFz2R1mA5lVt"])]
 PresetName = Literal["classic", "online", "five-crowns"]
@@ -224,6 +249,8 @@ class CreateGameRequest(Strict, frozen=True):
     players: Annotated[list[PlayerIn], Meta(min_length=2, max_length=16)]
     rules: RulesSpec = "classic"
     seed: Seed | None = None
+    """Reproducible deals for tests and replays: every view then says ``seeded: true``. A seed
+    gives the deal away (a small one is recovered from one seat's view), so omit it in play."""
 
 
 ExpectedVersion = Annotated[
@@ -319,6 +346,10 @@ class GameView(Out, frozen=True):
     """The card the seat on turn just took from a discard pile."""
     table: list[list[MeldOut]] | None
     """Redemption only: the melds each seat has laid on the table."""
+    seeded: bool
+    """The game was created with a ``seed``: for tests and replays only. Anyone who knows or
+    guesses the seed knows every hand and the stock; a small seed is found in seconds by trying
+    seeds against one seat's view. Never seed a real game."""
 
 
 class SeatToken(Out, frozen=True):

@@ -353,19 +353,23 @@ def _apply_draw(state: GameState, seat: int, action: Draw) -> GameState:
         raise WrongPhase(state.phase.value, action)
     if action.source == "stock":
         if action.pile is not None:
-            raise IllegalAction(f"a draw from the stock takes no pile, not pile {action.pile!r}")
+            raise IllegalAction(
+                f"a draw from the stock takes no pile, not pile {action.pile!r}", field="pile"
+            )
         card = state.stock[-1]
         stock, piles, upcard = state.stock[:-1], state.piles, None
     elif action.source == "discard":
         index = _pile_index(state, seat, action.pile)
         pile = state.piles[index]
         if not pile:
-            raise IllegalAction(f"discard pile {index} is empty")
+            raise IllegalAction(f"discard pile {index} is empty", field="source")
         card = pile[-1]
         stock, upcard = state.stock, card
         piles = _replace_at(state.piles, index, pile[:-1])
     else:
-        raise IllegalAction(f"draw source must be 'stock' or 'discard', not {action.source!r}")
+        raise IllegalAction(
+            f"draw source must be 'stock' or 'discard', not {action.source!r}", field="source"
+        )
     hand = state.hands[seat]
     at = bisect.bisect(hand, card)
     fields = dict(state.__dict__)
@@ -382,12 +386,14 @@ def _apply_draw(state: GameState, seat: int, action: Draw) -> GameState:
 def _pile_index(state: GameState, seat: int, pile: int | None) -> int:
     if state.rules.discard_piles != "per_player":
         if pile is not None:
-            raise OptionNotEnabled("discard_piles")
+            raise OptionNotEnabled("discard_piles", field="pile")
         return 0
     if pile is None:
         return seat
     if not _is_int(pile) or not 0 <= pile < len(state.piles):
-        raise IllegalAction(f"no discard pile {pile!r}: piles are 0 to {len(state.piles) - 1}")
+        raise IllegalAction(
+            f"no discard pile {pile!r}: piles are 0 to {len(state.piles) - 1}", field="pile"
+        )
     return pile
 
 
@@ -400,12 +406,13 @@ def _apply_discard(state: GameState, seat: int, action: Discard) -> GameState:
         raise CardNotInHand(card)
     card = int(card)  # a plain int, as in apply
     if not isinstance(action.go_out, bool):
-        raise IllegalAction(f"go_out must be true or false, not {action.go_out!r}")
+        raise IllegalAction(f"go_out must be true or false, not {action.go_out!r}", field="go_out")
     rules = state.rules
     if not rules.discard_drawn_upcard and card == state.upcard and hand.count(card) == 1:
         raise IllegalAction(
             f"card {card} was just drawn from a discard pile: the rules do not allow "
-            "discarding it again this turn"
+            "discarding it again this turn",
+            field="card",
         )
     rest = without(hand, card)
     penalties = state.penalties
@@ -414,7 +421,7 @@ def _apply_discard(state: GameState, seat: int, action: Discard) -> GameState:
     if action.go_out:
         refusal = _go_out_refusal(state)
         if refusal is not None:
-            raise IllegalAction(refusal)
+            raise IllegalAction(refusal, field="go_out")
         wild = state.wild
         left = deadwood_points(rest, wild, rules)
         if left > 0:
@@ -487,7 +494,7 @@ def _keeps_a_discard(state: GameState, hand: tuple[Card, ...]) -> bool:
 def _apply_lay_off(state: GameState, seat: int, action: LayOff) -> GameState:
     rules = state.rules
     if not rules.redemption:
-        raise OptionNotEnabled("redemption")
+        raise OptionNotEnabled("redemption", field="type")
     if state.phase is not _DISCARD_PHASE:
         raise WrongPhase(state.phase.value, action)
     if not _lay_off_open(state, seat):
@@ -498,21 +505,25 @@ def _apply_lay_off(state: GameState, seat: int, action: LayOff) -> GameState:
     if not _keeps_a_discard(state, without(hand, action.card)):
         raise IllegalAction(
             f"laying off card {action.card} would leave no card this turn may discard: "
-            "the turn ends with a discard"
+            "the turn ends with a discard",
+            field="card",
         )
     owner = action.seat
     if owner == seat:
-        raise IllegalAction("cards are laid off on other seats' melds, not on your own")
+        raise IllegalAction(
+            "cards are laid off on other seats' melds, not on your own", field="seat"
+        )
     if not _is_int(owner) or not 0 <= owner < len(state.players):
-        raise IllegalAction(f"no seat {owner!r} to lay off on")
+        raise IllegalAction(f"no seat {owner!r} to lay off on", field="seat")
     melds = state.table[owner]
     if not _is_int(action.meld) or not 0 <= action.meld < len(melds):
-        raise IllegalAction(f"seat {owner} has no meld {action.meld!r} on the table")
+        raise IllegalAction(f"seat {owner} has no meld {action.meld!r} on the table", field="meld")
     card = int(action.card)  # a plain int, as in apply
     extended = lay_out_meld((*melds[action.meld].cards, card), state.wild, rules)
     if extended is None:
         raise IllegalAction(
-            f"card {card} does not extend seat {owner}'s meld {action.meld} into a meld"
+            f"card {card} does not extend seat {owner}'s meld {action.meld} into a meld",
+            field="card",
         )
     table = _replace_at(state.table, owner, _replace_at(melds, action.meld, extended))
     return _evolve(

@@ -63,6 +63,10 @@ class GameView:
     """Deals so far (a double-naught round is dealt again): the log entries of this deal are
     this round's, so a seat can tell what it has seen this round from the log alone."""
 
+    seeded: bool
+    """The game was made with a seed: its deals can be rebuilt from the seed, and a small seed
+    found by trying them against one seat's view."""
+
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
@@ -126,6 +130,7 @@ def _view(state: GameState, hand: tuple[Card, ...] | None) -> GameView:
         upcard=state.upcard if playing else None,
         table=state.table if state.rules.redemption else None,
         deal=state.deal,
+        seeded=state.seed is not None,
     )
 
 

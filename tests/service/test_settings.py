@@ -63,6 +63,54 @@ def test_a_bad_value_is_refused_naming_the_variable(name: str, value: str) -> No
         Settings.from_env({name: value})
 
 
+def test_the_hardening_variables_are_read() -> None:
+    settings = Settings.from_env(
+        {
+            "REDIS_URL": "redis://localhost:6379/0",
+            "WORKERS": "4",
+            "REDIS_POOL_SIZE": "64",
+            "REDIS_POOL_TIMEOUT": "0.5",
+            "BACKLOG": "512",
+            "MAX_CONNECTIONS": "5000",
+            "READ_TIMEOUT": "3",
+            "MAX_STREAMS": "100",
+            "MAX_STREAMS_PER_CLIENT": "4",
+            "RATE_LIMIT_PER_MINUTE": "120",
+            "TRUSTED_PROXIES": "10.0.0.0/8, ::1",
+            "MAX_GAMES": "1000",
+        }
+    )
+    assert settings == Settings(
+        redis_url="redis://localhost:6379/0",
+        workers=4,
+        redis_pool_size=64,
+        redis_pool_timeout=0.5,
+        backlog=512,
+        max_connections=5000,
+        read_timeout=3.0,
+        max_streams=100,
+        max_streams_per_client=4,
+        rate_limit_per_minute=120,
+        trusted_proxies=("10.0.0.0/8", "::1"),
+        max_games=1000,
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "name"),
+    [
+        ({"WORKERS": "2"}, "WORKERS"),
+        ({"WORKERS": "0", "REDIS_URL": "redis://r"}, "WORKERS"),
+        ({"TRUSTED_PROXIES": "10.0.0.0/8, proxy.example"}, "TRUSTED_PROXIES"),
+        ({"RATE_LIMIT_PER_MINUTE": "-1"}, "RATE_LIMIT_PER_MINUTE"),
+        ({"READ_TIMEOUT": "0"}, "READ_TIMEOUT"),
+    ],
+)
+def test_a_bad_hardening_value_is_refused(env: dict[str, str], name: str) -> None:
+    with pytest.raises(SettingsError, match=name):
+        Settings.from_env(env)
+
+
 def test_cors_origins_are_allowed_when_configured() -> None:
     app = create_app(Settings(cors_origins=("https://table.example",)))
     with TestClient(app) as client:

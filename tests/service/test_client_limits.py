@@ -1,0 +1,144 @@
+"""Limits per client address: open event streams (429 past a client's share, 503 past the
+instance's) and rate limits on the routes that need no token (429 with Retry-After and the
+RateLimit headers), the address taken from X-Forwarded-For only behind a trusted proxy."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+from litestar import Litestar, Request
+from litestar.testing import TestClient
+
+from service.app import create_app
+from service.client_address import TrustedProxies
+from service.settings import Settings
+from tests.service.test_games_api import assert_problem
+
+TWO = {"players": [{"name": "a"}, {"name": "b"}]}
+
+
+async def _open_streams(
+    url: str, game_id: str, count: int, headers: dict[str, str] | None = None
+) -> tuple[list[int], list[httpx.Response], contextlib.AsyncExitStack]:
+    """Open ``count`` streams at once; the statuses, the refusals (read whole), and the open
+    ones' stack (closing it closes them)."""
+    stack = contextlib.AsyncExitStack()
+    client = await stack.enter_async_context(httpx.AsyncClient(base_url=url, timeout=10))
+    statuses: list[int] = []
+    refused: list[httpx.Response] = []
+    for _ in range(count):
+        response = await stack.enter_async_context(
+            client.stream("GET", f"/v1/games/{game_id}/events", headers=headers)
+        )
+        statuses.append(response.status_code)
+        if response.status_code != 200:
+            await response.aread()
+            refused.append(response)
+    return statuses, refused, stack
+
+
+def test_streams_past_a_clients_share_are_refused_429_and_freed_when_closed(
+    live_server_for: Callable[[Litestar], str],
+) -> None:
+    app = create_app(Settings(max_streams_per_client=3, max_streams=100))
+    url = live_server_for(app)
+
+    async def scenario() -> tuple[list[int], list[httpx.Response], list[int]]:
+        async with httpx.AsyncClient(base_url=url) as client:
+            game_id = (await client.post("/v1/games", json=TWO)).json()["game_id"]
+        statuses, refused, stack = await _open_streams(url, game_id, 5)
+        await stack.aclose()
+        await asyncio.sleep(0.2)  # the server sees the disconnections
+        again, _, stack = await _open_streams(url, game_id, 3)
+        await stack.aclose()
+        return statuses, refused, again
+
+    statuses, refused, again = asyncio.run(scenario())
+    assert statuses == [200, 200, 200, 429, 429]
+    for response in refused:
+        assert_problem(response, 429, "too-many-streams")
+        assert int(response.headers["retry-after"]) > 0
+    assert again == [200, 200, 200]
+
+
+def test_streams_past_the_instances_bound_are_refused_503(
+    live_server_for: Callable[[Litestar], str],
+) -> None:
+    app = create_app(Settings(max_streams_per_client=10, max_streams=2))
+    url = live_server_for(app)
+
+    async def scenario() -> tuple[list[int], list[httpx.Response]]:
+        async with httpx.AsyncClient(base_url=url) as client:
+            game_id = (await client.post("/v1/games", json=TWO)).json()["game_id"]
+        statuses, refused, stack = await _open_streams(url, game_id, 3)
+        await stack.aclose()
+        return statuses, refused
+
+    statuses, refused = asyncio.run(scenario())
+    assert statuses == [200, 200, 503]
+    assert_problem(refused[0], 503, "streams-full")
+    assert int(refused[0].headers["retry-after"]) > 0
+
+
+def test_rate_limits_refuse_429_with_retry_after_on_tokenless_routes_only() -> None:
+    app = create_app(Settings(rate_limit_per_minute=3))
+    with TestClient(app) as client:
+        created = [client.post("/v1/games", json=TWO) for _ in range(3)]
+        assert [r.status_code for r in created] == [201, 201, 201]
+        assert created[0].headers["ratelimit-limit"] == "3"
+        assert [r.headers["ratelimit-remaining"] for r in created] == ["2", "1", "0"]
+        refused = client.post("/v1/games", json=TWO)
+        body = assert_problem(refused, 429, "too-many-requests")
+        assert "3 requests a minute" in body["detail"]
+        assert 0 < int(refused.headers["retry-after"]) <= 60
+        assert refused.headers["ratelimit-remaining"] == "0"
+        analysed = client.post("/v1/analyse", json={"hand": ["4H"], "wild": "8"})
+        assert analysed.status_code == 429
+        # A game's own routes, which a seat's token guards or which only read, are not limited.
+        game = created[0].json()
+        token = game["seats"][game["view"]["turn"]]["token"]
+        for _ in range(5):
+            assert client.get(f"/v1/games/{game['game_id']}").status_code == 200
+        action = client.post(
+            f"/v1/games/{game['game_id']}/actions",
+            json={"type": "draw", "source": "stock"},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert action.status_code == 200
+        assert "ratelimit-limit" not in action.headers
+        assert client.get("/healthz").status_code == 200
+
+
+def test_without_the_setting_nothing_is_rate_limited(client: TestClient[Litestar]) -> None:
+    responses = [client.post("/v1/games", json=TWO) for _ in range(30)]
+    assert {r.status_code for r in responses} == {201}
+    assert "ratelimit-limit" not in responses[0].headers
+
+
+def _request(peer: str, forwarded: str | None) -> Request[Any, Any, Any]:
+    headers = [] if forwarded is None else [(b"x-forwarded-for", forwarded.encode())]
+    scope: Any = {"type": "http", "client": (peer, 5000), "headers": headers}
+    return Request(scope)
+
+
+@pytest.mark.parametrize(
+    ("trusted", "peer", "forwarded", "client"),
+    [
+        ((), "203.0.113.9", "198.51.100.1", "203.0.113.9"),
+        (("10.0.0.0/8",), "203.0.113.9", "198.51.100.1", "203.0.113.9"),
+        (("10.0.0.0/8",), "10.1.2.3", "198.51.100.1", "198.51.100.1"),
+        (("10.0.0.0/8",), "10.1.2.3", "6.6.6.6, 198.51.100.1, 10.9.9.9", "198.51.100.1"),
+        (("10.0.0.0/8",), "10.1.2.3", None, "10.1.2.3"),
+        (("10.0.0.0/8", "::1"), "::1", "2001:db8::7", "2001:db8::7"),
+    ],
+    ids=["no-proxy", "untrusted-peer", "trusted", "spoofed-left", "no-header", "ipv6"],
+)
+def test_x_forwarded_for_is_believed_only_from_a_trusted_proxy(
+    trusted: tuple[str, ...], peer: str, forwarded: str | None, client: str
+) -> None:
+    assert TrustedProxies(trusted).client_of(_request(peer, forwarded)) == client
