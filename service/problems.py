@@ -38,9 +38,6 @@ class ServiceProblem(Exception):
     """Seconds after which a retry may succeed (the Retry-After header), for a refusal that
     passes."""
 
-    retry_after: ClassVar[int | None] = None
-    """Seconds for the Retry-After header of a refusal that passes with time (429, 503)."""
-
     def __init__(self, detail: str, *, field: str | None = None) -> None:
         self.detail = detail
         self.field = field

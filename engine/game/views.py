@@ -59,13 +59,12 @@ class GameView:
     """The card the seat on turn just took from a discard pile (public: everyone saw it)."""
     table: tuple[tuple[Meld, ...], ...] | None
     """Redemption: the melds each seat has laid on the table. None when redemption is off."""
-    deal: int = 0
-    """Deals so far (a double-naught round is dealt again): the log entries of this deal are
-    this round's, so a seat can tell what it has seen this round from the log alone."""
-
     seeded: bool
     """The game was made with a seed: its deals can be rebuilt from the seed, and a small seed
     found by trying them against one seat's view."""
+    deal: int = 0
+    """Deals so far (a double-naught round is dealt again): the log entries of this deal are
+    this round's, so a seat can tell what it has seen this round from the log alone."""
 
 
 @dataclass(frozen=True, slots=True)
