@@ -522,3 +522,23 @@ def test_the_spec_links_a_created_sheet_to_its_operations(client: Client) -> Non
     schemas = document["components"]["schemas"]
     assert schemas["EnterRoundRequest"]["additionalProperties"] is False
     assert schemas["EntryIn"]["additionalProperties"] is False
+
+
+def test_a_tie_under_the_tiebreak_rule_adds_a_round_among_the_tied(client: Client) -> None:
+    created = create(client, first_dealer=0, rules={"preset": "classic", "tie": "tiebreak"})
+    for r in range(1, 12):
+        put_round(client, created, r, points_round(2, 2, 5))
+    sheet = client.get(f"/v1/scoresheets/{created['sheet_id']}").json()
+    assert sheet["status"] == "playing"
+    assert sheet["next_round"] == 12
+    tiebreak = sheet["rounds"][-1]
+    assert tiebreak["tiebreak"]
+    assert (tiebreak["cards_dealt"], tiebreak["wild"], tiebreak["seats"]) == (13, "K", [0, 1])
+    entries = {"entries": [{"seat": 0, "points": 9}, {"seat": 1, "points": 4}]}
+    done = put_round(client, created, 12, entries).json()
+    assert done["winners"] == [1]
+    assert done["totals"] == [22, 22, 55], "the tie-break round adds nothing to the totals"
+    page = PageParser()
+    page.feed(client.get(f"/v1/scoresheets/{created['sheet_id']}/sheet").text)
+    assert page.rows[-1][0] == "12tie-break"
+    assert page.rows[-1][4:] == ["9", "4", "\u2013"], "the untied seat did not play it"
