@@ -3,8 +3,8 @@
 Litestar derives the document from the handlers and structs; three things it cannot know are
 added here: request structs refuse unknown fields (``additionalProperties: false``), the only
 error schema is the problem details one (Litestar adds its own 400 body for handlers with
-parameters), and the links from a created game to its operations (so a client, or
-schemathesis's stateful phase, can follow a game from its creation).
+parameters), and the links from a created game or score sheet to its operations (so a client,
+or schemathesis's stateful phase, can follow one from its creation).
 """
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ _SEAT_0: Final = "Bearer {$response.body#/seats/0/token}"
 _SEAT_1: Final = "Bearer {$response.body#/seats/1/token}"
 _SAME_SEAT: Final = "$request.header.Authorization"
 _DRAW_FROM_STOCK: Final = {"type": "draw", "source": "stock"}
+_SHEET_ID: Final = {"sheet_id": "$response.body#/sheet_id"}
+_EDIT_TOKEN: Final = "Bearer {$response.body#/edit_token}"
+_TWO_SEATS_SCORE: Final = {"entries": [{"seat": 0, "points": 5}, {"seat": 1, "points": 0}]}
 
 # Where a response leads: (operationId, status) → link name → (target operationId, parameters,
 # request body or None). From a created game to its views and to the first seats' turns; from an
@@ -55,6 +58,30 @@ _LINKS: Final[dict[tuple[str, str], dict[str, tuple[str, dict[str, str], Any]]]]
         ),
         "GetSeatViewAfter": ("getGame", {**_GAME_ID, "header.Authorization": _SAME_SEAT}, None),
         "GetSeatLog": ("getGameLog", {**_GAME_ID, "header.Authorization": _SAME_SEAT}, None),
+    },
+    # From a created score sheet to its pages and its first round (a two-seat entry: sheets of
+    # more seats refuse it, naming the seat with no entry); from an entered round to the next.
+    ("createScoreSheet", "201"): {
+        "GetSheet": ("getScoreSheet", _SHEET_ID, None),
+        "ExportSheet": ("exportScoreSheet", _SHEET_ID, None),
+        "PrintSheet": ("printScoreSheet", _SHEET_ID, None),
+        "EnterFirstRound": (
+            "enterRound",
+            {**_SHEET_ID, "round": "1", "header.Authorization": _EDIT_TOKEN},
+            _TWO_SEATS_SCORE,
+        ),
+    },
+    ("enterRound", "200"): {
+        "GetSheetAfter": ("getScoreSheet", _SHEET_ID, None),
+        "EnterNextRound": (
+            "enterRound",
+            {
+                **_SHEET_ID,
+                "round": "$response.body#/next_round",
+                "header.Authorization": _SAME_SEAT,
+            },
+            _TWO_SEATS_SCORE,
+        ),
     },
 }
 

@@ -91,16 +91,17 @@ _STYLE: Final = """
 html { font: 10pt/1.3 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; color: #111; }
 body { margin: 0 auto; max-width: 186mm; }
 h1 { font-size: 16pt; margin: 0 0 1mm; }
-p.meta { margin: 0 0 3mm; color: #444; font-size: 8.5pt; }
+p.meta { margin: 0 0 1.5mm; color: #444; font-size: 8.5pt; }
 table { width: 100%%; border-collapse: collapse; table-layout: fixed; margin-bottom: 4mm; }
 th, td { border: 0.3mm solid #888; padding: 0.6mm 1mm; text-align: center; }
 thead th { background: #e8e8e8; font-size: 8.5pt; }
-th.round, td.round { width: 9mm; }
-th.shape, td.shape { width: 12mm; }
+th.round, td.round { width: 12mm; }
+th.shape, td.shape { width: 11mm; }
 th.person, td.person { width: 18mm; overflow: hidden; white-space: nowrap;
   text-overflow: ellipsis; }
 td.score { font-size: 10pt; height: 7mm; }
-td.score small { display: block; color: #666; font-size: 7pt; }
+td small { display: block; color: #666; font-size: 7pt; font-weight: normal; }
+td.round small { font-size: 6pt; }
 td.score.out { font-weight: bold; }
 tr.replayed td { color: #777; font-style: italic; }
 tr.tiebreak td { background: #f6f1e0; }
@@ -109,6 +110,10 @@ td.winner { text-decoration: underline; }
 figure { margin: 0; break-inside: avoid; }
 figcaption { font-size: 8.5pt; color: #444; margin-bottom: 1mm; }
 svg { width: 100%%; height: auto; }
+body.long td { padding: 0.2mm 1mm; }
+body.long td.score { height: 5mm; font-size: 9pt; }
+body.long td.score small { display: inline; margin-left: 1.2mm; }
+body.long svg { max-height: 78mm; }
 @media screen { body { padding: 8mm; } }
 """
 
@@ -122,9 +127,14 @@ def sheet_page(sheet: ScoreSheet, paper: Paper = "a4") -> str:
             f"<title>Score sheet: {escape(' · '.join(names))}</title>",
             "<style>",
             _STYLE % {"size": "A4" if paper == "a4" else "letter"},
-            "</style></head><body>",
+            "</style></head>",
+            # More rounds than the usual 11 to 13: a compact table, so the chart still fits.
+            "<body class='long'>" if len(sheet.rounds) > 13 else "<body>",
             "<h1>Three Thirteen score sheet</h1>",
             f"<p class='meta'>{escape(_summary(sheet))}</p>",
+            "<p class='meta'>Each score has the running total under it; the seat that went out "
+            "is in bold. A double naught (every hand melded) is dealt again and counts for "
+            "nothing.</p>",
             _table(sheet),
             "<figure>",
             "<figcaption>Running totals after each round (lower is better)</figcaption>",
@@ -166,7 +176,8 @@ def _table(sheet: ScoreSheet) -> str:
             cells = "".join(
                 f"<td class='score'>{points.get(p.seat, _NOT_PLAYED)}</td>" for p in players
             )
-            rows.append(f"<tr class='replayed'>{_shape_cells(sheet, r, ' replayed')}{cells}</tr>")
+            note = "<small>replayed</small>"
+            rows.append(f"<tr class='replayed'>{_shape_cells(sheet, r, note)}{cells}</tr>")
         rows.append(_round_row(sheet, r))
     winners = set(sheet.winners or ())
     totals = "".join(
@@ -174,7 +185,7 @@ def _table(sheet: ScoreSheet) -> str:
         for seat, total in enumerate(sheet.totals)
     )
     return (
-        "<table><thead><tr><th class='round'>Round</th><th class='shape'>Cards</th>"
+        "<table><thead><tr><th class='round'>Round</th><th class='shape'>Dealt</th>"
         "<th class='shape'>Wild</th><th class='person'>Dealer</th>"
         f"{head}</tr></thead><tbody>{''.join(rows)}</tbody>"
         f"<tfoot><tr><td colspan='4'>Total</td>{totals}</tr></tfoot></table>"
@@ -182,7 +193,7 @@ def _table(sheet: ScoreSheet) -> str:
 
 
 def _shape_cells(sheet: ScoreSheet, r: SheetRoundOut, note: str = "") -> str:
-    label = f"{r.round}{' tie-break' if r.tiebreak else ''}{note}"
+    label = f"{r.round}{'<small>tie-break</small>' if r.tiebreak else ''}{note}"
     dealer = escape(sheet.players[r.dealer].name)
     return (
         f"<td class='round'>{label}</td><td class='shape'>{r.cards_dealt}</td>"

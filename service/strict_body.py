@@ -26,7 +26,7 @@ from service.problems import BodyNotJson, InvalidField, field_of_validation_mess
 _STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 # Fields whose pattern is a card or a rank code: a mismatch is explained by the engine's parser,
 # which names the code and says what a valid one looks like.
-_PARSERS = {"hand": parse_card, "card": parse_card, "wild": parse_rank}
+_PARSERS = {"hand": parse_card, "cards": parse_card, "card": parse_card, "wild": parse_rank}
 
 
 async def decode_body_strictly(request: Request[Any, Any, Any]) -> None:

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.cards import parse_cards
 from engine.errors import (
@@ -217,6 +219,60 @@ def test_under_redemption_a_hand_may_hold_fewer_cards_than_dealt() -> None:
     assert score_one({"preset": "classic", "redemption": True}, 3, hand(0, "KC", "2D")) == 12
     with pytest.raises(WrongHandSize):
         score_one("classic", 3, hand(0, "KC", "2D"))
+
+
+@st.composite
+def scored_hands(draw: st.DrawFn) -> tuple[Rules, int, tuple[int, ...], bool]:
+    """Rules with random scoring options, a round, a hand of its size from the pack, and
+    whether it is the hand of the seat that went out (then melded: a run of clubs)."""
+    preset = draw(st.sampled_from(["classic", "online", "five-crowns"]))
+    spec: dict[str, object] = {
+        "preset": preset,
+        "going_out_bonus": draw(st.sampled_from([0, -5, -10, "minus_wild"])),
+        "doubled_late_rounds": draw(st.booleans()),
+        "wild_points": draw(st.sampled_from([None, 0, 20, 50])),
+        "joker_points": draw(st.sampled_from([0, 20, 50])),
+        "face_points": draw(st.sampled_from([[10, 10, 10], [11, 12, 13]])),
+        "schedule": draw(st.sampled_from(["up", "down"])),
+    }
+    if preset != "five-crowns":
+        spec["ace_points"] = draw(st.sampled_from([1, 13, 15, 20]))
+        spec["aces"] = draw(st.sampled_from(["low", "high_or_low"]))
+    rules = Rules.from_spec(spec)
+    round_number = draw(st.integers(1, rules.rounds))
+    size = rules.hand_size(round_number)
+    went_out = draw(st.booleans()) and size <= rules.max_run_length
+    if went_out:
+        low = rules.low_rank
+        held = tuple(range(low - 1, low - 1 + size))  # clubs from the lowest rank: a run
+    else:
+        pack = rules.pack(3)
+        held = tuple(draw(st.permutations(pack))[:size])
+    return rules, round_number, held, went_out
+
+
+@settings(max_examples=40, deadline=None)
+@given(scored_hands())
+def test_a_cards_entry_scores_as_the_rules_say_against_the_reference(
+    case: tuple[Rules, int, tuple[int, ...], bool],
+) -> None:
+    """Deadwood from the slow reference (or the going-out bonus: 0, -5, -10 or minus the wild
+    rank's value), doubled in the J Q K rounds when the option is on."""
+    rules, round_number, held, went_out = case
+    wild = rules.wild_rank(round_number)
+    if went_out:
+        bonus = rules.going_out_bonus
+        points = -rules.rank_value(wild) if bonus == "minus_wild" else int(bonus)
+    else:
+        points = reference_min_deadwood(held, wild, rules)
+    if rules.doubled_late_rounds and wild >= 11:
+        points *= 2
+    sheet = at_round(new_sheet(list(PLAYERS), rules, 0), round_number)
+    others = [PointsEntry(1, 0), PointsEntry(2, 0)]
+    entered = enter_round(
+        sheet, round_number, 0 if went_out else None, [CardsEntry(0, held), *others]
+    )
+    assert entered.counted[round_number].points_of(0) == points
 
 
 # -- double naughts, ties, corrections ------------------------------------------------------------

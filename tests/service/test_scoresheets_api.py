@@ -288,6 +288,14 @@ def test_a_bad_round_is_refused_naming_its_field_and_the_sheet_is_unchanged(
     assert client.get(f"/v1/scoresheets/{created['sheet_id']}").json() == before
 
 
+def test_a_bad_card_code_is_explained_where_it_stands(client: Client) -> None:
+    created = create(client)
+    body = _entries({"seat": 0, "cards": ["KC", "1Z", "QD"]}, {"seat": 1, "points": 1})
+    problem = put_round(client, created, 1, body).json()
+    assert problem["field"] == "entries[0].cards[1]"
+    assert "invalid card code '1Z'" in problem["detail"]
+
+
 def test_a_hand_of_the_wrong_size_says_so_and_names_the_seat(client: Client) -> None:
     created = create(client)
     body = _entries(
@@ -497,3 +505,40 @@ def test_names_on_the_page_are_escaped(client: Client) -> None:
     assert "<b>Ann" not in page
     assert "&lt;b&gt;Ann&lt;/b&gt;" in page
     assert "Bob &amp; Co" in page
+
+
+def test_the_spec_links_a_created_sheet_to_its_operations(client: Client) -> None:
+    """So a client, or schemathesis's stateful phase, can follow a sheet from its creation."""
+    document = client.get("/schema/openapi.json").json()
+    created = document["paths"]["/v1/scoresheets"]["post"]["responses"]["201"]
+    targets = {link["operationId"] for link in created["links"].values()}
+    assert targets == {"getScoreSheet", "exportScoreSheet", "printScoreSheet", "enterRound"}
+    assert "Location" in created["headers"]
+    entered = document["paths"]["/v1/scoresheets/{sheet_id}/rounds/{round}"]["put"]
+    assert {"200", "401", "404", "409", "422"} <= set(entered["responses"])
+    assert entered["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/EnterRoundRequest"
+    }
+    schemas = document["components"]["schemas"]
+    assert schemas["EnterRoundRequest"]["additionalProperties"] is False
+    assert schemas["EntryIn"]["additionalProperties"] is False
+
+
+def test_a_tie_under_the_tiebreak_rule_adds_a_round_among_the_tied(client: Client) -> None:
+    created = create(client, first_dealer=0, rules={"preset": "classic", "tie": "tiebreak"})
+    for r in range(1, 12):
+        put_round(client, created, r, points_round(2, 2, 5))
+    sheet = client.get(f"/v1/scoresheets/{created['sheet_id']}").json()
+    assert sheet["status"] == "playing"
+    assert sheet["next_round"] == 12
+    tiebreak = sheet["rounds"][-1]
+    assert tiebreak["tiebreak"]
+    assert (tiebreak["cards_dealt"], tiebreak["wild"], tiebreak["seats"]) == (13, "K", [0, 1])
+    entries = {"entries": [{"seat": 0, "points": 9}, {"seat": 1, "points": 4}]}
+    done = put_round(client, created, 12, entries).json()
+    assert done["winners"] == [1]
+    assert done["totals"] == [22, 22, 55], "the tie-break round adds nothing to the totals"
+    page = PageParser()
+    page.feed(client.get(f"/v1/scoresheets/{created['sheet_id']}/sheet").text)
+    assert page.rows[-1][0] == "12tie-break"
+    assert page.rows[-1][4:] == ["9", "4", "\u2013"], "the untied seat did not play it"
