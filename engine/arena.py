@@ -47,6 +47,7 @@ def estimate(values: Sequence[float]) -> Estimate:
 @dataclass(slots=True)
 class ArenaResult:
     seats: tuple[str, ...]
+    rotations: int = 0
     games: int = 0
     per_deal: dict[str, list[float]] = field(default_factory=dict)
     """Per level, its mean points per game in each deal."""
@@ -64,7 +65,7 @@ class ArenaResult:
     def table(self) -> str:
         levels = list(dict.fromkeys(self.seats))
         lines = [
-            f"{len(self.per_deal[levels[0]])} deals x {len(self.seats)} rotations = "
+            f"{len(self.per_deal[levels[0]])} deals x {self.rotations} rotations = "
             f"{self.games} games, {self.decisions} decisions in {self.seconds:.0f} s",
             f"{'level':<8} {'points/game':>12} {'95% CI':>16}",
         ]
@@ -132,10 +133,12 @@ def run(
         result.decisions += 1
 
     n = len(seats)
+    # Distinct rotations only: hard,normal,hard,normal has two, each played once.
+    rotations = list(dict.fromkeys(tuple(seats[(i + s) % n] for i in range(n)) for s in range(n)))
+    result.rotations = len(rotations)
     for deal in range(deals):
         points: dict[str, list[int]] = {name: [] for name in levels}
-        for shift in range(n):
-            rotated = [seats[(i + shift) % n] for i in range(n)]
+        for rotated in rotations:
             final = play_game(rotated, seed + deal, rules, budget=budget, on_decision=count)
             for seat, total in enumerate(final.totals):
                 points[rotated[seat]].append(total)

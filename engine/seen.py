@@ -86,9 +86,7 @@ def sight(view: GameView, log: Sequence[LogEntry], seat: int, rules: Rules) -> S
     taken: list[Counter[Card]] = [Counter() for _ in range(n)]
     passed: list[list[Card]] = [[] for _ in range(n)]
     turns_done = 0
-    for entry in log:
-        if entry.deal != view.deal:
-            continue
+    for entry in _this_deal(log, view.deal):
         action, card = entry.action, entry.card
         if isinstance(action, Draw):
             if action.source == "stock":
@@ -140,6 +138,15 @@ def sight(view: GameView, log: Sequence[LogEntry], seat: int, rules: Rules) -> S
         taken=tuple(tuple(sorted(t.elements())) for t in taken),
         passed=tuple(tuple(p) for p in passed),
     )
+
+
+def _this_deal(log: Sequence[LogEntry], deal: int) -> Sequence[LogEntry]:
+    """The log's entries of ``deal``: the last ones (found from the end: a game's log is long,
+    a round's short)."""
+    start = len(log)
+    while start and log[start - 1].deal == deal:
+        start -= 1
+    return log[start:]
 
 
 def _pile_of(pile: int | None, seat: int, *, per_player: bool) -> int:

@@ -46,6 +46,8 @@ EASY_SLIP = 0.25
 """How often ``easy`` throws a worse card than the analyser's."""
 NORMAL_WIDTH = 4
 """How many of the analyser's best discards ``normal`` looks ahead from."""
+NORMAL_SPREAD = 10
+"""``normal`` looks ahead only from discards leaving at most this many points more than the best."""
 NORMAL_WEIGHT = 0.3
 """``normal``: the weight of the deadwood held now against the next draw's expectation."""
 
@@ -127,8 +129,15 @@ def _lookahead(sight: Sight, ranked: Ranked, width: int, weight: float = NORMAL_
     deadwood now, which is the round's score."""
     if sight.out_seat is not None:
         return ranked[0][0]
-    candidates = keeps_wilds(sight, ranked)[:width]
+    candidates = _likely(keeps_wilds(sight, ranked))[:width]
     return min(candidates, key=lambda e: _next_turn(sight, e[0]) + weight * e[1])[0]
+
+
+def _likely(ranked: Ranked) -> Ranked:
+    """The candidates worth a look-ahead: those leaving at most ``NORMAL_SPREAD`` points more
+    deadwood than the best (a card that costs more now is rarely worth it next turn)."""
+    least = ranked[0][1]
+    return [entry for entry in ranked if entry[1] <= least + NORMAL_SPREAD]
 
 
 def _next_turn(sight: Sight, card: Card) -> float:
@@ -139,6 +148,9 @@ def _next_turn(sight: Sight, card: Card) -> float:
 
 HARD_BUDGET = 0.15
 """Seconds ``hard`` may think by default; the caller may give it less."""
+HARD_WEIGHT = 0.3
+HARD_WEIGHT_PER_LAP = 0.1
+"""``hard``: the weight of the deadwood held, and how much it grows with each lap of the round."""
 HARD_FEED = 0.5
 """``hard``: deadwood points charged per card of the next seat's takings a discard fits."""
 
@@ -155,7 +167,7 @@ def _weighed(sight: Sight, ranked: Ranked, budget: float) -> Card:
         return ranked[0][0]
     deadline = time.perf_counter() + budget
     laps = sight.turns_done / max(len(sight.active), 1)
-    weight = NORMAL_WEIGHT + 0.1 * laps
+    weight = HARD_WEIGHT + HARD_WEIGHT_PER_LAP * laps
     follower = _next_seat(sight)
     best: tuple[float, Card] | None = None
     for index, (card, left) in enumerate(keeps_wilds(sight, ranked)):
