@@ -24,17 +24,13 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The hot modules compiled by mypyc (part of mypy): the same typed source as C extensions, which
-# Python imports in place of the .py files: the analyser, the game's go-out checks and scoring,
-# and the service's translation between the wire and the engine (every answer passes through it).
-# An engine module is rebuilt whenever any engine source changes, the service's whenever any
-# engine or service source does; the tests refuse a stale one. Without them (`make clean`, a
-# plain `pip install`) the pure modules run.
+# Python imports in place of the .py files: the analyser, and the game's go-out checks and
+# scoring. Each is rebuilt whenever any engine source changes; the tests refuse a stale one.
+# Without them (`make clean`, a plain `pip install`) the pure modules run.
 EXT_SUFFIX := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
 ENGINE_NATIVE := $(patsubst %.py,%$(EXT_SUFFIX),engine/analysis.py engine/game/scoring.py)
-SERVICE_NATIVE := $(patsubst %.py,%$(EXT_SUFFIX),service/translate.py)
-NATIVE := $(ENGINE_NATIVE) $(SERVICE_NATIVE)
+NATIVE := $(ENGINE_NATIVE)
 ENGINE_SOURCES := $(shell find engine -name '*.py')
-SERVICE_SOURCES := $(shell find service -name '*.py')
 
 # One mypyc run per module: each gets its own runtime library beside it, inside the package.
 define mypyc
@@ -43,8 +39,6 @@ define mypyc
 	touch $@
 endef
 $(ENGINE_NATIVE): %$(EXT_SUFFIX): %.py $(ENGINE_SOURCES) $(STAMP)
-	$(mypyc)
-$(SERVICE_NATIVE): %$(EXT_SUFFIX): %.py $(ENGINE_SOURCES) $(SERVICE_SOURCES) $(STAMP)
 	$(mypyc)
 
 install: $(NATIVE) ## create .venv with the project and its dev tools; compile the hot modules
@@ -82,4 +76,4 @@ all: format lint typecheck test ## format, lint, typecheck, test
 
 clean: ## remove the virtualenv and caches
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build
-	find engine service -name '*.so' -delete
+	find engine -name '*.so' -delete

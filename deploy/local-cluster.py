@@ -25,6 +25,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
+from http import HTTPStatus
 from pathlib import Path
 
 NGINX_CONFIG = """\
@@ -91,7 +92,7 @@ def free_port() -> int:
 def answers(url: str) -> bool:
     try:
         with urllib.request.urlopen(url, timeout=1) as response:
-            return bool(response.status == 200)
+            return bool(response.status == HTTPStatus.OK)
     except (OSError, urllib.error.URLError):
         return False
 

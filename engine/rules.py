@@ -1,4 +1,4 @@
-"""The rules of a game: every option of RULES.md in one frozen value, the three presets, and the
+"""The rules of a game: every option of docs/rules.md in a frozen value, the three presets, and the
 round schedule.
 
 ``Rules`` is the only place an option is named. Build one from a preset and overrides with

@@ -48,10 +48,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     analysis_queue: int = 8
     """Costly analyses that may wait for a worker process; one more is refused with 503."""
     analysis_inline_cards: int = 16
-    """Hands of at most this many cards (a game deals at most 16) are analysed on the event loop,
-    unless they hold more than ``analysis_inline_wilds`` wilds; others go to the processes."""
-    analysis_inline_wilds: int = 6
-    """Hands with more wilds (jokers and cards of the wild rank) than this go to the processes."""
+    """Hands of at most this many cards (a game deals at most 16) are analysed on the event loop."""
+    analysis_inline_wilds: int = 0
+    """Larger hands too, if they hold at most this many wilds (jokers and cards of the wild
+    rank); the others go to the worker processes."""
 
     workers: int = 1
     """granian worker processes; more than one needs ``redis_url`` (each would hold its games)."""

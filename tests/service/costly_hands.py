@@ -1,0 +1,28 @@
+"""Analyse requests costly enough to leave the event loop, shared by the tests of the analyses'
+worker processes and their benchmark."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+
+def codes(text: str) -> list[str]:
+    return text.split()
+
+
+SLOWEST_KNOWN: Final[dict[str, Any]] = {
+    "hand": codes(
+        "AC 2C 3C 4C 5C 7C AD 2D 3D 4D 5D AH 2H 3H 4H 5H 7H AS 2S 3S 4S 5S JK JK JK JK JK JK JK JK"
+    ),
+    "wild": "7",
+    "rules": {"preset": "online", "jokers": 8, "max_wilds_per_meld": 1},
+}
+"""Issue 20's slowest known 30-card hand: a tenth of a second or more on any machine, all of it
+holding the interpreter's lock."""
+
+LARGER_THAN_A_DEAL: Final[dict[str, Any]] = {
+    "hand": codes("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AS 2S 3S 4S"),
+    "wild": "8",
+}
+"""Seventeen cards, one more than any deal, and a wild (8H): costly by the estimate, yet quick
+to analyse."""
