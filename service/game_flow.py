@@ -8,14 +8,16 @@ the loser answers 409 and nothing of it is applied.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Final
 
 import msgspec
 
 from engine import game
+from engine.cards import Card
 from engine.errors import StateFormatError
-from engine.game.state import GameState
+from engine.game.state import GameState, Record
 from service import game_records, metrics, translate, wire
 from service.game_records import GameRecord, SavedResponse
 from service.names import display_name
@@ -122,14 +124,14 @@ async def load_game(services: Services, game_id: str, *, recall: str | None = No
     state = services.decoded.get(game_id, record.state)
     if state is None:
         try:
-            state = _decoded(record.state, stored.segments, earlier, known)
+            state = await _decoded(record.state, stored.segments, earlier, known)
         except StateFormatError:
             if earlier is None:
                 raise
             # The earlier state was not this game's prefix after all (an id reused after its
             # game expired): read the whole game.
             stored = await services.store.load(game_id, recall=recall) or stored
-            state = _decoded(record.state, stored.segments, None, _NOTHING_SEALED)
+            state = await _decoded(record.state, stored.segments, None, _NOTHING_SEALED)
         services.decoded.put(game_id, record.state, state)
     sealed = game.sealed_of(state) if _in_parts(record.state) else _NOTHING_SEALED
     return LoadedGame(game_id, stored.version, record, state, stored.saved, sealed)
@@ -141,12 +143,26 @@ def _in_parts(head: bytes) -> bool:
     return b',"sealed":[' in head
 
 
-def _decoded(
+SEGMENTS_PER_SLICE: Final = 8
+"""Segments decoded between two turns of the event loop: the first load of a long game in a
+process decodes hundreds (tens of thousands of actions), which must not hold other requests."""
+
+
+async def _decoded(
     head: bytes, segments: tuple[bytes, ...], earlier: GameState | None, known: game.Sealed
 ) -> GameState:
     if not _in_parts(head):
         return game.loads(head)
-    chunks, packs = game_records.decoded_segments(segments)
+    chunks: list[tuple[Record, ...]] = []
+    packs: list[tuple[Card, ...]] = []
+    for start in range(0, len(segments), SEGMENTS_PER_SLICE):
+        if start:
+            await asyncio.sleep(0)
+        more_chunks, more_packs = game_records.decoded_segments(
+            segments[start : start + SEGMENTS_PER_SLICE]
+        )
+        chunks += more_chunks
+        packs += more_packs
     if earlier is not None:
         chunks[:0] = earlier.records[: known.chunks]
         packs[:0] = earlier.shuffles[: known.packs]
