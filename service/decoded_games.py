@@ -21,6 +21,12 @@ class DecodedGames:
         self._size = size
         self._entries: OrderedDict[str, tuple[bytes, GameState]] = OrderedDict()
 
+    def latest(self, game_id: str) -> GameState | None:
+        """The last state decoded for the game, whatever its version: a later version shares
+        its sealed history (see ``service.game_records``)."""
+        entry = self._entries.get(game_id)
+        return None if entry is None else entry[1]
+
     def get(self, game_id: str, record: bytes) -> GameState | None:
         entry = self._entries.get(game_id)
         if entry is None or entry[0] != record:

@@ -45,7 +45,7 @@ def _snapshot(loaded: LoadedGame, seat: int | None) -> ServerSentEventMessage:
     )
 
 
-CATCH_UP_SLICE: Final = 64
+CATCH_UP_SLICE: Final = 16
 """Actions a stream replays or renders between two turns of the event loop: a long game's
 catch-up (tens of thousands of actions) must not hold the loop from other requests."""
 
@@ -79,6 +79,13 @@ def _records(state: GameState, start: int, stop: int) -> Iterator[Record]:
         skip = 0
 
 
+def _entries(newest: GameState, seat: int | None, since: int) -> Iterator[game.LogEntry]:
+    """The log entries after ``since``, as ``seat`` sees them, a slice at a time."""
+    for start in range(since, newest.version, CATCH_UP_SLICE):
+        until = min(start + CATCH_UP_SLICE, newest.version)
+        yield from game.public_log(newest, seat, since=start, until=until)
+
+
 def _catch_up(
     game_id: str, follower: GameState, newest: GameState, seat: int | None
 ) -> Iterator[tuple[ServerSentEventMessage, GameState]]:
@@ -90,9 +97,9 @@ def _catch_up(
     # The packs dealt after ``follower``'s version are already recorded in ``newest``: hand them
     # to the follower so its deals are the game's deals, not fresh shuffles.
     state = dataclasses.replace(follower, pending=newest.shuffles[len(follower.shuffles) :])
-    entries = game.public_log(newest, seat, since=follower.version)
     records = _records(newest, follower.version, newest.version)
-    for entry, record in zip(entries, records, strict=True):
+    for entry in _entries(newest, seat, follower.version):
+        record = next(records)
         state = game.apply(state, record.seat, record.action)
         event = wire.GameEvent(
             version=state.version,

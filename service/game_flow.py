@@ -8,13 +8,16 @@ the loser answers 409 and nothing of it is applied.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Final
 
 import msgspec
 
 from engine import game
-from engine.game.state import GameState
+from engine.cards import Card
+from engine.errors import StateFormatError
+from engine.game.state import GameState, Record
 from service import game_records, metrics, translate, wire
 from service.game_records import GameRecord, SavedResponse
 from service.names import display_name
@@ -30,6 +33,7 @@ from service.store import GameExists
 
 _BEARER: Final = "bearer "
 _encoder: Final = msgspec.json.Encoder()
+_NOTHING_SEALED: Final = game.Sealed(0, 0)
 
 
 def channel_of(game_id: str) -> str:
@@ -53,6 +57,8 @@ class LoadedGame:
     state: GameState
     saved: bytes | None = None
     """The response saved under the idempotency key the load recalled, if any."""
+    sealed: game.Sealed = _NOTHING_SEALED
+    """What the store holds of the state apart from its record (its segments)."""
 
     def seat_of(self, token: str) -> int:
         seat = game_records.seat_of_token(token, self.record.token_hashes)
@@ -81,8 +87,9 @@ async def create_game(services: Services, request: wire.CreateGameRequest) -> wi
     ]
     state = game.new_game(names, rules, request.seed)
     tokens = [game_records.new_token() for _ in names]
+    parts = game.dumps_parts(state, _NOTHING_SEALED)
     record = GameRecord(
-        state=game.dumps(state),
+        state=parts.head,
         token_hashes=tuple(game_records.token_hash(t) for t in tokens),
         created=game_records.now(),
     )
@@ -90,7 +97,7 @@ async def create_game(services: Services, request: wire.CreateGameRequest) -> wi
     while True:
         game_id = game_records.new_game_id()
         try:
-            await services.store.create(game_id, encoded)
+            await services.store.create(game_id, encoded, segments=game_records.segments_of(parts))
             break
         except GameExists:  # 96 random bits: practically never, but never overwrite a game
             continue
@@ -106,15 +113,60 @@ async def create_game(services: Services, request: wire.CreateGameRequest) -> wi
 
 
 async def load_game(services: Services, game_id: str, *, recall: str | None = None) -> LoadedGame:
-    stored = await services.store.load(game_id, recall=recall)
+    """The game, decoded from its record and segments. Only the segments this process has not
+    decoded yet are read: those of the last state it decoded of the game are its first ones."""
+    earlier = services.decoded.latest(game_id)
+    known = _NOTHING_SEALED if earlier is None else game.sealed_of(earlier)
+    stored = await services.store.load(game_id, recall=recall, segments_from=sum(known))
     if stored is None:
         raise GameNotFound(f"no game {game_id!r} (it may have expired)")
     record = game_records.decode_record(stored.record)
     state = services.decoded.get(game_id, record.state)
     if state is None:
-        state = game.loads(record.state)
+        try:
+            state = await _decoded(record.state, stored.segments, earlier, known)
+        except StateFormatError:
+            if earlier is None:
+                raise
+            # The earlier state was not this game's prefix after all (an id reused after its
+            # game expired): read the whole game.
+            stored = await services.store.load(game_id, recall=recall) or stored
+            state = await _decoded(record.state, stored.segments, None, _NOTHING_SEALED)
         services.decoded.put(game_id, record.state, state)
-    return LoadedGame(game_id, stored.version, record, state, stored.saved)
+    sealed = game.sealed_of(state) if _in_parts(record.state) else _NOTHING_SEALED
+    return LoadedGame(game_id, stored.version, record, state, stored.saved, sealed)
+
+
+def _in_parts(head: bytes) -> bool:
+    """Whether the record holds a head of parts, or a whole state as written before parts
+    (a quote inside a JSON string is escaped, so only the key can spell this)."""
+    return b',"sealed":[' in head
+
+
+SEGMENTS_PER_SLICE: Final = 8
+"""Segments decoded between two turns of the event loop: the first load of a long game in a
+process decodes hundreds (tens of thousands of actions), which must not hold other requests."""
+
+
+async def _decoded(
+    head: bytes, segments: tuple[bytes, ...], earlier: GameState | None, known: game.Sealed
+) -> GameState:
+    if not _in_parts(head):
+        return game.loads(head)
+    chunks: list[tuple[Record, ...]] = []
+    packs: list[tuple[Card, ...]] = []
+    for start in range(0, len(segments), SEGMENTS_PER_SLICE):
+        if start:
+            await asyncio.sleep(0)
+        more_chunks, more_packs = game_records.decoded_segments(
+            segments[start : start + SEGMENTS_PER_SLICE]
+        )
+        chunks += more_chunks
+        packs += more_packs
+    if earlier is not None:
+        chunks[:0] = earlier.records[: known.chunks]
+        packs[:0] = earlier.shuffles[: known.packs]
+    return game.loads_parts(head, chunks, packs)
 
 
 async def take_turn(
@@ -152,7 +204,8 @@ async def take_turn(
     action = translate.action_from_wire(request)
     state = game.apply(loaded.state, seat, action)
     response = _encoder.encode(view_of(game_id, state, seat))
-    serialised = game.dumps(state)
+    parts = game.dumps_parts(state, loaded.sealed)
+    serialised = parts.head
     record = GameRecord(
         state=serialised,
         token_hashes=loaded.record.token_hashes,
@@ -167,6 +220,7 @@ async def take_turn(
         game_id,
         loaded.stored_version,
         game_records.encode_record(record),
+        segments=game_records.segments_of(parts),
         idempotency=idempotency,
     )
     if not committed:

@@ -3,6 +3,11 @@
 A game record holds the engine's serialised state (which contains secrets: every hand, the stock,
 the seed), the SHA-256 hash of each seat's token (never the token), and when it was created. Only
 the service ever decodes it; no response is built from it except through the engine's views.
+
+The state is written in parts (``engine.game.dumps_parts``): the record holds its head, of a
+bounded size however long the game, and the full chunks of its history and the packs dealt are
+segments the store appends once, each tagged with its kind (``segments_of``). So an action
+writes its head and at most a chunk and a pack, not the whole growing history.
 """
 
 from __future__ import annotations
@@ -11,9 +16,15 @@ import hashlib
 import hmac
 import secrets
 import time
+from collections.abc import Iterable
 from typing import Final
 
 import msgspec
+
+from engine import game
+from engine.cards import Card
+from engine.errors import StateFormatError
+from engine.game import Record, StateParts
 
 TOKEN_BYTES: Final = 32
 """256 random bits per seat token (the contract asks for at least 128)."""
@@ -34,6 +45,35 @@ class SavedResponse(msgspec.Struct, frozen=True, array_like=True):
     fingerprint: bytes
     """SHA-256 of the request: a key reused for another request is refused, not replayed."""
     body: bytes
+
+
+CHUNK_TAG: Final = b"c"
+PACK_TAG: Final = b"p"
+
+
+def segments_of(parts: StateParts) -> tuple[bytes, ...]:
+    """The parts newly sealed, as the store appends them: tag, then the part's JSON."""
+    return (
+        *(CHUNK_TAG + chunk.encode() for chunk in parts.chunks),
+        *(PACK_TAG + pack.encode() for pack in parts.packs),
+    )
+
+
+def decoded_segments(
+    segments: Iterable[bytes],
+) -> tuple[list[tuple[Record, ...]], list[tuple[Card, ...]]]:
+    """The chunks and the packs of stored segments, decoded, each kind in order."""
+    chunks: list[tuple[Record, ...]] = []
+    packs: list[tuple[Card, ...]] = []
+    for segment in segments:
+        tag, text = segment[:1], segment[1:]
+        if tag == CHUNK_TAG:
+            chunks.append(game.chunk_in(text))
+        elif tag == PACK_TAG:
+            packs.append(game.pack_in(text))
+        else:
+            raise StateFormatError(f"stored game segment of unknown kind {tag!r}")
+    return chunks, packs
 
 
 _record_encoder: Final = msgspec.msgpack.Encoder()

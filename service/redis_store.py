@@ -4,11 +4,14 @@ Every key of one game carries the hash tag ``{game_id}``, so in Redis Cluster a 
 slot and its compare-and-set script may touch all of its keys:
 
     <prefix>:{<game_id>}:game          hash: ``v`` = version, ``r`` = record
+    <prefix>:{<game_id>}:log           list: the game's segments, appended (RPUSH), never rewritten
     <prefix>:{<game_id>}:idem:<key>    string: the response saved with an idempotency key
 
-An action costs two round trips: ``load`` (HMGET) and ``commit`` (one EVALSHA that checks the
-version, writes record and version, writes the idempotency record and refreshes the TTLs, all in
-one atomic step). redis-py's ``Script`` loads the script again and retries if a restarted Redis
+An action costs two round trips: ``load`` (HMGET and an LRANGE of the segments the caller does
+not hold yet, pipelined) and ``commit`` (one EVALSHA that checks the version, writes record and
+version, appends the new segments, writes the idempotency record and refreshes the TTLs, all in
+one atomic step). Its write is the record (a bounded head) and at most a segment or two, however
+long the game. redis-py's ``Script`` loads the script again and retries if a restarted Redis
 answers NOSCRIPT.
 
 Connection failures and timeouts surface as ``StoreUnavailable`` (the service answers 503). The
@@ -32,7 +35,7 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
-from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Sequence
 from typing import Any, Final, TypeVar, cast
 
 import redis.asyncio as aioredis
@@ -57,22 +60,31 @@ _EVENT_CONNECTIONS: Final = 66
 """Connections the event notices may hold beside the store's: up to 64 publishing at once
 (``GameEventsBackend.max_in_flight``) and the reader."""
 
-# KEYS[1] = game hash. ARGV: record, game TTL in ms.
+# KEYS[1] = game hash, KEYS[2] = segments list. ARGV: record, game TTL in ms, segments...
 _CREATE_SCRIPT: Final = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'v', '0', 'r', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('DEL', KEYS[2])
+if #ARGV > 2 then
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, 3))
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+end
 return 1
 """
 
-# KEYS[1] = game hash, KEYS[2] = idempotency key (optional).
-# ARGV: expected version, new version, record, game TTL in ms, [response, idempotency TTL in ms].
+# KEYS[1] = game hash, KEYS[2] = segments list, KEYS[3] = idempotency key (optional).
+# ARGV: expected version, new version, record, game TTL in ms, n, n segments,
+# [response, idempotency TTL in ms].
 # Versions travel as decimal strings and are compared as strings: Lua's numbers are doubles.
 _COMMIT_SCRIPT: Final = """
 if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
-if #KEYS == 2 then redis.call('SET', KEYS[2], ARGV[5], 'PX', ARGV[6]) end
+local n = tonumber(ARGV[5])
+if n > 0 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 6, 5 + n)) end
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
+if #KEYS == 3 then redis.call('SET', KEYS[3], ARGV[6 + n], 'PX', ARGV[7 + n]) end
 return 1
 """
 
@@ -142,6 +154,10 @@ class InvalidTtl(ValueError):
 
 def game_key(prefix: str, game_id: str) -> str:
     return f"{prefix}:{{{game_id}}}:game"
+
+
+def log_key(prefix: str, game_id: str) -> str:
+    return f"{prefix}:{{{game_id}}}:log"
 
 
 def idempotency_key(prefix: str, game_id: str, key: str) -> str:
@@ -230,36 +246,30 @@ class RedisStore:
             store._slot_timeout = pool_timeout
         return store
 
-    async def create(self, game_id: str, record: bytes) -> None:
+    async def create(self, game_id: str, record: bytes, *, segments: Sequence[bytes] = ()) -> None:
+        keys = [game_key(self.key_prefix, game_id), log_key(self.key_prefix, game_id)]
         created = await self._call(
-            lambda: self._create(
-                keys=[game_key(self.key_prefix, game_id)], args=[record, self._game_ttl_ms]
-            )
+            lambda: self._create(keys=keys, args=[record, self._game_ttl_ms, *segments])
         )
         if not created:
             raise GameExists(game_id)
 
-    async def load(self, game_id: str, *, recall: str | None = None) -> StoredGame | None:
-        if recall is None:
-            version, record = await self._call(
-                lambda: cast(
-                    "Awaitable[list[bytes | None]]",
-                    self.redis.hmget(game_key(self.key_prefix, game_id), ["v", "r"]),
-                )
-            )
-            saved = None
-        else:
-            # Both keys share the game's hash tag, so one pipeline is one round trip, on a
-            # cluster too.
-            pipeline = self.redis.pipeline(transaction=False)
-            pipeline.hmget(game_key(self.key_prefix, game_id), ["v", "r"])
+    async def load(
+        self, game_id: str, *, recall: str | None = None, segments_from: int = 0
+    ) -> StoredGame | None:
+        # Every key shares the game's hash tag, so one pipeline is one round trip, on a cluster
+        # too. The segments are read after the record: a commit in between only appends more.
+        pipeline = self.redis.pipeline(transaction=False)
+        pipeline.hmget(game_key(self.key_prefix, game_id), ["v", "r"])
+        pipeline.lrange(log_key(self.key_prefix, game_id), segments_from, -1)
+        if recall is not None:
             pipeline.get(idempotency_key(self.key_prefix, game_id, recall))
-            (version, record), saved = await self._call(
-                lambda: cast("Awaitable[list[Any]]", pipeline.execute())
-            )
+        answers = await self._call(lambda: cast("Awaitable[list[Any]]", pipeline.execute()))
+        (version, record), segments = answers[0], answers[1]
+        saved = answers[2] if recall is not None else None
         if version is None or record is None:
             return None
-        return StoredGame(int(version), record, saved)
+        return StoredGame(int(version), record, saved, tuple(segments))
 
     async def commit(
         self,
@@ -267,14 +277,17 @@ class RedisStore:
         expected_version: int,
         record: bytes,
         *,
+        segments: Sequence[bytes] = (),
         idempotency: tuple[str, bytes] | None = None,
     ) -> bool:
-        keys = [game_key(self.key_prefix, game_id)]
+        keys = [game_key(self.key_prefix, game_id), log_key(self.key_prefix, game_id)]
         args: list[bytes | int | str] = [
             str(expected_version),
             str(expected_version + 1),
             record,
             self._game_ttl_ms,
+            len(segments),
+            *segments,
         ]
         if idempotency is not None:
             key, response = idempotency

@@ -1,8 +1,10 @@
 """Where games live: one small protocol, an in-memory implementation (the default, one process)
 and a Redis one (`service.redis_store`, many instances).
 
-A game is stored as an opaque record (bytes the service encodes: engine state, seat-token hashes,
-the action log) under a version that increases by one per applied action. Every write after the
+A game is stored as an opaque record (bytes the service encodes: engine state, seat-token hashes)
+under a version that increases by one per applied action, and a list of segments that only ever
+grows (the sealed parts of its history, see ``service.game_records``): a write replaces the
+record and appends a few segments, so its size does not grow with the game. Every write after the
 first is a compare-and-set on that version, and an action's idempotency record is written in the
 same atomic step as the action itself, so a retried request can never apply twice.
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
@@ -40,16 +43,23 @@ class StoredGame:
     record: bytes
     saved: bytes | None = None
     """The response saved under the idempotency key that ``load`` was asked to recall, if any."""
+    segments: tuple[bytes, ...] = ()
+    """The game's segments from the index ``load`` was asked for on (possibly a few more than
+    ``record`` seals, appended by a later write)."""
 
 
 class Store(Protocol):
-    async def create(self, game_id: str, record: bytes) -> None:
-        """Store a new game at version 0; GameExists if the id is taken."""
+    async def create(self, game_id: str, record: bytes, *, segments: Sequence[bytes] = ()) -> None:
+        """Store a new game at version 0 with its first segments; GameExists if the id is taken."""
 
-    async def load(self, game_id: str, *, recall: str | None = None) -> StoredGame | None:
-        """The game's current version and record, or None if there is no such game (or expired).
-        With ``recall``, also the response saved under that idempotency key, in the same round
-        trip: an action with an Idempotency-Key costs one load and one commit, like any other."""
+    async def load(
+        self, game_id: str, *, recall: str | None = None, segments_from: int = 0
+    ) -> StoredGame | None:
+        """The game's current version and record, and its segments from index ``segments_from``
+        on (a caller that holds the first ones asks only for the rest), or None if there is no
+        such game (or expired). With ``recall``, also the response saved under that idempotency
+        key. One round trip: an action with an Idempotency-Key costs one load and one commit,
+        like any other."""
 
     async def commit(
         self,
@@ -57,11 +67,13 @@ class Store(Protocol):
         expected_version: int,
         record: bytes,
         *,
+        segments: Sequence[bytes] = (),
         idempotency: tuple[str, bytes] | None = None,
     ) -> bool:
         """Atomically: if the game is at ``expected_version``, store ``record`` at
-        ``expected_version + 1`` and, with it, ``idempotency`` = (key, saved response). Returns
-        False, changing nothing, if the version moved on or the game is gone. Refreshes the TTLs."""
+        ``expected_version + 1``, append ``segments`` and, with them, save ``idempotency`` =
+        (key, saved response). Returns False, changing nothing, if the version moved on or the
+        game is gone. Refreshes the TTLs."""
 
     async def recall(self, game_id: str, key: str) -> bytes | None:
         """The response saved with an idempotency key, or None."""
@@ -101,7 +113,7 @@ class MemoryStore:
     def __len__(self) -> int:
         return len(self._games)
 
-    async def create(self, game_id: str, record: bytes) -> None:
+    async def create(self, game_id: str, record: bytes, *, segments: Sequence[bytes] = ()) -> None:
         self._expire()
         if game_id in self._games:
             raise GameExists(game_id)
@@ -110,16 +122,20 @@ class MemoryStore:
                 f"this instance holds {self._max_games} games, its limit: try again once some "
                 "have expired"
             )
-        self._games[game_id] = (StoredGame(0, record), time.monotonic() + self._game_ttl)
+        stored = StoredGame(0, record, segments=tuple(segments))
+        self._games[game_id] = (stored, time.monotonic() + self._game_ttl)
 
-    async def load(self, game_id: str, *, recall: str | None = None) -> StoredGame | None:
+    async def load(
+        self, game_id: str, *, recall: str | None = None, segments_from: int = 0
+    ) -> StoredGame | None:
         entry = self._games.get(game_id)
         if entry is None or entry[1] < time.monotonic():
             return None
-        if recall is None:
-            return entry[0]
         stored = entry[0]
-        return StoredGame(stored.version, stored.record, await self.recall(game_id, recall))
+        if recall is None and segments_from == 0:
+            return stored
+        saved = None if recall is None else await self.recall(game_id, recall)
+        return StoredGame(stored.version, stored.record, saved, stored.segments[segments_from:])
 
     async def commit(
         self,
@@ -127,13 +143,18 @@ class MemoryStore:
         expected_version: int,
         record: bytes,
         *,
+        segments: Sequence[bytes] = (),
         idempotency: tuple[str, bytes] | None = None,
     ) -> bool:
         current = await self.load(game_id)
         if current is None or current.version != expected_version:
             return False
         now = time.monotonic()
-        self._games[game_id] = (StoredGame(expected_version + 1, record), now + self._game_ttl)
+        # A tuple of the segments' references: appending copies pointers, never their bytes.
+        stored = StoredGame(
+            expected_version + 1, record, segments=current.segments + tuple(segments)
+        )
+        self._games[game_id] = (stored, now + self._game_ttl)
         self._games.move_to_end(game_id)
         if idempotency is not None:
             key, response = idempotency

@@ -3,12 +3,24 @@
 ``new_game`` deals the first round; ``legal_actions`` and ``apply`` play it (``apply`` returns a
 new state, or raises the ``EngineError`` of the rule the action breaks); ``view`` and
 ``public_view`` show what a seat or anybody may see; ``replay`` rebuilds a game from its log;
-``dumps`` and ``loads`` store it.
+``dumps`` and ``loads`` store it (``dumps_parts`` and ``loads_parts`` as a bounded head and
+append-only parts, for a store that keeps a long game's history apart).
 """
 
 from engine.game.actions import Action, Discard, Draw, DrawSource, EndLayOff, LayOff, Phase
 from engine.game.play import apply, hand_size, legal_actions, new_game, replay, wild_rank
-from engine.game.serialised import FORMAT, dumps, loads
+from engine.game.serialised import (
+    FORMAT,
+    Sealed,
+    StateParts,
+    chunk_in,
+    dumps,
+    dumps_parts,
+    loads,
+    loads_parts,
+    pack_in,
+    sealed_of,
+)
 from engine.game.state import GameState, Record, RoundResult, SeatResult, Shuffles, Status
 from engine.game.views import GameView, LogEntry, PlayerView, public_log, public_view, view
 
@@ -27,18 +39,25 @@ __all__ = [
     "PlayerView",
     "Record",
     "RoundResult",
+    "Sealed",
     "SeatResult",
     "Shuffles",
+    "StateParts",
     "Status",
     "apply",
+    "chunk_in",
     "dumps",
+    "dumps_parts",
     "hand_size",
     "legal_actions",
     "loads",
+    "loads_parts",
     "new_game",
+    "pack_in",
     "public_log",
     "public_view",
     "replay",
+    "sealed_of",
     "view",
     "wild_rank",
 ]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable
-from typing import Any, Final, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, Final, NamedTuple, TypeVar
 
 from engine.analysis import Meld
 from engine.cards import JOKER, Card
@@ -35,6 +35,111 @@ _Kept = TypeVar("_Kept")
 
 
 def dumps(state: GameState) -> bytes:
+    # The history and the packs dealt, most of a long game's bytes, never change once written:
+    # a full chunk of records and a pack are kept as text (see _kept_json), so an action writes
+    # at most its last chunk anew, and a new deal its pack.
+    history = ",".join([_chunk_json(chunk) for chunk in state.records if chunk])
+    shuffles = ",".join([_kept_json(pack, _json) for pack in state.shuffles])
+    return _assembled(state, history, shuffles, "")
+
+
+class Sealed(NamedTuple):
+    """How much of a state's history lives apart from its head (see ``dumps_parts``): its first
+    ``chunks`` chunks of records (full ones) and its first ``packs`` packs dealt."""
+
+    chunks: int
+    packs: int
+
+
+class StateParts(NamedTuple):
+    head: bytes
+    """The state without its sealed chunks and packs: a bounded size however long the game."""
+    chunks: tuple[str, ...]
+    """The JSON of each chunk sealed since the ``Sealed`` given (comma-separated records)."""
+    packs: tuple[str, ...]
+    """The JSON array of each pack dealt since the ``Sealed`` given."""
+
+
+def sealed_of(state: GameState) -> Sealed:
+    """What ``dumps_parts`` seals of ``state``: every full chunk of records, every pack."""
+    records = state.records
+    full = len(records) - (1 if records and len(records[-1]) < RECORD_CHUNK else 0)
+    return Sealed(full, len(state.shuffles))
+
+
+def dumps_parts(state: GameState, before: Sealed) -> StateParts:
+    """The state as a head of bounded size and the parts sealed since ``before`` (what an
+    earlier state of the same game had sealed): a store appends the parts to what it keeps of
+    the game and replaces the head, so an action writes a few hundred bytes, not the whole
+    history. ``loads_parts`` reads them back."""
+    sealed = sealed_of(state)
+    tail = state.records[sealed.chunks :]
+    history = ",".join([_records_json(chunk) for chunk in tail if chunk])
+    chunks = tuple(_chunk_json(c) for c in state.records[before.chunks : sealed.chunks])
+    packs = tuple(_kept_json(p, _json) for p in state.shuffles[before.packs : sealed.packs])
+    extra = f',"sealed":[{sealed.chunks},{sealed.packs}]'
+    return StateParts(_assembled(state, history, "", extra), chunks, packs)
+
+
+def loads_parts(
+    head: bytes, chunks: Sequence[tuple[Record, ...]], packs: Sequence[tuple[Card, ...]]
+) -> GameState:
+    """The state of a head from ``dumps_parts`` and the chunks and packs it sealed, decoded
+    (``chunk_in``, ``pack_in``, or taken from an earlier state of the game), in order. Parts
+    past those the head sealed (appended by a later state, read along with it) are left out."""
+    raw = _raw(head)
+    sealed = raw.get("sealed")
+    if not (
+        isinstance(sealed, list)
+        and len(sealed) == 2  # chunks and packs
+        and all(type(n) is int for n in sealed)
+        and sealed[0] <= len(chunks)
+        and sealed[1] <= len(packs)
+    ):
+        raise StateFormatError(
+            f"stored game state seals {sealed!r} chunks and packs, given {len(chunks)} and "
+            f"{len(packs)}"
+        )
+    chunks, packs = chunks[: sealed[0]], packs[: sealed[1]]
+    try:
+        state = _state_in(raw)
+    except StateFormatError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, EngineError) as error:
+        raise StateFormatError(f"stored game state is damaged: {error!r}") from None
+    fields = dict(state.__dict__)
+    fields["records"] = (*chunks, *state.records)
+    fields["shuffles"] = (*packs, *state.shuffles)
+    whole = GameState(**fields)
+    _check_pack(whole)
+    return whole
+
+
+def chunk_in(text: bytes) -> tuple[Record, ...]:
+    """A sealed chunk of records (``StateParts.chunks``)."""
+    records = _records_in(_parsed(b"[" + text + b"]"))
+    if len(records) != 1 or len(records[0]) != RECORD_CHUNK:
+        raise StateFormatError("stored game state is damaged: a sealed chunk is not full")
+    return records[0]
+
+
+def pack_in(text: bytes) -> tuple[Card, ...]:
+    """A sealed pack (``StateParts.packs``)."""
+    return _ints(_parsed(text))
+
+
+def _parsed(data: bytes) -> Any:
+    try:
+        return json.loads(data)
+    except (ValueError, TypeError) as error:
+        raise StateFormatError(f"stored game state is not JSON: {error}") from None
+
+
+def _chunk_json(chunk: tuple[Record, ...]) -> str:
+    return _kept_json(chunk, _records_json) if len(chunk) == RECORD_CHUNK else _records_json(chunk)
+
+
+def _assembled(state: GameState, history: str, shuffles: str, extra: str) -> bytes:
     # Tuples are written as JSON arrays, like lists. (The format and the rules come first, the
     # rules' text kept: see _kept_json.)
     head = {
@@ -63,22 +168,11 @@ def dumps(state: GameState) -> bytes:
         "last_round": None if state.last_round is None else _round_out(state.last_round),
         "winners": state.winners,
     }
-    # The history and the packs dealt, most of a long game's bytes, never change once written:
-    # a full chunk of records and a pack are kept as text (see _kept_json), so an action writes
-    # at most its last chunk anew, and a new deal its pack.
-    history = ",".join(
-        [
-            _kept_json(chunk, _records_json) if len(chunk) == RECORD_CHUNK else _records_json(chunk)
-            for chunk in state.records
-            if chunk
-        ]
-    )
-    shuffles = ",".join([_kept_json(pack, _json) for pack in state.shuffles])
     pending = ",".join([_kept_json(pack, _json) for pack in state.pending])
     rules = _kept_json(state.rules, _rules_json)
     return (
         f'{{"format":{FORMAT},"rules":{rules},{_json(head)[1:-1]},"history":[{history}],'
-        f'"shuffles":[{shuffles}],"pending":[{pending}]}}'
+        f'"shuffles":[{shuffles}],"pending":[{pending}]{extra}}}'
     ).encode()
 
 
@@ -120,17 +214,9 @@ def _json(value: object) -> str:
 
 def loads(data: bytes) -> GameState:
     """The state ``dumps`` wrote, exactly; ``StateFormatError`` for anything else."""
-    try:
-        raw = json.loads(data)
-    except (ValueError, TypeError) as error:
-        raise StateFormatError(f"stored game state is not JSON: {error}") from None
-    if not isinstance(raw, dict):
-        raise StateFormatError("stored game state must be a JSON object")
-    version = raw.get("format")
-    if version != FORMAT:
-        raise StateFormatError(
-            f"stored game state has format {version!r}: this code reads format {FORMAT}"
-        )
+    raw = _raw(data)
+    if "sealed" in raw:
+        raise StateFormatError("stored game state is a head of parts: read it with loads_parts")
     try:
         state = _state_in(raw)
     except StateFormatError:
@@ -139,6 +225,18 @@ def loads(data: bytes) -> GameState:
         raise StateFormatError(f"stored game state is damaged: {error!r}") from None
     _check_pack(state)
     return state
+
+
+def _raw(data: bytes) -> dict[str, Any]:
+    raw = _parsed(data)
+    if not isinstance(raw, dict):
+        raise StateFormatError("stored game state must be a JSON object")
+    version = raw.get("format")
+    if version != FORMAT:
+        raise StateFormatError(
+            f"stored game state has format {version!r}: this code reads format {FORMAT}"
+        )
+    return raw
 
 
 # -- out ------------------------------------------------------------------------------------------

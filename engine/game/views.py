@@ -133,17 +133,22 @@ def _view(state: GameState, hand: tuple[Card, ...] | None) -> GameView:
     )
 
 
-def public_log(state: GameState, seat: int | None, *, since: int = 0) -> tuple[LogEntry, ...]:
+def public_log(
+    state: GameState, seat: int | None, *, since: int = 0, until: int | None = None
+) -> tuple[LogEntry, ...]:
     """The actions applied so far, as ``seat`` (None: anybody) may see them; with ``since``,
-    only those that made versions after it (to resume a stream of events)."""
+    only those that made versions after it, and with ``until`` up to that version (to resume a
+    stream of events a slice at a time)."""
     playing = state.status == "playing"
     entries = []
     first_chunk = max(since, 0) // RECORD_CHUNK
+    last_chunk = None if until is None else max(until - 1, 0) // RECORD_CHUNK + 1
+    last = state.version if until is None else until
     version = first_chunk * RECORD_CHUNK
-    for chunk in state.records[first_chunk:]:
+    for chunk in state.records[first_chunk:last_chunk]:
         for record in chunk:
             version += 1
-            if version <= since:
+            if version <= since or version > last:
                 continue
             action = record.action
             secret = (

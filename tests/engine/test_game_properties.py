@@ -36,14 +36,20 @@ from engine.game import (
     GameView,
     LayOff,
     Phase,
+    Sealed,
     apply,
+    chunk_in,
     dumps,
+    dumps_parts,
     legal_actions,
     loads,
+    loads_parts,
     new_game,
+    pack_in,
     public_log,
     public_view,
     replay,
+    sealed_of,
     view,
 )
 from engine.rules import Rules
@@ -418,14 +424,23 @@ def cards_in_view(v: GameView) -> list[Card]:
 
 def play_out(state: GameState, rng: random.Random, max_actions: int) -> Referee:
     referee = Referee(state)
+    # The game as a store keeps it in parts: each action's head, and the parts it sealed
+    # appended to those of the actions before.
+    sealed = sealed_of(state)
+    chunks, packs = [], [pack_in(p.encode()) for p in dumps_parts(state, Sealed(0, 0)).packs]
     for count in range(max_actions):
         if referee.state.status != "playing":
             break
         seat = referee.state.turn
         action = choose(referee.state, rng)
         referee.play(seat, action, check_unchanged=count % 41 == 0)
+        parts = dumps_parts(referee.state, sealed)
+        chunks += [chunk_in(c.encode()) for c in parts.chunks]
+        packs += [pack_in(p.encode()) for p in parts.packs]
+        sealed = sealed_of(referee.state)
         if count % 97 == 0:
             assert loads(dumps(referee.state)) == referee.state
+            assert loads_parts(parts.head, chunks, packs) == referee.state
     return referee
 
 

@@ -292,8 +292,10 @@ class InterleavingStore(MemoryStore):
         self._loaded = 0
         self._all_loaded: asyncio.Event | None = None  # made in the server's event loop
 
-    async def load(self, game_id: str, *, recall: str | None = None) -> StoredGame | None:
-        stored = await super().load(game_id, recall=recall)
+    async def load(
+        self, game_id: str, *, recall: str | None = None, segments_from: int = 0
+    ) -> StoredGame | None:
+        stored = await super().load(game_id, recall=recall, segments_from=segments_from)
         if self._all_loaded is None:
             self._all_loaded = asyncio.Event()
         if not self._all_loaded.is_set():
