@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from engine.analysis import analyse, min_deadwood
 from engine.cards import Card, Rank, format_card
@@ -24,6 +25,10 @@ from engine.game.actions import DrawSource, Phase
 from engine.game.scoring import is_wild
 from engine.rules import Rules
 from engine.seen import Sight
+
+RUN_REACH: Final = 2
+"""How far a three-card run reaches either side of one of its cards, in ranks; a set of
+naturals needs two more cards of its rank."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,18 +149,18 @@ class _DeadCards:
     def _dead(self, card: Card) -> bool:
         rank, suit = card % 13, card // 13
         same_rank = 0
-        near: set[int] = set()  # the offsets -2..2 of the suit's naturals around the card
+        near: set[int] = set()  # the offsets within RUN_REACH of the suit's naturals around it
         for other in self.naturals:
             if other % 13 == rank:
                 same_rank += 1
             elif other // 13 == suit:
                 offset = (other % 13 - rank + 6) % 13 - 6 if self.around else other % 13 - rank
-                if -2 <= offset <= 2:
+                if -RUN_REACH <= offset <= RUN_REACH:
                     near.add(offset)
         if self.wilds:
             return not same_rank and not near
         runs = {-2, -1} <= near or {-1, 1} <= near or {1, 2} <= near
-        return same_rank < 2 and not runs
+        return same_rank < RUN_REACH and not runs
 
 
 # -- the hint -------------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ class Estimate:
 def estimate(values: Sequence[float]) -> Estimate:
     n = len(values)
     mean = sum(values) / n
-    if n < 2:
+    if n == 1:  # no spread from one sample
         return Estimate(mean, math.inf, n)
     variance = sum((v - mean) ** 2 for v in values) / (n - 1)
     return Estimate(mean, Z95 * math.sqrt(variance / n), n)

@@ -76,6 +76,13 @@ class Sight:
         return sum(count for _, count in self.unseen)
 
 
+def _uncover(piles: list[list[Card]], tops: tuple[Card | None, ...] | None) -> None:
+    """A pile still holding only its covered first card shows the top the view shows."""
+    for pile, top in zip(piles, tops or (), strict=False):
+        if pile == [_COVERED] and top is not None:
+            pile[0] = top
+
+
 def sight(view: GameView, log: Sequence[LogEntry], seat: int, rules: Rules) -> Sight:
     """What ``seat`` knows, from its own ``view`` and the public ``log`` it may see."""
     per_player = rules.discard_piles == "per_player"
@@ -104,10 +111,7 @@ def sight(view: GameView, log: Sequence[LogEntry], seat: int, rules: Rules) -> S
                 stock = _restock(piles)
         elif isinstance(action, LayOff) and card is not None:
             _forget(taken[entry.seat], card)
-    tops = view.discard_tops if per_player else (view.discard_top,)
-    for pile, top in zip(piles, tops or (), strict=False):
-        if pile == [_COVERED] and top is not None:
-            pile[0] = top
+    _uncover(piles, view.discard_tops if per_player else (view.discard_top,))
     table = _table_cards(view)
     for owner, melds in enumerate(table or ()):
         if melds:  # its hand went down: what it took is on the table or still deadwood

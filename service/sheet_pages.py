@@ -22,6 +22,11 @@ Paper = Literal["a4", "letter"]
 _Scale = Callable[[float], float]
 
 _NOT_PLAYED: Final = "&ndash;"
+COMPACT_AFTER_ROUNDS: Final = 13
+"""A schedule longer than the usual 11 to 13 rounds prints in compact rows, so the chart still
+fits on the page."""
+NAME_WIDTH: Final = 14
+"""Characters of a player's name a column heading shows."""
 """A seat that did not play the round (the tie-break round's untied seats)."""
 _FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
 # Line styles that stay apart in black and white: a colour, a dash pattern and a marker each.
@@ -129,7 +134,7 @@ def sheet_page(sheet: ScoreSheet, paper: Paper = "a4") -> str:
             _STYLE % {"size": "A4" if paper == "a4" else "letter"},
             "</style></head>",
             # More rounds than the usual 11 to 13: a compact table, so the chart still fits.
-            "<body class='long'>" if len(sheet.rounds) > 13 else "<body>",
+            "<body class='long'>" if len(sheet.rounds) > COMPACT_AFTER_ROUNDS else "<body>",
             "<h1>Three Thirteen score sheet</h1>",
             f"<p class='meta'>{escape(_summary(sheet))}</p>",
             "<p class='meta'>Each score has the running total under it; the seat that went out "
@@ -315,7 +320,7 @@ def _marker(kind: str, cx: float, cy: float, colour: str) -> str:
 
 
 def _short(name: str) -> str:
-    return name if len(name) <= 14 else name[:13] + "…"
+    return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
 
 
 def _nice_step(raw: float) -> int:

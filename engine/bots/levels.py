@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from engine.advice import draw_hint, kept_after, stock_value, with_card
+from engine.advice import RUN_REACH, draw_hint, kept_after, stock_value, with_card
 from engine.analysis import min_deadwood
 from engine.bots.moves import (
     STOCK,
@@ -196,6 +196,6 @@ def _fits(card: Card, taken: tuple[Card, ...], rules: Rules) -> int:
         if other == JOKER:
             continue
         same_rank = other % 13 == card % 13
-        near = other // 13 == card // 13 and abs(other % 13 - card % 13) <= 2
+        near = other // 13 == card // 13 and abs(other % 13 - card % 13) <= RUN_REACH
         fits += same_rank or near
     return fits

@@ -82,6 +82,8 @@ VIEW_FIELDS = {
     "last_turns",
     "upcard",
     "table",
+    "seeded",
+    "deal",
 }
 
 
