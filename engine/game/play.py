@@ -65,7 +65,7 @@ from engine.game.actions import (
     Phase,
     shared,
 )
-from engine.game.scoring import (
+from engine.game.melding import (
     arrange,
     deadwood_points,
     going_out_discards,

@@ -1,5 +1,5 @@
-"""What the game asks of the analyser: go-out checks, the best arrangement of a hand, and
-whether a card can be laid off on a meld on the table (redemption).
+"""Melding in the game: go-out checks, the best arrangement of a hand for scoring, and the layout
+of a meld a card is laid off on (redemption) — what the game asks of the analyser.
 
 Go-out checks call ``engine.analysis.min_deadwood``, after a cheap bound (``may_meld``) has
 ruled out the many hands that cannot be melded; scoring calls ``engine.analysis.arrange``, the
@@ -13,6 +13,8 @@ from typing import Final
 
 from engine.analysis import Meld, min_deadwood
 from engine.analysis import arrange as best_arrangement
+from engine.analysis.arrangement import AS_IS, set_stands
+from engine.analysis.hand import is_wild
 from engine.cards import JOKER, Card, Rank, card
 from engine.rules import Rules
 
@@ -94,59 +96,81 @@ def may_meld(
     pairs = ranks_twice & ~ranks_thrice
     if not singles | pairs:
         return True
-    budget = wilds * SHARE_UNIT
-    alone = 2 * SHARE_UNIT if wilds >= 2 else NO_MELD  # a set of the rank's only natural
     ace_high = rules.aces == "high_or_low"
+    shares = _Shares(present, twins, singles, pairs, wilds, ace_high, but_one)
+    return shares.isolated() <= wilds * SHARE_UNIT and shares.least() <= wilds * SHARE_UNIT
 
-    # Step one, every suit at once (16 bits each); a shift that crosses into the next suit
-    # only finds a partner too many, which keeps the bound a bound.
-    reach = present | (present & _ACES) << 13 if ace_high else present
-    near = reach << 1 | reach >> 1
-    for distance in range(2, wilds + 2 if wilds < 13 else 15):
-        near |= reach << distance | reach >> distance
-    if ace_high:
-        near |= near >> 13 & _ACES  # an ace has a partner if it has one low or high
-    isolated = present & ~near
-    alone_count = (isolated & singles * _LANES).bit_count()
-    paired = SHARE_UNIT // 2 if wilds else NO_MELD  # a set of both naturals of the rank
-    isolated_pairs = isolated & pairs * _LANES
-    paired_count = isolated_pairs.bit_count() + (isolated_pairs & twins).bit_count()
-    least = alone_count * alone + paired_count * paired
-    if but_one:
-        least -= alone if alone_count else paired if paired_count else 0
-    if least > budget:
-        return False
 
-    # Step two: every natural's least share.
-    wilds_key = (wilds if wilds < 15 else 15) << 16  # no meld of naturals needs more
-    total = most = 0
-    for shift in _SUIT_SHIFTS:
-        positions = present >> shift & 0xFFFF
-        lone = positions & singles
-        two = positions & pairs
-        if not lone | two:
-            continue
-        doubled = twins >> shift & two
-        # Shares depend only on the distances between positions: memoise them from the lowest.
-        low = (positions & -positions).bit_length() - 1
-        lone >>= low
-        two >>= low
-        doubled >>= low
-        if ace_high and positions & 2:  # an ace is also the highest position, 14
-            key = (positions | 1 << 14) >> low | _ACE_AT_BOTH_ENDS | wilds_key
-        else:
-            key = positions >> low | wilds_key
-        for run, group in _run_shares(key):
-            # Conditional expressions, not min() and max(): this loop is the bound's hot spot.
-            if group & lone:
-                share = run if run < alone else alone
-                total += (group & lone).bit_count() * share
-                most = share if share > most else most
-            if group & two:
-                share = run if run < paired else paired
-                total += ((group & two).bit_count() + (group & doubled).bit_count()) * share
-                most = share if share > most else most
-    return total - (most if but_one else 0) <= budget
+class _Shares:
+    """may_meld's two steps over a hand's naturals (their run positions, 16 bits a suit)."""
+
+    def __init__(  # noqa: PLR0917 - the hand's masks, as may_meld reads them
+        self,
+        present: int,
+        twins: int,
+        singles: int,
+        pairs: int,
+        wilds: int,
+        ace_high: bool,
+        but_one: bool,
+    ) -> None:
+        self.present, self.twins, self.singles, self.pairs = present, twins, singles, pairs
+        self.wilds, self.ace_high, self.but_one = wilds, ace_high, but_one
+        self.alone = 2 * SHARE_UNIT if wilds >= 2 else NO_MELD  # a set of the rank's only natural
+        self.paired = SHARE_UNIT // 2 if wilds else NO_MELD  # a set of both naturals of the rank
+
+    def isolated(self) -> int:
+        """Step one, every suit at once: the shares of the naturals with no other natural of
+        their suit near enough for the wilds to bridge. (A shift that crosses into the next
+        suit only finds a partner too many, which keeps the bound a bound.)"""
+        present, wilds = self.present, self.wilds
+        reach = present | (present & _ACES) << 13 if self.ace_high else present
+        near = reach << 1 | reach >> 1
+        for distance in range(2, wilds + 2 if wilds < 13 else 15):
+            near |= reach << distance | reach >> distance
+        if self.ace_high:
+            near |= near >> 13 & _ACES  # an ace has a partner if it has one low or high
+        isolated = present & ~near
+        alone_count = (isolated & self.singles * _LANES).bit_count()
+        isolated_pairs = isolated & self.pairs * _LANES
+        paired_count = isolated_pairs.bit_count() + (isolated_pairs & self.twins).bit_count()
+        least = alone_count * self.alone + paired_count * self.paired
+        if self.but_one:
+            least -= self.alone if alone_count else self.paired if paired_count else 0
+        return least
+
+    def least(self) -> int:
+        """Step two: every natural's least share."""
+        wilds_key = (self.wilds if self.wilds < 15 else 15) << 16  # no meld needs more
+        alone, paired = self.alone, self.paired
+        total = most = 0
+        for shift in _SUIT_SHIFTS:
+            positions = self.present >> shift & 0xFFFF
+            lone = positions & self.singles
+            two = positions & self.pairs
+            if not lone | two:
+                continue
+            doubled = self.twins >> shift & two
+            # Shares depend only on the distances between positions: memoise them from the lowest.
+            low = (positions & -positions).bit_length() - 1
+            lone >>= low
+            two >>= low
+            doubled >>= low
+            if self.ace_high and positions & 2:  # an ace is also the highest position, 14
+                key = (positions | 1 << 14) >> low | _ACE_AT_BOTH_ENDS | wilds_key
+            else:
+                key = positions >> low | wilds_key
+            for run, group in _run_shares(key):
+                # Conditional expressions, not min() and max(): this loop is the bound's hot spot.
+                if group & lone:
+                    share = run if run < alone else alone
+                    total += (group & lone).bit_count() * share
+                    most = share if share > most else most
+                if group & two:
+                    share = run if run < paired else paired
+                    total += ((group & two).bit_count() + (group & doubled).bit_count()) * share
+                    most = share if share > most else most
+        return total - (most if self.but_one else 0)
 
 
 _SUIT_SHIFTS: Final = (0, 16, 32, 48, 64)
@@ -205,10 +229,6 @@ def without(hand: tuple[Card, ...], c: Card) -> tuple[Card, ...]:
     return hand[:i] + hand[i + 1 :]
 
 
-def is_wild(c: Card, wild: Rank | None) -> bool:
-    return c == JOKER or (wild is not None and c % 13 + 1 == wild)
-
-
 def lay_out_meld(cards: tuple[Card, ...], wild: Rank | None, rules: Rules) -> Meld | None:
     """``cards`` laid out as one meld (a set or a run, wilds assigned), or None if they are not
     one meld. Used when a card is laid off on a meld on the table. A card of the wild rank may
@@ -255,12 +275,9 @@ def _lay_out_reading(
         if not rules.all_wild_melds:
             return None
         rank = wild if wild is not None else 13
-        return Meld("set", tuple(wilds), tuple(card(rank, i % 4) for i in range(len(wilds))))
+        return Meld("set", tuple(wilds), tuple(set_stands(rank - 1, (), wilds, AS_IS, rules.suits)))
     if len({c % 13 for c in naturals}) == 1:
-        rank = naturals[0] % 13 + 1
-        present = {c // 13 for c in naturals}
-        free = [s for s in range(rules.suits) if s not in present] or list(range(rules.suits))
-        stands = [card(rank, free[i % len(free)]) for i in range(len(wilds))]
+        stands = set_stands(naturals[0] % 13, naturals, wilds, AS_IS, rules.suits)
         return Meld("set", (*naturals, *wilds), (*[None] * len(naturals), *stands))
     return _lay_out_run(naturals, wilds, rules)
 
