@@ -24,22 +24,24 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The hot modules compiled by mypyc (part of mypy): the same typed source as C extensions, which
-# Python imports in place of the .py files: the analyser, and the game's go-out checks and
-# scoring. Each is rebuilt whenever any engine source changes; the tests refuse a stale one.
+# Python imports in place of the .py files. The analyser's package and the game's go-out checks
+# and meld layout (engine/game/melding.py) are one group (deploy/build_native.py): one runtime
+# library, engine/native__mypyc, and calls between the modules bind natively. The group is
+# rebuilt whenever any engine source changes; the tests refuse a stale one.
 # Without them (`make clean`, a plain `pip install`) the pure modules run.
 EXT_SUFFIX := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
-ENGINE_NATIVE := $(patsubst %.py,%$(EXT_SUFFIX),engine/analysis.py engine/game/scoring.py)
+ENGINE_GROUP := engine.native
+ENGINE_MODULES := $(sort $(wildcard engine/analysis/*.py)) engine/game/melding.py
+ENGINE_NATIVE := $(patsubst %.py,%$(EXT_SUFFIX),$(ENGINE_MODULES))
 NATIVE := $(ENGINE_NATIVE)
 ENGINE_SOURCES := $(shell find engine -name '*.py')
 
-# One mypyc run per module: each gets its own runtime library beside it, inside the package.
-define mypyc
+# The engine's group in one mypyc run (a grouped target: one recipe makes every extension).
+$(ENGINE_NATIVE) &: $(ENGINE_SOURCES) deploy/build_native.py $(STAMP)
 	mkdir -p build
-	$(BIN)/mypyc $< > build/mypyc.log 2>&1 || { cat build/mypyc.log; exit 1; }
-	touch $@
-endef
-$(ENGINE_NATIVE): %$(EXT_SUFFIX): %.py $(ENGINE_SOURCES) $(STAMP)
-	$(mypyc)
+	$(BIN)/python deploy/build_native.py $(ENGINE_GROUP) $(ENGINE_MODULES) > build/mypyc.log 2>&1 \
+		|| { cat build/mypyc.log; exit 1; }
+	touch $(ENGINE_NATIVE)
 
 install: $(NATIVE) ## create .venv with the project and its dev tools; compile the hot modules
 

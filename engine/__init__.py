@@ -1,6 +1,6 @@
 """Three Thirteen: cards, rules, hand analysis and the game, in pure Python with no I/O."""
 
-from engine.analysis import Analysis, Discard, Meld, analyse, describe, min_deadwood
+from engine.analysis import Analysis, Meld, RankedDiscard, analyse, describe, min_deadwood
 from engine.cards import JOKER, format_card, format_rank, parse_card, parse_cards, parse_rank
 from engine.errors import (
     CannotGoOut,
@@ -37,7 +37,6 @@ __all__ = [
     "CannotGoOut",
     "CardCodeError",
     "CardNotInHand",
-    "Discard",
     "EngineError",
     "GameFinished",
     "GameSetupError",
@@ -48,6 +47,7 @@ __all__ = [
     "Meld",
     "NotYourTurn",
     "OptionNotEnabled",
+    "RankedDiscard",
     "Rules",
     "RulesError",
     "StateFormatError",

@@ -19,10 +19,10 @@ from functools import lru_cache
 from typing import Final
 
 from engine.analysis import analyse, min_deadwood
+from engine.analysis.hand import is_wild
 from engine.cards import Card, Rank, format_card
 from engine.errors import HandError
 from engine.game.actions import DrawSource, Phase
-from engine.game.scoring import is_wild
 from engine.rules import Rules
 from engine.seen import Sight
 

@@ -51,8 +51,9 @@ from engine.errors import (
     TooManyCopies,
     WrongHandSize,
 )
+from engine.game.melding import arrange
 from engine.game.play import check_players, dealer_of, hand_size, wild_rank
-from engine.game.scoring import arrange, seat_score
+from engine.game.scoring import seat_score
 from engine.rules import Rules, RulesSpec
 
 # -- what is entered ------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from engine.bots.moves import (
 )
 from engine.cards import JOKER, Card
 from engine.game.actions import Action, Phase
-from engine.game.scoring import without
+from engine.game.melding import without
 from engine.rules import Rules
 from engine.seen import Sight
 

@@ -65,14 +65,14 @@ from engine.game.actions import (
     Phase,
     shared,
 )
-from engine.game.scoring import (
+from engine.game.melding import (
     arrange,
     deadwood_points,
     going_out_discards,
     lay_out_meld,
-    seat_score,
     without,
 )
+from engine.game.scoring import seat_score
 from engine.game.state import (
     RECORD_CHUNK,
     GameState,

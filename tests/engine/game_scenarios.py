@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.cards import Card, parse_cards
 from engine.game import Action, Discard, Draw, GameState, LayOff, Shuffles, legal_actions, replay
-from engine.game.scoring import going_out_discards
+from engine.game.melding import going_out_discards
 from engine.rules import Rules
 
 RulesSpec = str | Mapping[str, Any] | Rules

@@ -9,16 +9,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Rules, analyse, min_deadwood
-from engine.analysis import (
-    Analysis,
-    _context,
-    _inputs,
-    _keep_field,
-    _MeldTable,
-    _Memo,
-    _Search,
-    _split,
-)
+from engine.analysis import Analysis
+from engine.analysis.arrangement import arrange
+from engine.analysis.candidates import context_for
+from engine.analysis.floor import floor, keep_field
+from engine.analysis.hand import read_hand, split_wilds
+from engine.analysis.memo import Memo
+from engine.analysis.search import Search
+from engine.analysis.table import MeldTable
 from engine.cards import JOKER, Card, parse_cards
 from tests.engine.reference import (
     is_laid_out_meld,
@@ -128,7 +126,7 @@ def test_every_discard_is_ranked_by_the_reference(
 
 
 # -- the search's lower bound ----------------------------------------------------------------------
-# Large hands cut their search with a lower bound (_Search.floor). It must never exceed the true
+# Large hands cut their search with a lower bound (Search.floor). It must never exceed the true
 # least deadwood, or the search would cut away the best arrangement: checked directly on whole
 # hands against the reference, and through the search, forced on for small hands (where the
 # reference can judge) and forced off for large ones (where the two searches must agree).
@@ -136,17 +134,17 @@ def test_every_discard_is_ranked_by_the_reference(
 
 def search_of(
     hand: list[Card], wild: int | None, rules: Rules, *, floored: bool, mirrored: bool = False
-) -> _Search:
+) -> Search:
     """The analyser's search of the hand, with or without the floor, in either order: the hand
     as it is, or its mirror image (the analyser uses both: see _search_of); every wild-rank card
     plays as a wild (one split of the hand: see _roles)."""
-    cards, wild_rank, rules_value = _inputs(hand, wild, rules)
-    naturals, wilds = _split(cards, wild_rank)
-    context = _context(rules_value, wild_rank)
+    cards, wild_rank, rules_value = read_hand(hand, wild, rules)
+    naturals, wilds = split_wilds(cards, wild_rank)
+    context = context_for(rules_value, wild_rank)
     if mirrored:
         context, naturals = context.flipped(), [context.mirror[n] for n in naturals]
-    table = _MeldTable(context, naturals, len(wilds), floored)
-    return _Search(table, wilds)
+    table = MeldTable(context, naturals, len(wilds), floored)
+    return Search(table, wilds)
 
 
 def searched(hand: list[Card], wild: int | None, rules: Rules, *, floored: bool) -> int:
@@ -154,7 +152,7 @@ def searched(hand: list[Card], wild: int | None, rules: Rules, *, floored: bool)
     return search.best(search.table.full)
 
 
-def aces_moved(table: _MeldTable) -> int:
+def aces_moved(table: MeldTable) -> int:
     """The table's whole hand with every ace moved after the kings, as the search moves them
     before it asks the floor (where an ace may play high)."""
     state: int = table.full
@@ -173,9 +171,12 @@ def floor_and_value(hand: list[Card], wild: int | None, rules: Rules) -> tuple[i
     search = search_of(hand, wild, rules, floored=True)
     table = search.table
     state = aces_moved(table)
-    floor = search.floor(state, table.present(state), search.wild_count, 0, 0, 0)
+    present = table.present(state)
+    bound = floor(
+        table, search.tally, search.lone_limit, state, present, search.wild_count, 0, 0, 0
+    )
     value = search_of(hand, wild, rules, floored=False).best(state)
-    return floor, value, state == table.full
+    return bound, value, state == table.full
 
 
 @st.composite
@@ -234,10 +235,10 @@ def test_the_floors_packed_tallies_keep_every_suit_apart() -> None:
     (compiled, a mask shifted past bit 31 once cleared the others)."""
     tallies = 0
     for suit in range(5):
-        tallies = _keep_field(tallies, 12 * suit, 1000 + suit)
+        tallies = keep_field(tallies, 12 * suit, 1000 + suit)
     assert [(tallies >> 12 * suit) & 4095 for suit in range(5)] == [1000, 1001, 1002, 1003, 1004]
-    assert _keep_field(tallies, 48, 999) == tallies  # (only ever raised)
-    assert _keep_field(tallies, 0, 2000) >> 12 == tallies >> 12
+    assert keep_field(tallies, 48, 999) == tallies  # (only ever raised)
+    assert keep_field(tallies, 0, 2000) >> 12 == tallies >> 12
 
 
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -259,7 +260,7 @@ def test_each_order_arranges_the_hand_as_well_as_the_reference(
     either may give the arrangement: each order, checked on hands the reference can judge."""
     hand, wild, rules = case
     search = search_of(hand, wild, rules, floored=False, mirrored=mirrored)
-    melds, deadwood = search.arrange(search.table.full)
+    melds, deadwood = arrange(search, search.table.full)
     points = sum(rules.points(c, wild) for c in deadwood)
     arranged = Analysis(wild, melds, deadwood, points, ())
     assert points == reference_min_deadwood(hand, wild, rules, either_role=False)
@@ -321,8 +322,8 @@ def test_the_widest_layout_fits_the_search_s_native_ints() -> None:
     rules = Rules.from_spec({"preset": "classic", "suits": 5, "aces": "high_or_low"})
     codes = [f"{rank}{suit}" for suit in "CDHSX" for rank in ("A", "A", "K", "J", "8", "5")]
     hand = parse_cards(codes)
-    naturals, wilds = _split(hand, None)
-    assert _MeldTable(_context(rules, None), naturals, len(wilds)).width == 40
+    naturals, wilds = split_wilds(hand, None)
+    assert MeldTable(context_for(rules, None), naturals, len(wilds)).width == 40
     result = analyse(hand, None, rules)
     assert result.deadwood_points == searched(hand, None, rules, floored=False)
     for discard in result.discards:
@@ -340,7 +341,7 @@ KEYS = st.one_of(st.integers(0, 40), st.integers(0, 2**59 - 1))
 def test_the_memo_holds_what_a_dictionary_holds(
     puts: list[tuple[int, int]], others: list[int]
 ) -> None:
-    memo, expected = _Memo(), dict[int, int]()
+    memo, expected = Memo(), dict[int, int]()
     for key, value in puts:
         memo.put(key, value)
         expected[key] = value
@@ -355,7 +356,7 @@ def test_the_memo_holds_what_a_dictionary_holds(
 def test_the_memo_grows_past_many_keys_of_the_same_low_bits() -> None:
     # States that differ only in the small fields above the naturals (see _state_key).
     keys = [k << 40 | 12345 for k in range(5000)]
-    memo = _Memo()
+    memo = Memo()
     for value, key in enumerate(keys):
         memo.put(key, value)
     assert memo.size == 5000

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engine.analysis import min_deadwood
 from engine.cards import JOKER, Card, card
-from engine.game.scoring import (
+from engine.game.melding import (
     going_out_discards,
     lay_out_meld,
     may_meld,
