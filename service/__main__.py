@@ -1,7 +1,7 @@
 """``python -m service`` (``make run``): the production server on $HOST:$PORT.
 
 granian (Rust HTTP, one worker process, uvloop), chosen by measurement over uvicorn with uvloop
-and httptools: see the README's "Server" section and ``tests/benchmarks/bench_http.py``. The
+and httptools: see docs/performance.md and ``tests/benchmarks/bench_http.py``. The
 access log is off because every request is already counted and timed in ``/metrics``.
 """
 
