@@ -1,9 +1,8 @@
 """``python -m service`` (``make run``): the production server on $HOST:$PORT.
 
 granian (Rust HTTP, uvloop; ``WORKERS`` processes, one by default), chosen by measurement over
-uvicorn with uvloop and httptools: see the README's "Server" section and
-``tests/benchmarks/bench_http.py``. The access log is off because every request is already
-counted and timed in ``/metrics``.
+uvicorn with uvloop and httptools: see docs/performance.md and ``tests/benchmarks/bench_http.py``.
+The access log is off because every request is already counted and timed in ``/metrics``.
 
 Connections: granian serves at most ``MAX_CONNECTIONS`` per worker at once, idle keep-alive ones
 included (its default, the listen backlog of 1,024, let a thousand idle clients take an instance

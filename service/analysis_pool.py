@@ -95,7 +95,7 @@ class AnalysisPool:
                 )
             self._taken += 1
         try:
-            future = self._started().submit(analysed, hand, wild, rules)
+            executor, future = self._submitted(hand, wild, rules)
         except BaseException:
             self._give_back()
             raise
@@ -105,8 +105,9 @@ class AnalysisPool:
         try:
             return await asyncio.wrap_future(future)
         except BrokenProcessPool:
-            # A worker died (killed, or out of memory): the next analysis starts a fresh pool.
-            self._executor = None
+            # A worker died (killed, or out of memory): the next analysis starts a fresh pool
+            # (unless an analysis that failed with this one has already done so).
+            self._discard(executor)
             raise AnalysesBusy(
                 "the analysis' worker process stopped; try again",
                 retry_after=RETRY_AFTER_SECONDS,
@@ -125,6 +126,23 @@ class AnalysisPool:
         executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.terminate()
+
+    def _submitted(
+        self, hand: list[Card], wild: Rank, rules: engine.Rules
+    ) -> tuple[ProcessPoolExecutor, Future[wire.AnalyseResponse]]:
+        executor = self._started()
+        try:
+            return executor, executor.submit(analysed, hand, wild, rules)
+        except BrokenProcessPool:  # a worker died while the pool was idle: start afresh
+            self._discard(executor)
+            executor = self._started()
+            return executor, executor.submit(analysed, hand, wild, rules)
+
+    def _discard(self, executor: ProcessPoolExecutor) -> None:
+        """Give up a broken executor, unless it has already been replaced."""
+        if self._executor is executor:
+            self._executor = None
+            executor.shutdown(wait=False, cancel_futures=True)
 
     def _started(self) -> ProcessPoolExecutor:
         if self._executor is None:

@@ -19,7 +19,7 @@ server's, the event loop's thread (its busiest) has a column of its own: it runs
 Python, holding the interpreter's lock, so an answer's time there is what limits the rate.
 
 It measures granian (``make run``) and then uvicorn with uvloop and httptools, the runner-up, for
-the server choice in the README; ``--server NAME...`` picks which.
+the server choice in docs/performance.md; ``--server NAME...`` picks which.
 """
 
 from __future__ import annotations
@@ -369,7 +369,7 @@ def _cpu(spent: float, health: float) -> str:
 
 
 def main() -> None:
-    # The production server first, then the runner-up, for the README's server choice.
+    # The production server first, then the runner-up, for the server choice in docs/performance.md.
     # `--server NAME...` anywhere, so that `python -m tests.benchmarks http --server granian` works.
     args = sys.argv[1:]
     kinds = args[args.index("--server") + 1 :] if "--server" in args else ["granian", "uvicorn"]

@@ -154,6 +154,11 @@ def test_a_worker_that_dies_is_answered_503_and_replaced(
     asking.join(timeout=60)
     assert_problem(died[0], 503, "analyses-busy")
     assert client.post("/v1/analyse", json=LARGE).status_code == 200  # a fresh process
+    # A worker that dies while the pool is idle: the next analysis starts afresh too.
+    for pid in workers() - before:
+        os.kill(pid, signal.SIGKILL)
+    time.sleep(0.5)  # the executor notices, and marks itself broken
+    assert client.post("/v1/analyse", json=LARGE).status_code == 200
 
 
 def test_the_processes_stop_with_the_app() -> None:

@@ -47,9 +47,27 @@ def test_every_variable_is_read() -> None:
     )
 
 
+def test_the_analyses_worker_processes_are_configured() -> None:
+    settings = Settings.from_env(
+        {
+            "ANALYSIS_PROCESSES": "3",
+            "ANALYSIS_QUEUE": "0",
+            "ANALYSIS_INLINE_CARDS": "20",
+            "ANALYSIS_INLINE_WILDS": "2",
+        }
+    )
+    assert (settings.analysis_processes, settings.analysis_queue) == (3, 0)
+    assert (settings.analysis_inline_cards, settings.analysis_inline_wilds) == (20, 2)
+    pool = create_app(settings).state["services"].analyses
+    assert (pool.processes, pool.capacity, pool.started) == (3, 3, False)
+
+
 @pytest.mark.parametrize(
     ("name", "value"),
     [
+        ("ANALYSIS_PROCESSES", "0"),
+        ("ANALYSIS_QUEUE", "-1"),
+        ("ANALYSIS_INLINE_CARDS", "31"),
         ("PORT", "eighty"),
         ("PORT", "70000"),
         ("LOG_LEVEL", "LOUD"),
