@@ -365,6 +365,7 @@ class Referee:
         public = public_view(state)
         assert {f.name for f in dataclasses.fields(GameView)} == VIEW_FIELDS
         assert public.hand is None
+        assert public.seeded == (state.seed is not None)
         assert public.wild == self.rules.wild_rank(min(state.round, self.rules.rounds))
         assert public.stock_count == len(state.stock)
         tops = tuple(p[-1] if p else None for p in state.piles)
