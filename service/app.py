@@ -31,6 +31,8 @@ from service.services import Services
 from service.settings import Settings
 from service.store import MemoryStore, Store
 from service.strict_body import decode_body_strictly
+from service.table_index import table_index_for
+from service.tables_api import InvitesController, SeatsController, TablesController
 
 API_VERSION = "1.0.0"
 DOCS_ASSETS = "/schema/assets"
@@ -38,7 +40,7 @@ DOCS_ASSETS = "/schema/assets"
 _DESCRIPTION = """\
 Three Thirteen rummy as a service: create games, take turns, stream events, and analyse any hand
 (best melds, least deadwood, every discard ranked). Errors are RFC 9457 problem details.
-Seat tokens go in `Authorization: Bearer <token>`; they are shown once, when the game is created.
+Seat tokens go in `Authorization: Bearer <token>`; each is shown once, to whoever takes the seat.
 """
 
 
@@ -88,6 +90,7 @@ def openapi_config() -> OpenAPIConfig:
         tags=[
             Tag(name="analysis", description="Stateless hand analysis and the rule presets"),
             Tag(name="games", description="Games, turns, events and logs"),
+            Tag(name="tables", description="Open seats, invite codes, the lobby, rematches"),
             Tag(name="operations", description="Health, readiness and metrics"),
         ],
         components=Components(
@@ -130,6 +133,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         store_kind=store_kind,
         channels=channels,
         decoded=DecodedGames(),
+        tables=table_index_for(store, game_ttl=settings.game_ttl),
     )
     prometheus = PrometheusConfig(
         app_name="three_thirteen", prefix="three_thirteen", group_path=True
@@ -141,7 +145,15 @@ def create_app(settings: Settings | None = None) -> Litestar:
         name="docs-assets",
     )
     app = Litestar(
-        route_handlers=[AnalysisController, GamesController, OperationsController, docs_assets],
+        route_handlers=[
+            AnalysisController,
+            GamesController,
+            InvitesController,
+            TablesController,
+            SeatsController,
+            OperationsController,
+            docs_assets,
+        ],
         state=State({"services": services}),
         plugins=[
             ProblemDetailsPlugin(

@@ -7,7 +7,15 @@ new state, or raises the ``EngineError`` of the rule the action breaks); ``view`
 """
 
 from engine.game.actions import Action, Discard, Draw, DrawSource, EndLayOff, LayOff, Phase
-from engine.game.play import apply, hand_size, legal_actions, new_game, replay, wild_rank
+from engine.game.play import (
+    apply,
+    choose_first_dealer,
+    hand_size,
+    legal_actions,
+    new_game,
+    replay,
+    wild_rank,
+)
 from engine.game.serialised import FORMAT, dumps, loads
 from engine.game.state import GameState, Record, RoundResult, SeatResult, Shuffles, Status
 from engine.game.views import GameView, LogEntry, PlayerView, public_log, public_view, view
@@ -31,6 +39,7 @@ __all__ = [
     "Shuffles",
     "Status",
     "apply",
+    "choose_first_dealer",
     "dumps",
     "hand_size",
     "legal_actions",

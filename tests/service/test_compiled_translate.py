@@ -19,7 +19,18 @@ from hypothesis import HealthCheck, given, settings
 
 import engine
 from engine.cards import Card
-from engine.game import Draw, GameState, LayOff, apply, legal_actions, new_game, public_log, view
+from engine.game import (
+    Action,
+    Draw,
+    GameState,
+    GameView,
+    LayOff,
+    apply,
+    legal_actions,
+    new_game,
+    public_log,
+    view,
+)
 from engine.game.views import public_view
 from engine.rules import PRESET_NAMES, Rules
 from service import translate, wire
@@ -77,10 +88,16 @@ def test_games_translate_alike(pure: ModuleType, rules: str | dict[str, Any]) ->
     game_id = "g" * 22
     seen = 0
     for state in states(rules, seed=7):
-        views = [public_view(state), *(view(state, seat) for seat in range(len(PLAYERS[:3])))]
-        for shown in views:
-            assert ENCODE(translate.view_to_wire(game_id, shown)) == ENCODE(
-                pure.view_to_wire(game_id, shown)
+        views: list[tuple[int | None, GameView]] = [(None, public_view(state))]
+        views += [(seat, view(state, seat)) for seat in range(len(PLAYERS[:3]))]
+        for seat, shown in views:
+            actions: list[Action] = [] if seat is None else legal_actions(state, seat)
+            assert ENCODE(translate.legal_to_wire(actions)) == ENCODE(pure.legal_to_wire(actions))
+            legal = None if seat is None else translate.legal_to_wire(actions)
+            rules_out = translate.game_rules_to_wire(state.rules)
+            assert ENCODE(rules_out) == ENCODE(pure.game_rules_to_wire(state.rules))
+            assert ENCODE(translate.view_to_wire(game_id, shown, seat, rules_out, legal)) == (
+                ENCODE(pure.view_to_wire(game_id, shown, seat, rules_out, legal))
             )
         seen += len(views)
     assert seen > 100
