@@ -102,7 +102,7 @@ async def play_to_end(clients: list[LeanHttpClient], game_id: str, tokens: list[
     while True:
         client = clients[turn % 2]
         turn += 1
-        public = (await client.get(f"/v1/games/{game_id}")).json()
+        public: Json = (await client.get(f"/v1/games/{game_id}")).json()
         if public["status"] == "finished":
             return public
         seat = public["turn"]
