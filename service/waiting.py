@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import Final
 
 import msgspec
+from msgspec import UnsetType
 
 import engine
 from engine import game
@@ -45,21 +46,22 @@ def seat_spec(player: wire.PlayerIn, index: int) -> SeatSpec:
     """One entry of ``players`` as the seat it asks for; 422 naming it unless it is exactly one
     of ``{"name"}``, ``{"open": true}``, ``{"bot": level, "name"?}``."""
     field = f"players[{index}]"
-    if player.bot is not None:
-        if player.open is not None:
+    name = None if isinstance(player.name, UnsetType) else player.name
+    if not isinstance(player.bot, UnsetType):
+        if not isinstance(player.open, UnsetType):
             raise InvalidSeat(f"{field}: a seat is a bot or open, not both", field=field)
-        return BotSeat(player.bot, player.name)
-    if player.open is not None:
-        if player.name is not None:
+        return BotSeat(player.bot, name)
+    if not isinstance(player.open, UnsetType):
+        if name is not None:
             raise InvalidSeat(
                 f"{field}: an open seat has no name yet (whoever claims it names it)", field=field
             )
         return OpenSeat()
-    if player.name is None:
+    if name is None:
         raise InvalidSeat(
             f'{field}: give {{"name": …}}, {{"open": true}} or {{"bot": level}}', field=field
         )
-    return NamedSeat(player.name)
+    return NamedSeat(name)
 
 
 @lru_cache(maxsize=256)

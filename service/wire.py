@@ -224,9 +224,9 @@ class PlayerIn(Strict, frozen=True):
     answer), ``{"open": true}`` a seat someone claims later with the invite code, or
     ``{"bot": level}`` a computer player (with an optional ``name``)."""
 
-    name: PlayerName | None = None
-    open: Literal[True] | None = None
-    bot: BotLevel | None = None
+    name: PlayerName | UnsetType = UNSET
+    open: Literal[True] | UnsetType = UNSET
+    bot: BotLevel | UnsetType = UNSET
 
 
 class CreateGameRequest(Strict, frozen=True):
