@@ -5,9 +5,11 @@ leaving before the deal, the rematch, and every bad request answered without cha
 from __future__ import annotations
 
 import json
+import threading
 import time
 from typing import Any
 
+import httpx
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
@@ -317,3 +319,52 @@ def test_every_seat_asking_for_a_rematch_lands_in_one_new_game(client: Client) -
     assert dealt["dealer"] == (first_dealer + 1) % 3
     again = client.post(f"/v1/games/{game.game_id}/rematch", headers=game.auth(0))
     assert_problem(again, 409, "rematch-taken")
+
+
+def test_a_waiting_tables_stream_shows_each_seat_taken_then_the_deal(live_server: str) -> None:
+    """A seat's stream before the deal: a snapshot (no event id) per change of the seats, then
+    the deal's snapshot with id 0 and the seat's hand, from which actions follow as usual."""
+    with httpx.Client(base_url=live_server, timeout=10) as api:
+        created = api.post(
+            "/v1/games", json={"players": [{"name": "Ann"}, {"open": True}, {"open": True}]}
+        ).json()
+        game_id, code = created["game_id"], created["invite_code"]
+        ann = created["seats"][0]["token"]
+        events: list[dict[str, str]] = []
+
+        def follow() -> None:
+            url = f"{live_server}/v1/games/{game_id}/events"
+            with httpx.stream(
+                "GET", url, headers=bearer(ann), params={"idle_timeout": 10}, timeout=15
+            ) as stream:
+                block: dict[str, str] = {}
+                for line in stream.iter_lines():
+                    if line and not line.startswith(":"):
+                        name, _, value = line.partition(": ")
+                        block[name] = value
+                    elif not line and block:
+                        events.append(block)
+                        block = {}
+                        if len(events) == 3:
+                            return
+
+        def wait_for(count: int) -> None:
+            deadline = time.monotonic() + 10
+            while len(events) < count:
+                assert time.monotonic() < deadline, events
+                time.sleep(0.02)
+
+        follower = threading.Thread(target=follow, daemon=True)
+        follower.start()
+        wait_for(1)
+        assert api.post(f"/v1/invites/{code}", json={"name": "Bob"}).status_code == 201
+        wait_for(2)
+        assert api.post(f"/v1/invites/{code}", json={"name": "Cy"}).status_code == 201
+        follower.join(timeout=10)
+    views = [json.loads(e["data"]) for e in events]
+    assert [e["event"] for e in events] == ["snapshot"] * 3
+    assert [e.get("id") for e in events] == [None, None, "0"]
+    assert [v["status"] for v in views] == ["waiting", "waiting", "playing"]
+    assert [sum(p["open"] for p in v["players"]) for v in views] == [2, 1, 0]
+    assert views[2]["seat"] == 0
+    assert len(views[2]["hand"]) == 3
