@@ -15,6 +15,7 @@ from service import game_flow, tables, translate, wire
 from service.documented import problems
 from service.event_stream import game_events
 from service.game_flow import LoadedGame
+from service.problems import InvalidField
 from service.services import services_of
 
 AnyRequest = Request[Any, Any, Any]
@@ -190,6 +191,12 @@ class GamesController(Controller):
         idle_timeout: IdleTimeout = 300.0,
         key: StreamKey = None,
     ) -> ServerSentEvent | Response[None]:
+        if "token" in request.query_params:  # once ignored silently: say what to do instead
+            raise InvalidField(
+                "token: a seat's token never goes in a URL; send it as Authorization, or open "
+                "the URL of POST /v1/games/{game_id}/stream-url",
+                field="token",
+            )
         services = services_of(request)
         loaded = await game_flow.load_any(services, game_id)
         seat = loaded.stream_viewer(authorization, key)

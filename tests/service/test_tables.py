@@ -268,6 +268,9 @@ def test_stream_url_is_a_read_only_key_for_one_seat(client: Client) -> None:
     elsewhere = client.get(f"/v1/games/{other.game_id}/events", params={"key": key})
     assert_problem(elsewhere, 401, "unknown-stream-key")
     assert_problem(client.post(f"/v1/games/{game.game_id}/stream-url"), 401, "missing-token")
+    # A token in the URL is refused, not ignored.
+    in_url = client.get(f"/v1/games/{game.game_id}/events", params={"token": game.tokens[1]})
+    assert_problem(in_url, 422, "invalid-field", "token")
 
 
 def test_leaving_before_the_deal_reopens_the_seat(client: Client) -> None:
