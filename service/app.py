@@ -40,6 +40,8 @@ from service.sheet_store import build_sheet_store
 from service.store import MemoryStore, Store
 from service.stream_limits import StreamSlots
 from service.strict_body import decode_body_strictly
+from service.table_index import table_index_for
+from service.tables_api import InvitesController, SeatsController, TablesController
 
 API_VERSION = "1.0.0"
 DOCS_ASSETS = "/schema/assets"
@@ -47,7 +49,7 @@ DOCS_ASSETS = "/schema/assets"
 _DESCRIPTION = """\
 Three Thirteen rummy as a service: create games, take turns, stream events, and analyse any hand
 (best melds, least deadwood, every discard ranked). Errors are RFC 9457 problem details.
-Seat tokens go in `Authorization: Bearer <token>`; they are shown once, when the game is created.
+Seat tokens go in `Authorization: Bearer <token>`; each is shown once, to whoever takes the seat.
 """
 
 
@@ -103,6 +105,7 @@ def openapi_config() -> OpenAPIConfig:
         tags=[
             Tag(name="analysis", description="Stateless hand analysis and the rule presets"),
             Tag(name="games", description="Games, turns, events and logs"),
+            Tag(name="tables", description="Open seats, invite codes, the lobby, rematches"),
             Tag(name="operations", description="Health, readiness and metrics"),
             Tag(name="scoresheets", description="Score sheets for games played with real cards"),
         ],
@@ -152,6 +155,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             per_instance=settings.max_streams, per_client=settings.max_streams_per_client
         ),
         proxies=TrustedProxies(settings.trusted_proxies),
+        tables=table_index_for(store, game_ttl=settings.game_ttl),
     )
     rate_limits = rate_limit_config(settings)
     prometheus = PrometheusConfig(
@@ -168,6 +172,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
             AnalysisController,
             GamesController,
             AdviceController,
+            InvitesController,
+            TablesController,
+            SeatsController,
             OperationsController,
             ScoreSheetsController,
             docs_assets,

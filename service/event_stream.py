@@ -9,8 +9,12 @@ old ``Last-Event-ID``.
 
 Events: ``snapshot`` (first, unless resuming: the current view), then ``action`` per version
 (``GameEvent``). The event id is the version. An idle stream sends a ``: keep-alive`` comment
-every ``HEARTBEAT_SECONDS``. The stream ends when the game is over, or after ``idle_timeout``
-seconds without an action (an EventSource reconnects with ``Last-Event-ID``).
+every ``HEARTBEAT_SECONDS``. The stream ends with a ``finished`` event (``GameFinishedEvent``,
+its id the last version) when the game is over, or after ``idle_timeout`` seconds without an
+action (an EventSource reconnects with ``Last-Event-ID``).
+
+A table waiting for players sends a ``snapshot`` per change of its seats, with no event id: a
+reconnection before the deal starts afresh, and the deal's snapshot (id 0) is never skipped.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from litestar.response import ServerSentEventMessage
 from engine import game
 from engine.game.state import RECORD_CHUNK, GameState, Record
 from service import translate, wire
-from service.game_flow import LoadedGame, channel_of, load_game, view_of
+from service.game_flow import LoadedGame, LoadedTable, channel_of, load_any, load_game, view_of
 from service.services import Services
 
 _encoder: Final = msgspec.json.Encoder()
@@ -112,6 +116,36 @@ def _catch_up(
         yield message, newest if state.version == newest.version else state
 
 
+def _finished(state: GameState) -> ServerSentEventMessage:
+    finished = wire.GameFinishedEvent(version=state.version, winners=list(state.winners or ()))
+    return ServerSentEventMessage(
+        data=_encoder.encode(finished).decode(), event="finished", id=state.version
+    )
+
+
+async def _while_waiting(
+    services: Services,
+    loaded: LoadedTable,
+    seat: int | None,
+    woken: asyncio.Event,
+    idle_timeout: float,
+) -> AsyncIterator[ServerSentEventMessage]:
+    """A snapshot of the table at each change of its seats, until it is dealt (or idle)."""
+    while True:
+        yield ServerSentEventMessage(
+            data=_encoder.encode(loaded.view(seat)).decode(), event="snapshot"
+        )
+        async for comment in _keep_alive_until_woken(woken, idle_timeout):
+            yield comment
+        if not woken.is_set():
+            return
+        woken.clear()
+        now = await load_any(services, loaded.game_id)
+        if not isinstance(now, LoadedTable):
+            return
+        loaded = now
+
+
 async def game_events(
     services: Services,
     game_id: str,
@@ -124,7 +158,14 @@ async def game_events(
         listener = asyncio.create_task(_wake_on_notices(subscriber.iter_events(), woken))
         try:
             # Loaded again after subscribing, so an action applied in between is not missed.
-            loaded = await load_game(services, game_id)
+            loaded = await load_any(services, game_id)
+            if isinstance(loaded, LoadedTable):
+                async for message in _while_waiting(services, loaded, seat, woken, idle_timeout):
+                    yield message
+                loaded = await load_any(services, game_id)
+                if isinstance(loaded, LoadedTable):  # idle before the deal
+                    return
+                last_event_id = None  # dealt: the deal's snapshot comes next
             newest = loaded.state
             if last_event_id is None or not 0 <= last_event_id <= newest.version:
                 yield _snapshot(loaded, seat)
@@ -139,21 +180,33 @@ async def game_events(
                     if sent % CATCH_UP_SLICE == 0:
                         await asyncio.sleep(0)
                 if newest.status != "playing":
+                    yield _finished(newest)
                     return
-                idle_until = time.monotonic() + idle_timeout
-                while not woken.is_set():
-                    left = idle_until - time.monotonic()
-                    if left <= 0:
-                        return
-                    try:
-                        await asyncio.wait_for(woken.wait(), timeout=min(left, HEARTBEAT_SECONDS))
-                    except TimeoutError:
-                        if idle_until - time.monotonic() > 0:
-                            yield ServerSentEventMessage(data=None, comment="keep-alive")
+                async for comment in _keep_alive_until_woken(woken, idle_timeout):
+                    yield comment
+                if not woken.is_set():
+                    return
                 woken.clear()
                 newest = (await load_game(services, game_id)).state
         finally:
             listener.cancel()
+
+
+async def _keep_alive_until_woken(
+    woken: asyncio.Event, idle_timeout: float
+) -> AsyncIterator[ServerSentEventMessage]:
+    """Keep-alive comments until a notice wakes the stream, or ``idle_timeout`` seconds pass
+    without one (the caller tells which by ``woken``)."""
+    idle_until = time.monotonic() + idle_timeout
+    while not woken.is_set():
+        left = idle_until - time.monotonic()
+        if left <= 0:
+            return
+        try:
+            await asyncio.wait_for(woken.wait(), timeout=min(left, HEARTBEAT_SECONDS))
+        except TimeoutError:
+            if idle_until - time.monotonic() > 0:
+                yield ServerSentEventMessage(data=None, comment="keep-alive")
 
 
 async def _wake_on_notices(notices: AsyncIterator[bytes], woken: asyncio.Event) -> None:

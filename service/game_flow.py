@@ -18,18 +18,20 @@ from engine import game
 from engine.cards import Card
 from engine.errors import StateFormatError
 from engine.game.state import GameState, Record
-from service import game_records, metrics, translate, wire
-from service.game_records import GameRecord, SavedResponse
-from service.names import display_name
+from service import game_records, metrics, translate, waiting, wire
+from service.game_records import GameRecord, SavedResponse, Seating
 from service.problems import (
     GameNotFound,
     IdempotencyKeyReused,
     MissingToken,
     StaleVersion,
+    TableWaiting,
+    UnknownStreamKey,
     UnknownToken,
 )
 from service.services import Services
 from service.store import GameExists
+from service.stream_keys import seat_of_stream_key
 
 _BEARER: Final = "bearer "
 _encoder: Final = msgspec.json.Encoder()
@@ -49,16 +51,12 @@ def token_from_header(authorization: str | None) -> str | None:
     return authorization[len(_BEARER) :].strip()
 
 
-@dataclass(frozen=True, slots=True)
-class LoadedGame:
+class _Seats:
+    """Who a request speaks for, from the seats' token hashes of a loaded record."""
+
+    __slots__ = ()
     game_id: str
-    stored_version: int
     record: GameRecord
-    state: GameState
-    saved: bytes | None = None
-    """The response saved under the idempotency key the load recalled, if any."""
-    sealed: game.Sealed = _NOTHING_SEALED
-    """What the store holds of the state apart from its record (its segments)."""
 
     def seat_of(self, token: str) -> int:
         seat = game_records.seat_of_token(token, self.record.token_hashes)
@@ -71,20 +69,60 @@ class LoadedGame:
         token = token_from_header(authorization)
         return None if token is None else self.seat_of(token)
 
+    def stream_viewer(self, authorization: str | None, key: str | None) -> int | None:
+        """The seat of a stream: a stream key's (``service.stream_keys``), else the token's."""
+        if key is None:
+            return self.viewer(authorization)
+        seat = seat_of_stream_key(self.game_id, key, self.record.token_hashes)
+        if seat is None:
+            raise UnknownStreamKey("the stream key is not one of this game's seats", field="key")
+        return seat
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedGame(_Seats):
+    game_id: str
+    stored_version: int
+    record: GameRecord
+    state: GameState
+    saved: bytes | None = None
+    """The response saved under the idempotency key the load recalled, if any."""
+    sealed: game.Sealed = _NOTHING_SEALED
+    """What the store holds of the state apart from its record (its segments)."""
+
     def view(self, seat: int | None) -> wire.GameView:
         return view_of(self.game_id, self.state, seat)
 
 
+@dataclass(frozen=True, slots=True)
+class LoadedTable(_Seats):
+    """A table still waiting for players: its record holds seating, no game state yet."""
+
+    game_id: str
+    stored_version: int
+    record: GameRecord
+    seating: Seating
+
+    def view(self, seat: int | None) -> wire.GameView:
+        return waiting.waiting_view(self.game_id, self.record, self.seating, seat)
+
+
 def view_of(game_id: str, state: GameState, seat: int | None) -> wire.GameView:
-    shown = game.public_view(state) if seat is None else game.view(state, seat)
-    return translate.view_to_wire(game_id, shown)
+    """The wire view; a seat's view lists its legal actions (at most one analysis of its hand:
+    ``engine.game.legal_actions``' go-out check)."""
+    rules = translate.game_rules_to_wire(state.rules)
+    if seat is None:
+        return translate.view_to_wire(game_id, game.public_view(state), None, rules, None)
+    legal = translate.legal_to_wire(game.legal_actions(state, seat))
+    return translate.view_to_wire(game_id, game.view(state, seat), seat, rules, legal)
 
 
-async def create_game(services: Services, request: wire.CreateGameRequest) -> wire.GameCreated:
+async def create_game(
+    services: Services, request: wire.CreateGameRequest, names: list[str]
+) -> wire.GameCreated:
+    """A game whose every seat is named (``names``): dealt at once, every token in the answer.
+    (``service.tables.create`` decides; a table with open seats waits instead.)"""
     rules = translate.rules_from_wire(request.rules)
-    names = [
-        display_name(p.name, f"players[{seat}].name") for seat, p in enumerate(request.players)
-    ]
     state = game.new_game(names, rules, request.seed)
     tokens = [game_records.new_token() for _ in names]
     parts = game.dumps_parts(state, _NOTHING_SEALED)
@@ -108,19 +146,38 @@ async def create_game(services: Services, request: wire.CreateGameRequest) -> wi
             wire.SeatToken(seat=seat, name=name, token=token)
             for seat, (name, token) in enumerate(zip(names, tokens, strict=True))
         ],
+        invite_code=None,
         view=view_of(game_id, state, None),
     )
 
 
+async def load_any(services: Services, game_id: str) -> LoadedGame | LoadedTable:
+    """The game, or the table still waiting for players."""
+    return await _load(services, game_id, None)
+
+
 async def load_game(services: Services, game_id: str, *, recall: str | None = None) -> LoadedGame:
-    """The game, decoded from its record and segments. Only the segments this process has not
-    decoded yet are read: those of the last state it decoded of the game are its first ones."""
+    """A game in play or finished; 409 for a table still waiting."""
+    loaded = await _load(services, game_id, recall)
+    if isinstance(loaded, LoadedTable):
+        raise TableWaiting(
+            f"game {game_id!r} waits for players: it is dealt once every open seat is taken"
+        )
+    return loaded
+
+
+async def _load(services: Services, game_id: str, recall: str | None) -> LoadedGame | LoadedTable:
+    """The game, decoded from its record and segments, or the table still waiting. Only the
+    segments this process has not decoded yet are read: those of the last state it decoded of
+    the game are its first ones."""
     earlier = services.decoded.latest(game_id)
     known = _NOTHING_SEALED if earlier is None else game.sealed_of(earlier)
     stored = await services.store.load(game_id, recall=recall, segments_from=sum(known))
     if stored is None:
         raise GameNotFound(f"no game {game_id!r} (it may have expired)")
     record = game_records.decode_record(stored.record)
+    if record.table is not None:
+        return LoadedTable(game_id, stored.version, record, record.table)
     state = services.decoded.get(game_id, record.state)
     if state is None:
         try:

@@ -30,13 +30,29 @@ TOKEN_BYTES: Final = 32
 """256 random bits per seat token (the contract asks for at least 128)."""
 
 
+class Seating(msgspec.Struct, frozen=True, array_like=True):
+    """A table waiting for players (``service.tables``): what the deal will need."""
+
+    names: tuple[str | None, ...]
+    """Each seat's player; None for an open seat, which anyone with the invite code may claim."""
+    rules: bytes
+    """The JSON of the game's complete rules (``Rules.to_spec``)."""
+    seed: int | None
+    first_dealer: int
+    invite_code: str | None
+    """None for a rematch, whose seats are kept for the players of the game before."""
+    listed: bool
+
+
 class GameRecord(msgspec.Struct, frozen=True, array_like=True):
     state: bytes
-    """``engine.game.dumps`` of the state."""
+    """``engine.game.dumps`` of the state; empty while the table waits."""
     token_hashes: tuple[bytes, ...]
-    """SHA-256 of each seat's token, seat 0 first."""
+    """SHA-256 of each seat's token, seat 0 first; empty for a seat nobody holds yet."""
     created: float
     """Unix time of creation."""
+    table: Seating | None = None
+    """While seats are open, before the deal; None once the first round is dealt."""
 
 
 class SavedResponse(msgspec.Struct, frozen=True, array_like=True):
@@ -114,7 +130,7 @@ def seat_of_token(token: str, hashes: tuple[bytes, ...]) -> int | None:
     time taken says nothing about which seat (if any) matched."""
     candidate = token_hash(token)
     found: int | None = None
-    for seat, stored in enumerate(hashes):
+    for seat, stored in enumerate(hashes):  # an empty hash (no holder) never matches
         if hmac.compare_digest(candidate, stored):
             found = seat
     return found

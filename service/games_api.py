@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from litestar import Controller, Request, Response, get, post
+from litestar.datastructures import ResponseHeader
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import ServerSentEvent
 
 from engine import game
-from service import game_flow, translate, wire
+from service import game_flow, tables, translate, wire
 from service.documented import problems
 from service.event_stream import game_events
+from service.game_flow import LoadedGame
+from service.problems import InvalidField
 from service.services import services_of
 
 AnyRequest = Request[Any, Any, Any]
@@ -61,6 +65,34 @@ _MAX_VERSION_DIGITS = 10
 refused by Python itself)."""
 
 
+StreamKey = Annotated[
+    str | None,
+    QueryParameter(
+        name="key",
+        required=False,
+        max_length=64,
+        description=(
+            "A seat's stream key, as in the URL `POST …/stream-url` answers: that seat's "
+            "private stream, for a browser EventSource (which cannot send Authorization)."
+        ),
+    ),
+]
+LOCATION: Final = ResponseHeader(
+    name="Location", description="The path of the game.", documentation_only=True
+)
+
+
+def created(body: Any, game_id: str) -> Response[Any]:
+    """A 201 answer with the ``Location`` of the game it created or seated the caller in."""
+    return Response(body, status_code=201, headers={"Location": f"/v1/games/{game_id}"})
+
+
+def _nothing_left(loaded: LoadedGame, resume: int | None) -> bool:
+    """A finished game's stream has nothing to send unless it resumes before the end."""
+    state = loaded.state
+    return state.status == "finished" and (resume is None or resume >= state.version)
+
+
 def _resume_point(last_event_id: str | None) -> int | None:
     """An SSE event id is opaque to the client; one that is not a version starts afresh. Only
     ASCII digits make a version: ``str.isdigit`` also accepts ``²`` and other scripts' digits,
@@ -77,31 +109,39 @@ class GamesController(Controller):
 
     @post(
         operation_id="createGame",
-        summary="Create a game and deal its first round",
+        summary="Create a game (dealt at once), or a table with open seats",
         description=(
-            "Answers with each seat's token (shown only this once) and the public view. With "
-            "`seed` the shuffles are reproducible; without it they come from a cryptographic "
-            "source."
+            "Answers with each named seat's token (shown only this once) and the public view. "
+            "With every seat named the first round is dealt at once. With an `open` seat the "
+            "game `waits` (no cards dealt) and has an `invite_code` that others claim seats "
+            "with (`POST /v1/invites/{code}`); `listed` shows it in the lobby. The last open "
+            "seat taken deals the first round. With `seed` the shuffles are reproducible; "
+            "without it they come from a cryptographic source."
         ),
         status_code=201,
+        response_headers=[LOCATION],
         responses=problems(400, 413, 422, 503),
     )
     async def create(
         self, request: AnyRequest, data: JSONBody[wire.CreateGameRequest]
-    ) -> wire.GameCreated:
-        return await game_flow.create_game(services_of(request), data)
+    ) -> Response[wire.GameCreated]:
+        answer = await tables.create(services_of(request), data)
+        return created(answer, answer.game_id)
 
     @get(
         "/{game_id:str}",
         operation_id="getGame",
         summary="The game as the public, or a seat, sees it",
-        description="With a seat's token, the view adds that seat's `hand`.",
+        description=(
+            "With a seat's token, the view adds that seat's `hand`, its `seat` and the actions "
+            "it may post now (`legal`)."
+        ),
         responses=problems(401, 404, 503),
     )
     async def get_game(
         self, request: AnyRequest, game_id: FromPath[str], authorization: Authorization = None
     ) -> wire.GameView:
-        loaded = await game_flow.load_game(services_of(request), game_id)
+        loaded = await game_flow.load_any(services_of(request), game_id)
         return loaded.view(loaded.viewer(authorization))
 
     @post(
@@ -137,23 +177,41 @@ class GamesController(Controller):
         description=(
             "First a `snapshot` event (the current view), then one `action` event per applied "
             "action (`GameEvent`), each with the new version as its id. `Last-Event-ID` resumes "
-            "after that version. The stream ends when the game is over or after `idle_timeout`."
+            "after that version. While a table waits, a `snapshot` (with no id) comes with each "
+            "change of its seats, and the deal's snapshot has id 0. A finished game's stream "
+            "ends with a `finished` event (`GameFinishedEvent`); opened again, it answers 204, "
+            "so an EventSource stops. The stream also ends after `idle_timeout`. A seat's "
+            "stream takes its token, or the stream `key` of `POST …/stream-url`."
         ),
         media_type="text/event-stream",
-        responses=problems(401, 404, 422, 429, 503),
+        responses={
+            **problems(401, 404, 422, 429, 503),
+            204: ResponseSpec(None, description="The game is over: nothing more to stream"),
+        },
     )
     async def events(
         self,
         request: AnyRequest,
         game_id: FromPath[str],
+        *,
         authorization: Authorization = None,
         last_event_id: LastEventId = None,
         idle_timeout: IdleTimeout = 300.0,
-    ) -> ServerSentEvent:
+        key: StreamKey = None,
+    ) -> ServerSentEvent | Response[None]:
+        if "token" in request.query_params:  # once ignored silently: say what to do instead
+            raise InvalidField(
+                "token: a seat's token never goes in a URL; send it as Authorization, or open "
+                "the URL of POST /v1/games/{game_id}/stream-url",
+                field="token",
+            )
         services = services_of(request)
-        loaded = await game_flow.load_game(services, game_id)
-        seat = loaded.viewer(authorization)
-        events = game_events(services, game_id, seat, _resume_point(last_event_id), idle_timeout)
+        loaded = await game_flow.load_any(services, game_id)
+        seat = loaded.stream_viewer(authorization, key)
+        resume = _resume_point(last_event_id)
+        if isinstance(loaded, LoadedGame) and _nothing_left(loaded, resume):
+            return Response(None, status_code=204, headers={"Cache-Control": "no-store"})
+        events = game_events(services, game_id, seat, resume, idle_timeout)
         return ServerSentEvent(
             services.streams.hold(services.proxies.client_of(request), events),
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
@@ -172,8 +230,10 @@ class GamesController(Controller):
     async def log(
         self, request: AnyRequest, game_id: FromPath[str], authorization: Authorization = None
     ) -> wire.GameLog:
-        loaded = await game_flow.load_game(services_of(request), game_id)
+        loaded = await game_flow.load_any(services_of(request), game_id)
         seat = loaded.viewer(authorization)
+        if not isinstance(loaded, LoadedGame):  # a table waiting for players: nothing played
+            return wire.GameLog(game_id=game_id, version=0, entries=[])
         return wire.GameLog(
             game_id=game_id,
             version=loaded.state.version,

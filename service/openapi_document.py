@@ -1,10 +1,12 @@
 """Finishing touches on the generated OpenAPI document, applied once when the app is built.
 
 Litestar derives the document from the handlers and structs; three things it cannot know are
-added here: request structs refuse unknown fields (``additionalProperties: false``), the only
+added here: request structs refuse unknown fields (``additionalProperties: false``), a seat spec
+is exactly one of its kinds (``oneOf``), the only
 error schema is the problem details one (Litestar adds its own 400 body for handlers with
 parameters), and the links from a created game or score sheet to its operations (so a client,
-or schemathesis's stateful phase, can follow one from its creation).
+or schemathesis's stateful phase, can follow a game from its creation to a seat claimed by its
+invite code, and on to that seat's views and turns, and a sheet from its creation to its rounds).
 """
 
 from __future__ import annotations
@@ -20,14 +22,18 @@ _GAME_ID: Final = {"game_id": "$response.body#/game_id"}
 _SEAT_0: Final = "Bearer {$response.body#/seats/0/token}"
 _SEAT_1: Final = "Bearer {$response.body#/seats/1/token}"
 _SAME_SEAT: Final = "$request.header.Authorization"
+_CLAIMED_SEAT: Final = "Bearer {$response.body#/token}"
+_CLAIMED: Final = {"game_id": "$response.body#/game_id", "header.Authorization": _CLAIMED_SEAT}
 _DRAW_FROM_STOCK: Final = {"type": "draw", "source": "stock"}
 _SHEET_ID: Final = {"sheet_id": "$response.body#/sheet_id"}
 _EDIT_TOKEN: Final = "Bearer {$response.body#/edit_token}"
 _TWO_SEATS_SCORE: Final = {"entries": [{"seat": 0, "points": 5}, {"seat": 1, "points": 0}]}
 
 # Where a response leads: (operationId, status) → link name → (target operationId, parameters,
-# request body or None). From a created game to its views and to the first seats' turns; from an
-# accepted action (whose view holds the seat's hand) to that seat's next moves.
+# request body or None). From a created game to its views, the first seats' turns, its invite
+# code; from a claimed seat (or a rematch's) to that seat's view,
+# turn and stream URL; from an accepted action (whose view holds the seat's hand) to that seat's
+# next moves and its rematch.
 _LINKS: Final[dict[tuple[str, str], dict[str, tuple[str, dict[str, str], Any]]]] = {
     ("createGame", "201"): {
         "GetPublicView": ("getGame", _GAME_ID, None),
@@ -44,6 +50,25 @@ _LINKS: Final[dict[tuple[str, str], dict[str, tuple[str, dict[str, str], Any]]]]
             {**_GAME_ID, "header.Authorization": _SEAT_1},
             _DRAW_FROM_STOCK,
         ),
+        "ClaimOpenSeat": (
+            "claimInvite",
+            {"code": "$response.body#/invite_code"},
+            {"name": "Guest"},
+        ),
+    },
+    ("claimInvite", "201"): {
+        "GetClaimedSeatView": ("getGame", _CLAIMED, None),
+        "ClaimedSeatDraws": ("applyAction", _CLAIMED, _DRAW_FROM_STOCK),
+        "ClaimedSeatStreamUrl": ("createStreamUrl", _CLAIMED, None),
+        "ClaimedSeatLeaves": ("leaveGame", _CLAIMED, None),
+        "ClaimNextOpenSeat": (
+            "claimInvite",
+            {"code": "$response.body#/view/invite_code"},
+            {"name": "Guest"},
+        ),
+    },
+    ("rematchGame", "201"): {
+        "GetRematchSeatView": ("getGame", _CLAIMED, None),
     },
     ("applyAction", "200"): {
         "DiscardFirstCard": (
@@ -58,6 +83,7 @@ _LINKS: Final[dict[tuple[str, str], dict[str, tuple[str, dict[str, str], Any]]]]
         ),
         "GetSeatViewAfter": ("getGame", {**_GAME_ID, "header.Authorization": _SAME_SEAT}, None),
         "GetSeatLog": ("getGameLog", {**_GAME_ID, "header.Authorization": _SAME_SEAT}, None),
+        "AskForRematch": ("rematchGame", {**_GAME_ID, "header.Authorization": _SAME_SEAT}, None),
     },
     # From a created score sheet to its pages and its first round (a two-seat entry: sheets of
     # more seats refuse it, naming the seat with no entry); from an entered round to the next.
@@ -84,6 +110,22 @@ _LINKS: Final[dict[tuple[str, str], dict[str, tuple[str, dict[str, str], Any]]]]
         ),
     },
 }
+
+
+def _only(present: str, *absent: str) -> Schema:
+    return Schema(
+        required=[present],
+        schema_not=Schema(any_of=[Schema(required=[name]) for name in absent]),
+    )
+
+
+# A seat spec is exactly one kind of seat (``wire.PlayerIn``): a name, open, or a bot with an
+# optional name. msgspec cannot say so in the struct; the document does, for clients and fuzzers.
+_SEAT_SPECS: Final = [
+    _only("name", "open", "bot"),
+    _only("open", "name", "bot"),
+    _only("bot", "open"),
+]
 
 
 def _link(target: str, parameters: dict[str, str], body: Any) -> Link:
@@ -120,6 +162,9 @@ def finish_document(app: Litestar) -> OpenAPI:
     for name, schema in schemas.items():
         if name in strict and isinstance(schema, Schema):
             schema.additional_properties = False
+    seat = schemas.get("PlayerIn")
+    if isinstance(seat, Schema):
+        seat.one_of = _SEAT_SPECS
     for operation in _operations(document):
         responses = operation.responses or {}
         for status in [s for s, r in responses.items() if _is_litestar_error_body(r)]:

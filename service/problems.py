@@ -118,6 +118,48 @@ class IdempotencyKeyReused(ServiceProblem):
     )
 
 
+# -- tables (service.tables) ----------------------------------------------------------------------
+
+
+class InvalidSeat(ServiceProblem):
+    status, kind, title = 422, "invalid-seat", "A seat spec is invalid"
+
+
+class ComputerPlayersUnavailable(ServiceProblem):
+    """Bot seats, and leaving a game in play (a bot takes the seat over), come with computer
+    players, which this service does not have yet."""
+
+    status, kind, title = 422, "computer-players-unavailable", "Computer players are not available"
+
+
+class InviteNotFound(ServiceProblem):
+    status, kind, title = 404, "invite-not-found", "No table waits with this invite code"
+
+
+class TableFull(ServiceProblem):
+    status, kind, title = 409, "table-full", "The table has no open seat left"
+
+
+class TableWaiting(ServiceProblem):
+    status, kind, title = 409, "table-waiting", "The game has not started: seats are still open"
+
+
+class GameNotFinished(ServiceProblem):
+    status, kind, title = 409, "game-not-finished", "The game is not over yet"
+
+
+class RematchTaken(ServiceProblem):
+    status, kind, title = 409, "rematch-taken", "This seat already took its rematch token"
+
+
+class SeatKept(ServiceProblem):
+    status, kind, title = 409, "seat-kept", "A rematch's seats are kept for their players"
+
+
+class UnknownStreamKey(ServiceProblem):
+    status, kind, title = 401, "unknown-stream-key", "The stream key is not one of this game's"
+
+
 def _problem(
     status: int,
     kind: str,

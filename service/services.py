@@ -1,5 +1,6 @@
-"""What the handlers share for the app's lifetime: the store, the event channels and the
-analyses' worker processes."""
+"""What the handlers share for the app's lifetime: the store, the event channels, the indexes
+of the tables (invite codes and the lobby), the analyses' worker processes and the limits on
+open streams."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from service.decoded_games import DecodedGames
 from service.settings import Settings
 from service.store import Store
 from service.stream_limits import StreamSlots
+from service.table_index import TableIndex
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,9 +27,10 @@ class Services:
     channels: ChannelsPlugin
     decoded: DecodedGames
     analyses: AnalysisPool
-
     streams: StreamSlots
     proxies: TrustedProxies
+    tables: TableIndex
+    """Invite codes and the lobby (``service.table_index``), beside the store."""
 
 
 def services_of(request: Request[Any, Any, Any]) -> Services:

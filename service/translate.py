@@ -109,6 +109,12 @@ def rules_to_wire(rules: engine.Rules) -> wire.RulesOut:
     return msgspec.convert(rules.to_spec(), wire.RulesOut)
 
 
+@lru_cache(maxsize=256)
+def game_rules_to_wire(rules: engine.Rules) -> wire.RulesOut:
+    """``rules_to_wire``, remembered per rules value: every view carries its game's rules."""
+    return rules_to_wire(rules)
+
+
 def meld_to_wire(meld: engine.Meld) -> wire.MeldOut:
     code = _CODE_OF_CARD
     return wire.MeldOut(
@@ -160,6 +166,23 @@ def _logged_action(action: Action) -> wire.LoggedDraw | wire.LoggedDiscard | wir
     raise AssertionError(action)  # pragma: no cover - only applied actions are logged
 
 
+def legal_to_wire(actions: Sequence[Action]) -> list[wire.LegalAction]:
+    """The engine's legal actions as the bodies ``POST …/actions`` accepts."""
+    code = _CODE_OF_CARD
+    out: list[wire.LegalAction] = []
+    for action in actions:
+        match action:
+            case Draw():
+                out.append(wire.LegalDraw(source=action.source, pile=action.pile))
+            case Discard():
+                out.append(wire.LegalDiscard(card=code[action.card], go_out=action.go_out))
+            case LayOff():
+                out.append(
+                    wire.LegalLayOff(card=code[action.card], seat=action.seat, meld=action.meld)
+                )
+    return out
+
+
 def log_entry_to_wire(entry: LogEntry) -> wire.LogEntryOut:
     return wire.LogEntryOut(
         version=entry.version,
@@ -187,7 +210,15 @@ def _round_result_to_wire(result: RoundResult) -> wire.RoundResultOut:
     )
 
 
-def view_to_wire(game_id: str, view: GameView) -> wire.GameView:
+def view_to_wire(
+    game_id: str,
+    view: GameView,
+    seat: int | None,
+    rules: wire.RulesOut,
+    legal: list[wire.LegalAction] | None,
+) -> wire.GameView:
+    """The wire view of a game in play; ``seat`` is the viewer (None: the public), whose
+    ``legal`` actions the caller lists."""
     return wire.GameView(
         game_id=game_id,
         version=view.version,
@@ -208,6 +239,7 @@ def view_to_wire(game_id: str, view: GameView) -> wire.GameView:
             wire.PlayerOut(
                 seat=p.seat,
                 name=p.name,
+                open=False,
                 hand_count=p.hand_count,
                 score=p.score,
                 round_scores=list(p.round_scores),
@@ -225,4 +257,8 @@ def view_to_wire(game_id: str, view: GameView) -> wire.GameView:
         if view.table is None
         else [[meld_to_wire(m) for m in melds] for melds in view.table],
         seeded=view.seeded,
+        seat=seat,
+        rules=rules,
+        legal=legal,
+        invite_code=None,
     )

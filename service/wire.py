@@ -241,8 +241,17 @@ class Readiness(Out, frozen=True):
 # -- games ----------------------------------------------------------------------------------------
 
 
+BotLevel = Literal["easy", "normal", "hard"]
+
+
 class PlayerIn(Strict, frozen=True):
-    name: PlayerName
+    """One seat, exactly one of: ``{"name": …}`` a person seated now (its token is in the
+    answer), ``{"open": true}`` a seat someone claims later with the invite code, or
+    ``{"bot": level}`` a computer player (with an optional ``name``)."""
+
+    name: PlayerName | UnsetType = UNSET
+    open: Literal[True] | UnsetType = UNSET
+    bot: BotLevel | UnsetType = UNSET
 
 
 class CreateGameRequest(Strict, frozen=True):
@@ -251,6 +260,8 @@ class CreateGameRequest(Strict, frozen=True):
     seed: Seed | None = None
     """Reproducible deals for tests and replays: every view then says ``seeded: true``. A seed
     gives the deal away (a small one is recovered from one seat's view), so omit it in play."""
+    listed: bool = False
+    """Show the table in the lobby (``GET /v1/tables``) while a seat is open."""
 
 
 ExpectedVersion = Annotated[
@@ -291,7 +302,10 @@ ActionRequest = DrawAction | DiscardAction | LayOffAction
 
 class PlayerOut(Out, frozen=True):
     seat: Seat
-    name: str
+    name: str | None
+    """Null for an open seat."""
+    open: bool
+    """Waiting tables only: a seat anyone with the invite code may claim."""
     hand_count: Count
     score: int
     """Total so far."""
@@ -316,11 +330,33 @@ class RoundResultOut(Out, frozen=True):
     tiebreak: bool
 
 
+class LegalDraw(Out, frozen=True, tag="draw", tag_field="type", omit_defaults=True):
+    source: Literal["stock", "discard"]
+    pile: Seat | None = None
+
+
+class LegalDiscard(Out, frozen=True, tag="discard", tag_field="type", omit_defaults=True):
+    card: CanonicalCard
+    go_out: bool = False
+
+
+class LegalLayOff(Out, frozen=True, tag="lay_off", tag_field="type"):
+    card: CanonicalCard
+    seat: Seat
+    meld: int
+
+
+LegalAction = LegalDraw | LegalDiscard | LegalLayOff
+"""An action body exactly as ``POST /v1/games/{game_id}/actions`` accepts it."""
+
+
 class GameView(Out, frozen=True):
     game_id: GameId
     version: Version
     """Increases by one per applied action."""
-    status: Literal["playing", "finished"]
+    status: Literal["waiting", "playing", "finished"]
+    """``waiting``: a seat is still open and no card is dealt; the first round is dealt the
+    moment the last seat is taken."""
     round: int
     rounds: int
     wild: CanonicalRank | None
@@ -350,6 +386,17 @@ class GameView(Out, frozen=True):
     """The game was created with a ``seed``: for tests and replays only. Anyone who knows or
     guesses the seed knows every hand and the stock; a small seed is found in seconds by trying
     seeds against one seat's view. Never seed a real game."""
+    seat: Seat | None
+    """The viewer's seat; null in the public view."""
+    rules: RulesOut
+    """The game's complete rules, as ``GET /v1/rules`` shows them (the analyser takes them)."""
+    legal: list[LegalAction] | None
+    """A seat's own view: every action it may post right now, each exactly as the actions
+    route accepts it (empty when it may not act). Null in the public view. A go-out is listed
+    only where it is legal: never after someone went out or on the first lap where the rules
+    forbid it, and under ``failed_go_out: penalty`` with every card (the penalty applies)."""
+    invite_code: str | None
+    """While the table waits: the code that claims its open seats (``POST /v1/invites/{code}``)."""
 
 
 class SeatToken(Out, frozen=True):
@@ -362,8 +409,52 @@ class SeatToken(Out, frozen=True):
 class GameCreated(Out, frozen=True):
     game_id: GameId
     seats: list[SeatToken]
+    """The seats named at creation, each with its token; open seats have none yet."""
+    invite_code: str | None
+    """A table with an open seat: the code others claim it with, shown while it waits."""
     view: GameView
     """The public view."""
+
+
+class ClaimRequest(Strict, frozen=True):
+    name: PlayerName
+
+
+class SeatClaimed(Out, frozen=True):
+    game_id: GameId
+    seat: Seat
+    token: str
+    """This seat's secret, shown to this caller only, this once."""
+    view: GameView
+    """The seat's own view."""
+
+
+class StreamUrl(Out, frozen=True):
+    url: str
+    """Open it with a browser ``EventSource``: this seat's private stream, resumable with
+    ``Last-Event-ID``. It grants reading that stream only and expires with the game."""
+
+
+class TableSeatOut(Out, frozen=True):
+    seat: Seat
+    name: str | None
+    open: bool
+
+
+class TableOut(Out, frozen=True):
+    """A listed table waiting for players."""
+
+    game_id: GameId
+    invite_code: str
+    preset: str
+    seats: list[TableSeatOut]
+    seats_taken: Count
+    seats_open: Count
+
+
+class Lobby(Out, frozen=True):
+    tables: list[TableOut]
+    """Newest first, at most 100."""
 
 
 class LoggedDraw(Out, frozen=True, tag="draw", tag_field="type"):
@@ -403,3 +494,10 @@ class GameEvent(Out, frozen=True):
     entry: LogEntryOut
     view: GameView
     """The game as the stream's viewer saw it right after this action."""
+
+
+class GameFinishedEvent(Out, frozen=True):
+    """The data of the server-sent event of type ``finished``, the last of a game's stream."""
+
+    version: Version
+    winners: list[Seat]

@@ -8,7 +8,15 @@ append-only parts, for a store that keeps a long game's history apart).
 """
 
 from engine.game.actions import Action, Discard, Draw, DrawSource, EndLayOff, LayOff, Phase
-from engine.game.play import apply, hand_size, legal_actions, new_game, replay, wild_rank
+from engine.game.play import (
+    apply,
+    choose_first_dealer,
+    hand_size,
+    legal_actions,
+    new_game,
+    replay,
+    wild_rank,
+)
 from engine.game.serialised import (
     FORMAT,
     Sealed,
@@ -46,6 +54,7 @@ __all__ = [
     "Status",
     "apply",
     "chunk_in",
+    "choose_first_dealer",
     "dumps",
     "dumps_parts",
     "hand_size",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
-from engine.analysis import Meld, min_deadwood
+from engine.analysis import Meld, analyse, min_deadwood
 from engine.analysis import arrange as best_arrangement
 from engine.analysis.arrangement import AS_IS, set_stands
 from engine.analysis.hand import is_wild
@@ -44,15 +44,13 @@ def arrange(
 
 def going_out_discards(hand: tuple[Card, ...], wild: Rank | None, rules: Rules) -> tuple[Card, ...]:
     """The distinct cards whose discard leaves ``hand`` (sorted, just drawn) fully melded."""
-    # Most hands are far from melded: rule them out before any search.
+    # Most hands are far from melded: rule them out before any search. The rest take one
+    # analysis, which ranks every discard in one search (a view's legal moves ask this).
     if not may_meld(hand, wild, rules, but_one=True):
         return ()
-    found = []
-    for c in dict.fromkeys(hand):  # sorted, as the hand is
-        rest = without(hand, c)
-        if may_meld(rest, wild, rules) and deadwood_points(rest, wild, rules) == 0:
-            found.append(c)
-    return tuple(found)
+    ranked = analyse(hand, wild, rules).discards
+    out = {d.card for d in ranked if d.deadwood_points == 0}
+    return tuple(c for c in dict.fromkeys(hand) if c in out)  # sorted, as the hand is
 
 
 def may_meld(

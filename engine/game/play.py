@@ -112,19 +112,34 @@ def dealer_of(state_first_dealer: int, players: int, round_number: int) -> int:
 
 
 def new_game(
-    players: Sequence[str], rules: Rules | str | Mapping[str, Any] | None, seed: int | None = None
+    players: Sequence[str],
+    rules: Rules | str | Mapping[str, Any] | None,
+    seed: int | None = None,
+    *,
+    first_dealer: int | None = None,
 ) -> GameState:
     """A new game, its first round dealt. With ``seed`` the same game every time; without one
-    every shuffle comes from the operating system's cryptographic source."""
+    every shuffle comes from the operating system's cryptographic source. ``first_dealer`` fixes
+    who deals the first round (a rematch moves the deal on one seat); by default the seed, or the
+    cryptographic source, picks the seat."""
     rules_value = Rules.from_spec(rules)
     names = check_players(players, rules_value)
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise GameSetupError(f"seed must be an integer or null, not {seed!r}")
-    if seed is None:
-        first_dealer = secrets.randbelow(len(names))
-    else:
-        first_dealer = random.Random(f"three-thirteen/{seed}/dealer").randrange(len(names))
+    if first_dealer is None:
+        first_dealer = choose_first_dealer(len(names), seed)
+    elif not _is_int(first_dealer) or not 0 <= first_dealer < len(names):
+        raise GameSetupError(
+            f"first_dealer must be a seat from 0 to {len(names) - 1}, not {first_dealer!r}"
+        )
     return _start(rules_value, names, seed, first_dealer, ())
+
+
+def choose_first_dealer(players: int, seed: int | None) -> int:
+    """The seat that deals first when nobody says: the seed's, or a cryptographic choice."""
+    if seed is None:
+        return secrets.randbelow(players)
+    return random.Random(f"three-thirteen/{seed}/dealer").randrange(players)
 
 
 def _start(

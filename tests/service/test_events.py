@@ -151,13 +151,27 @@ def test_a_live_stream_sends_each_action_to_its_viewer_as_it_happens(live_server
     assert all(e["data"]["view"]["hand"] is None for e in public_events[1:])
 
 
-def test_a_stream_of_a_finished_game_ends_by_itself(client: Client) -> None:
+def test_a_finished_game_stream_ends_with_a_finished_event_then_answers_204(
+    client: Client,
+) -> None:
+    """The stream ends with ``finished``; opened again (as an EventSource reconnects, with the
+    last id, or afresh) it answers 204, which makes an EventSource stop for good."""
     game = HttpGame.create(client, 2, "classic", seed=30)
     final = game.play_to_end()
-    response = client.get(f"/v1/games/{game.game_id}/events", headers={"Last-Event-ID": "0"})
-    events = parse_events(response.text)
-    assert events[-1]["id"] == final["version"]
-    assert events[-1]["data"]["view"]["status"] == "finished"
+    url = f"/v1/games/{game.game_id}/events"
+    events = parse_events(client.get(url, headers={"Last-Event-ID": "0"}).text)
+    *actions, finished = events
+    assert actions[-1]["id"] == final["version"]
+    assert actions[-1]["data"]["view"]["status"] == "finished"
+    assert finished == {
+        "id": final["version"],
+        "event": "finished",
+        "data": {"version": final["version"], "winners": final["winners"]},
+    }
+    for headers in ({"Last-Event-ID": str(final["version"])}, {}):
+        again = client.get(url, headers=headers)
+        assert again.status_code == 204
+        assert again.text == ""
 
 
 def test_an_idle_stream_sends_keep_alive_comments_then_ends(

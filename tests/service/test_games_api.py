@@ -82,15 +82,19 @@ def test_tokens_are_long_random_and_shown_only_at_creation(client: Client) -> No
             assert token not in text
 
 
-def test_a_seat_view_adds_only_its_own_hand(client: Client) -> None:
+def test_a_seat_view_adds_only_its_own_hand_seat_and_legal_actions(client: Client) -> None:
     game = HttpGame.create(client, 3, "classic", seed=8)
     public = game.view()
     assert public["hand"] is None
+    assert public["seat"] is None
+    assert public["legal"] is None
+    own = ("hand", "seat", "legal")
     for seat in range(3):
         view = game.view(seat)
         assert len(view["hand"]) == view["players"][seat]["hand_count"] == 3
-        assert {k: v for k, v in view.items() if k != "hand"} == {
-            k: v for k, v in public.items() if k != "hand"
+        assert view["seat"] == seat
+        assert {k: v for k, v in view.items() if k not in own} == {
+            k: v for k, v in public.items() if k not in own
         }
 
 

@@ -43,7 +43,7 @@ def test_every_operation_has_an_id_a_summary_and_problem_details_for_errors(clie
     document = served(client)
     found = operations(document)
     ids = [operation["operationId"] for _, _, operation in found]
-    assert len(ids) == len(set(ids)) == 17
+    assert len(ids) == len(set(ids)) == 22
     for method, path, operation in found:
         assert operation.get("summary"), f"{method} {path}"
         assert operation.get("tags"), f"{method} {path}"
@@ -72,7 +72,22 @@ def test_request_bodies_refuse_unknown_fields(client: Client) -> None:
 def test_a_created_game_links_to_its_operations(client: Client) -> None:
     created = served(client)["paths"]["/v1/games"]["post"]["responses"]["201"]
     targets = {link["operationId"] for link in created["links"].values()}
-    assert targets == {"getGame", "getGameLog", "getGameEvents", "applyAction"}
+    assert targets == {"getGame", "getGameLog", "getGameEvents", "applyAction", "claimInvite"}
+
+
+def test_a_claimed_seat_links_to_its_view_turn_and_stream(client: Client) -> None:
+    claimed = served(client)["paths"]["/v1/invites/{code}"]["post"]["responses"]["201"]
+    links = claimed["links"]
+    targets = {link["operationId"] for link in links.values()}
+    assert targets == {"getGame", "applyAction", "createStreamUrl", "leaveGame", "claimInvite"}
+    assert links["ClaimedSeatDraws"]["parameters"]["header.Authorization"] == (
+        "Bearer {$response.body#/token}"
+    )
+
+
+def test_a_seat_spec_is_exactly_one_kind_of_seat(client: Client) -> None:
+    seat = served(client)["components"]["schemas"]["PlayerIn"]
+    assert [kind["required"] for kind in seat["oneOf"]] == [["name"], ["open"], ["bot"]]
 
 
 def test_the_docs_ui_loads_nothing_from_another_host(client: Client) -> None:

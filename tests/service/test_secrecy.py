@@ -128,7 +128,8 @@ def test_no_response_over_a_whole_game_leaks_a_secret(client: Client) -> None:
         response = client.get(
             f"/v1/games/{game.game_id}/events", headers={**game.auth(viewer), "Last-Event-ID": "0"}
         )
-        events = parse_events(response.text)
+        *events, finished = parse_events(response.text)
+        assert finished["event"] == "finished"
         assert len(events) == final["version"]
         for event in events:
             auditor.check_text(json.dumps(event["data"]), viewer, event["id"])
