@@ -122,6 +122,7 @@ def waiting_view(
         rules=translate.game_rules_to_wire(rules),
         legal=None if seat is None else [],
         invite_code=seating.invite_code,
+        seeded=seating.seed is not None,
     )
 
 

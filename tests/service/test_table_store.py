@@ -20,11 +20,14 @@ from litestar.channels import ChannelsPlugin
 from litestar.channels.backends.memory import MemoryChannelsBackend
 
 from service import tables, wire
+from service.analysis_pool import AnalysisPool
+from service.client_address import TrustedProxies
 from service.decoded_games import DecodedGames
 from service.problems import TableFull
 from service.services import Services
 from service.settings import Settings
 from service.store import Store
+from service.stream_limits import StreamSlots
 from service.table_index import TableIndex, table_index_for
 from tests.service.test_store import DAY, StoreKind, new_id, run, store_kind
 
@@ -127,6 +130,9 @@ async def services_on(
             store_kind="memory",
             channels=channels,
             decoded=DecodedGames(),
+            analyses=AnalysisPool(processes=1, queue=1),
+            streams=StreamSlots(per_instance=8, per_client=8),
+            proxies=TrustedProxies(()),
             tables=index,
         )
     finally:
