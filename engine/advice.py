@@ -246,7 +246,10 @@ def advise(
         known[upcard] += 1
         _check_in_pack(known, pack, "upcard", "the hand and the upcard")
     known.update(seen)
-    _check_in_pack(known, pack, "seen", "the hand, the upcard and the seen cards")
+    together = (
+        "the hand and the seen cards" if upcard is None else "the hand, upcard and seen cards"
+    )
+    _check_in_pack(known, pack, "seen", together)
     unseen = tuple((c, pack[c] - known[c]) for c in sorted(pack) if pack[c] > known[c])
     sight = Sight(
         seat=0,
@@ -279,7 +282,7 @@ class PackError(HandError):
 def _check_in_pack(cards: Counter[Card], pack: Counter[Card], field: str, what: str) -> None:
     for card, count in sorted(cards.items()):
         if count > pack[card]:
-            held = "no" if pack[card] == 0 else f"only {pack[card]}"
+            held = "none" if pack[card] == 0 else f"only {pack[card]}"
             raise PackError(
-                f"{what} hold {count} of {format_card(card)}: the pack has {held}", field=field
+                f"{count} x {format_card(card)} in {what}, but the pack has {held}", field=field
             )
