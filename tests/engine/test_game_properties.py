@@ -76,6 +76,7 @@ VIEW_FIELDS = {
     "last_turns",
     "upcard",
     "table",
+    "deal",
 }
 
 
@@ -359,6 +360,7 @@ class Referee:
         assert public.hand is None
         assert public.wild == self.rules.wild_rank(min(state.round, self.rules.rounds))
         assert public.stock_count == len(state.stock)
+        assert public.deal == state.deal
         tops = tuple(p[-1] if p else None for p in state.piles)
         if self.rules.discard_piles == "per_player":
             assert public.discard_tops == tops
