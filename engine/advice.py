@@ -120,6 +120,42 @@ def stock_value(
     return weighted / total, melded / total
 
 
+_ROUNDING = 1e-6
+"""Slack for the rounding of ``bound * total`` (the weighted sum itself is a whole number)."""
+
+
+def stock_mean_below(
+    hand: tuple[Card, ...],
+    wild: Rank,
+    rules: Rules,
+    unseen: tuple[tuple[Card, int], ...],
+    bound: float,
+) -> float | None:
+    """``stock_value``'s mean, or None once it is sure to exceed ``bound``: branch and bound
+    for a look-ahead that only needs the best candidate. The cheap dead cards are counted first,
+    and once what is counted, with every card left at no deadwood at all, is over ``bound``, no
+    search is spent on the rest. (A mean at or just over the bound is still answered, so the
+    caller's own comparison settles ties exactly as without the bound.)"""
+    shortcut = _DeadCards(hand, wild, rules)
+    total = sum(copies for _, copies in unseen)
+    if total == 0:
+        return float(shortcut.now)
+    weighted = 0
+    live = []
+    for card, copies in unseen:
+        kept = shortcut.kept(card)
+        if kept is None:
+            live.append((card, copies))
+        else:
+            weighted += copies * kept
+    limit = bound * total + _ROUNDING
+    for card, copies in live:
+        if weighted > limit:
+            return None
+        weighted += copies * kept_after(with_card(hand, card), wild, rules)
+    return weighted / total if weighted <= limit else None
+
+
 class _DeadCards:
     """The deadwood kept after drawing a card that no meld of the hand can take, without a
     search. Such a card is deadwood in every arrangement, so the best is either to throw it
@@ -251,7 +287,10 @@ def advise(
         known[upcard] += 1
         _check_in_pack(known, pack, "upcard", "the hand and the upcard")
     known.update(seen)
-    _check_in_pack(known, pack, "seen", "the hand, the upcard and the seen cards")
+    together = (
+        "the hand and the seen cards" if upcard is None else "the hand, upcard and seen cards"
+    )
+    _check_in_pack(known, pack, "seen", together)
     unseen = tuple((c, pack[c] - known[c]) for c in sorted(pack) if pack[c] > known[c])
     sight = Sight(
         seat=0,
@@ -284,7 +323,7 @@ class PackError(HandError):
 def _check_in_pack(cards: Counter[Card], pack: Counter[Card], field: str, what: str) -> None:
     for card, count in sorted(cards.items()):
         if count > pack[card]:
-            held = "no" if pack[card] == 0 else f"only {pack[card]}"
+            held = "none" if pack[card] == 0 else f"only {pack[card]}"
             raise PackError(
-                f"{what} hold {count} of {format_card(card)}: the pack has {held}", field=field
+                f"{count} x {format_card(card)} in {what}, but the pack has {held}", field=field
             )

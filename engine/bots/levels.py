@@ -17,12 +17,20 @@ can. They differ in how they draw and what they throw:
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from engine.advice import RUN_REACH, draw_hint, kept_after, stock_value, with_card
+from engine.advice import (
+    RUN_REACH,
+    draw_hint,
+    kept_after,
+    stock_mean_below,
+    stock_value,
+    with_card,
+)
 from engine.analysis import min_deadwood
 from engine.bots.moves import (
     STOCK,
@@ -129,8 +137,17 @@ def _lookahead(sight: Sight, ranked: Ranked, width: int, weight: float = NORMAL_
     deadwood now, which is the round's score."""
     if sight.out_seat is not None:
         return ranked[0][0]
-    candidates = _likely(keeps_wilds(sight, ranked))[:width]
-    return min(candidates, key=lambda e: _next_turn(sight, e[0]) + weight * e[1])[0]
+    best: tuple[float, Card] | None = None
+    for card, left in _likely(keeps_wilds(sight, ranked))[:width]:
+        held = weight * left
+        bound = math.inf if best is None else best[0] - held
+        mean = stock_mean_below(
+            without(sight.hand, card), sight.wild, sight.rules, sight.unseen, bound
+        )
+        if mean is not None and (best is None or mean + held < best[0]):
+            best = (mean + held, card)
+    assert best is not None
+    return best[1]
 
 
 def _likely(ranked: Ranked) -> Ranked:

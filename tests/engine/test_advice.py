@@ -13,7 +13,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.advice import DiscardHint, DrawHint, PackError, advise, hint
+from engine.advice import (
+    DiscardHint,
+    DrawHint,
+    PackError,
+    advise,
+    hint,
+    stock_mean_below,
+    stock_value,
+)
 from engine.cards import parse_cards
 from engine.game import GameState, Phase, apply, new_game, public_log, view
 from engine.rules import PRESET_NAMES, Rules
@@ -191,3 +199,20 @@ def test_advise_refuses_cards_the_pack_cannot_hold(
     with pytest.raises(PackError) as raised:
         advise(parse_cards(hand), 3, Rules.from_spec("classic"), seen=parse_cards(seen))
     assert raised.value.field == field
+
+
+def test_the_bounded_stock_mean_is_the_mean_or_none_at_the_bound() -> None:
+    """``stock_mean_below`` answers ``stock_value``'s mean when it is at most the bound, None
+    when it is over, on the hands of a game's positions (the look-ahead's branch and bound)."""
+    rules = Rules.from_spec("online")
+    checked = 0
+    for state in positions(rules, seed=5, players=3, last_round=6):
+        seen = seat_sight(state)
+        if seen.phase is not Phase.DRAW:
+            continue
+        mean, _ = stock_value(seen.hand, seen.wild, rules, seen.unseen)
+        for bound in (mean - 0.5, mean, mean + 0.5, 0.0):
+            found = stock_mean_below(seen.hand, seen.wild, rules, seen.unseen, bound)
+            assert found == (pytest.approx(mean) if mean <= bound else None)
+        checked += 1
+    assert checked > 10

@@ -368,6 +368,7 @@ class Referee:
         assert public.seeded == (state.seed is not None)
         assert public.wild == self.rules.wild_rank(min(state.round, self.rules.rounds))
         assert public.stock_count == len(state.stock)
+        assert public.deal == state.deal
         tops = tuple(p[-1] if p else None for p in state.piles)
         if self.rules.discard_piles == "per_player":
             assert public.discard_tops == tops
