@@ -18,6 +18,7 @@ from engine.analysis.formats import (
     HIGH_ACE,
     MAX_HAND,
     POOL_ROOM_AT,
+    RANK_BITS,
     RANK_OF_DIGIT,
     RUN_NEED_AT,
     RUN_ROOM_AT,
@@ -209,7 +210,7 @@ class Context:
 # under the same rules reuses, so it pays to find the context again: by value (at most 64
 # rules values and wild ranks, then it starts again), and by the identity of the rules object,
 # since hashing a Rules value hashes every field, in Python (at most 256, keyed by
-# id(rules) << 4 | wild rank, 0 for none: each entry holds its rules object, so while it is
+# id(rules) and the wild rank, 0 for none: each entry holds its rules object, so while it is
 # there no other object can take that id), and the last one, for a stream of one game's hands.
 _CONTEXTS: dict[tuple[Rules, Rank | None], Context] = {}
 _BY_IDENTITY: dict[int, tuple[Rules, Context]] = {}
@@ -220,7 +221,7 @@ def context_for(rules: Rules, wild: Rank | None) -> Context:
     last = _LAST_CONTEXT[0]
     if last.rules is rules and last.wild == wild:
         return last
-    identity = id(rules) << 4 | (wild or 0)
+    identity = id(rules) << RANK_BITS | (wild or 0)
     known = _BY_IDENTITY.get(identity)
     if known is not None and known[0] is rules:
         found = known[1]

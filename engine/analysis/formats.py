@@ -27,10 +27,12 @@ search state key            the hand layout left                           width
                             spare room in the melds made                   5       KEY_SPARE_AT
                             wilds not yet placed                           5       KEY_WILDS_AT
 memo entry, exact           0 (an exact result is even)                    1       0
-                            the result                                     16      1
+                            the result                                     16      ENTRY_VALUE_AT
                             the move reaching it, plus one                 rest    ENTRY_MOVE_AT
-memo entry, a lower bound   1 (odd)                                        1       0
-                            the bound                                      rest    1
+memo entry, a lower bound   1 (odd: ENTRY_BOUND)                           1       0
+                            the bound                                      rest    ENTRY_VALUE_AT
+suit rank mask              per rank r of the suit (14: an ace played  1 each  r
+                            high)
 floor fact (per card)       its count's mask                               5       0
                             its rank                                       4       FACT_RANK_AT
                             its suit                                       3       FACT_SUIT_AT
@@ -96,6 +98,9 @@ POOL_NEED: Final = (1 << POOL_ROOM_AT) - 1
 KEY_RANK_AT: Final = 5
 KEY_SPARE_AT: Final = 9
 KEY_WILDS_AT: Final = 14
+ENTRY_BOUND: Final = 1
+"""The low bit of a memo entry: set for a lower bound, clear for an exact result."""
+ENTRY_VALUE_AT: Final = 1
 ENTRY_RESULT: Final = 0xFFFF
 ENTRY_MOVE_AT: Final = 17
 
@@ -116,12 +121,18 @@ def exact_entry(result: i64, move: i64) -> i64:
     """The memo's entry of an exact result reached by ``move``: a run's index, a pool option's,
     or -1 (the head to its pool, or an ace to its digit after the kings; the pool to deadwood).
     A search whose path no one will follow stores none: its entry is the result doubled."""
-    return (move + 1) << ENTRY_MOVE_AT | result << 1
+    return (move + 1) << ENTRY_MOVE_AT | result << ENTRY_VALUE_AT
 
 
 def move_of(exact: i64) -> i64:
     return (exact >> ENTRY_MOVE_AT) - 1
 
+
+# -- a suit's ranks as a mask: bit r for rank r (1, an ace, to 13), and 14 for an ace played high
+ACE_LOW: Final = 1 << 1
+ACE_HIGH_AT: Final = 14
+ACE_TO_HIGH: Final = ACE_HIGH_AT - 1
+"""The shift that moves an ace's bit from its low place to its high one."""
 
 # -- the floor's tables
 FACT_COUNT: Final = 31

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from itertools import product
 from typing import Final
 
-from engine.analysis.formats import MAX_HAND, UNLIMITED
+from engine.analysis.formats import ACE_HIGH_AT, ACE_LOW, ACE_TO_HIGH, MAX_HAND, UNLIMITED
 from engine.cards import JOKER, KING, Card, Rank, card, format_card, parse_cards, parse_rank
 from engine.errors import HandError
 from engine.rules import Rules, RulesSpec
@@ -114,13 +114,13 @@ def gin_deadwood(
     penalty, conflicts = 0, []
     live_runs = []
     for mask in run_masks:
-        reach = mask | (mask & 2) << 13 if ace_high else mask
+        reach = mask | (mask & ACE_LOW) << ACE_TO_HIGH if ace_high else mask
         starts = reach & (reach >> 1) & (reach >> 2)
         live = starts | (starts << 1) | (starts << 2)
-        if live >> 14:
-            if live & 2:
+        if live >> ACE_HIGH_AT:
+            if live & ACE_LOW:
                 return -1, []  # one ace could close a low and a high run: search
-            live |= 2
+            live |= ACE_LOW
         live_runs.append(live)
     for c in naturals:
         rank = c % 13 + 1

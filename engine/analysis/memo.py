@@ -10,7 +10,7 @@ from typing import Final
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from engine.analysis.formats import move_of
+from engine.analysis.formats import ENTRY_BOUND, move_of
 
 MEMO_SLOTS: Final = 128
 """A memo's first size (a hand of 14 cards takes about 60 states)."""
@@ -46,7 +46,7 @@ class Memo:
         """The move recorded with the exact result of state ``key``, which a search has just
         passed through (see Search.arrange)."""
         exact = self.get(key)
-        if exact < 0 or exact & 1:  # pragma: no cover - the search's own path
+        if exact < 0 or exact & ENTRY_BOUND:  # pragma: no cover - the search's own path
             raise AssertionError(f"no exact result recorded for state {key}")
         return move_of(exact)
 

@@ -29,7 +29,9 @@ from engine.analysis.candidates import Context
 from engine.analysis.floor import Tally, floor, smaller
 from engine.analysis.formats import (
     BIT_SLOTS,
+    ENTRY_BOUND,
     ENTRY_RESULT,
+    ENTRY_VALUE_AT,
     POOL_NEED,
     POOL_ROOM_AT,
     RUN_CARDS,
@@ -75,7 +77,7 @@ class Search:
         self.wild_key = tuple(context.card_points[c] for c in self.wild_cards)
         self.leaf, self.pools, self.pool_need, self.pool_moves = context.wild_tables(self.wild_key)
         self.leaf_stride: i64 = self.wild_count + 1
-        # Exact results and lower bounds proven by searches under a budget (2 * bound + 1), in
+        # Exact results and lower bounds proven by searches under a budget (see formats), in
         # one memo: one lookup per state. An exact result is held with the move that reaches it
         # (see exact_entry).
         self.known = Memo()
@@ -141,10 +143,10 @@ class Search:
         key: i64 = state_key(state, wilds, spare, pool_rank, counted, self.width)
         found: i64 = self.known.get(key)
         if found >= 0:
-            if not found & 1:
-                return passed + (found >> 1 & ENTRY_RESULT)
-            if found >> 1 >= budget:
-                return passed + (found >> 1)
+            if not found & ENTRY_BOUND:
+                return passed + (found >> ENTRY_VALUE_AT & ENTRY_RESULT)
+            if found >> ENTRY_VALUE_AT >= budget:
+                return passed + (found >> ENTRY_VALUE_AT)
         if self.known.size > self.state_limit:
             raise Exhausted
         present: i64 = self.table.present(state)
@@ -159,7 +161,7 @@ class Search:
                 # (Kept for the next visit, but with no wilds left, where the floor is quickest
                 # and most of the memo's bounds were: a smaller memo stays in the caches.)
                 if wilds:
-                    self.known.put(key, 2 * bound + 1)
+                    self.known.put(key, bound << ENTRY_VALUE_AT | ENTRY_BOUND)
                 return passed + bound
         if pooled and (head < 0 or self.ranks[head] != pool_rank):
             best, move = self.leave_pool(state, wilds, spare, pool_rank, pooled, budget)
@@ -167,11 +169,11 @@ class Search:
             best, move = self.decide_head(state, present, head, wilds, spare, pool_rank, pooled,
                                           budget)  # fmt: skip
         if best >= budget:
-            self.known.put(key, 2 * best + 1)
+            self.known.put(key, best << ENTRY_VALUE_AT | ENTRY_BOUND)
         elif self.keep_moves:
             self.known.put(key, exact_entry(best, move))
         else:
-            self.known.put(key, best << 1)
+            self.known.put(key, best << ENTRY_VALUE_AT)
         return passed + best
 
     def settle(  # noqa: PLR0917 - the hot loop

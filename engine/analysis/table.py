@@ -12,6 +12,9 @@ from mypy_extensions import i64
 
 from engine.analysis.candidates import Context
 from engine.analysis.formats import (
+    ACE_HIGH_AT,
+    ACE_LOW,
+    ACE_TO_HIGH,
     BIT_SLOTS,
     DIGITS,
     FACT_BIT_AT,
@@ -335,7 +338,7 @@ class MeldTable:
         for i in range(SUITS):
             mask = self.suit_masks[i] << 1
             if ace_high:
-                mask |= (mask & 2) << 13
+                mask |= (mask & ACE_LOW) << ACE_TO_HIGH
             if usable == 0:
                 # Positions inside a window of three present ranks.
                 starts = mask & (mask >> 1) & (mask >> 2)
@@ -350,7 +353,7 @@ class MeldTable:
             c = card_of[i]
             position = POWER[c % 13 + 1]
             if ace_high and c % 13 == 0:
-                position |= POWER[14]
+                position |= POWER[ACE_HIGH_AT]
             if by_rank[c % 13] + usable < 3 and not reach[c // 13] & position:
                 dead = append(dead, i)
         return dead
