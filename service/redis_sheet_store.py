@@ -4,24 +4,21 @@ A sheet is one hash, so a Redis Cluster keeps it in one slot:
 
     <prefix>:sheet:{<sheet_id>}    hash: ``v`` = version, ``r`` = record
 
-A write is one EVALSHA that compares the version, writes record and version and refreshes the
-TTL in one atomic step; a read is one HMGET.
+A write is one EVALSHA of its own small scripts, which compares the version, writes record and
+version and refreshes the TTL in one atomic step; a read is one HMGET.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TypeVar, cast
+from typing import Final, TypeVar, cast
 
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
-# Shared with the games' store rather than copied: its create and compare-and-set scripts (a
-# sheet is written as a game is, without an idempotency record), and its answer to an unreachable
-# Redis (the same list of errors, the same rate-limited log, the same message).
+# Shared with the games' store rather than copied: its answer to an unreachable Redis (the same
+# list of errors, the same rate-limited log, the same message).
 from service.redis_store import (
-    _COMMIT_SCRIPT,
-    _CREATE_SCRIPT,
     _UNAVAILABLE,
     UNAVAILABLE_MESSAGE,
     _outage_log,
@@ -31,6 +28,23 @@ from service.sheet_store import SheetExists, StoredSheet
 from service.store import StoreUnavailable
 
 _T = TypeVar("_T")
+
+# KEYS[1] = the sheet's hash. ARGV: record, TTL in ms.
+_CREATE_SCRIPT: Final = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', '0', 'r', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+"""
+
+# KEYS[1] = the sheet's hash. ARGV: expected version, new version, record, TTL in ms. Versions
+# travel as decimal strings and are compared as strings, as the games' commit does.
+_COMMIT_SCRIPT: Final = """
+if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1
+"""
 
 
 def sheet_key(prefix: str, sheet_id: str) -> str:

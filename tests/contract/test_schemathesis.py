@@ -34,11 +34,12 @@ CONFIG = SchemathesisConfig.from_dict(
             "examples": {"enabled": True},
             "coverage": {"enabled": True},
             "fuzzing": {"enabled": True},
-            # Positive data only: a step that creates a game must create one (names have a
-            # pattern, and negative names made nearly every create a 422), so the links lead into
-            # games; fuzzing covers the negative cases of every operation. Only the document's own
-            # links: inferred ones (every 201's Location leads to every operation on the game,
-            # with generated tokens) would crowd out the playable ones.
+            # Only the document's own links: inferred ones (every 201's Location leads to every
+            # operation on the game, with generated tokens) would crowd out the playable ones.
+            # GameWorkflow.before_call keeps the games and sheets it creates playable.
+            # Positive data: the stateful phase is for following links into games and sheets
+            # (GameWorkflow.before_call keeps what it creates playable); fuzzing covers the
+            # negative cases of every operation.
             "stateful": {
                 "enabled": True,
                 "max-steps": 12,
@@ -106,7 +107,8 @@ def map_body(ctx: Any, body: Any) -> Any:
 
 def _without_bot(seat: Any) -> Any:
     if isinstance(seat, dict) and "bot" in seat and "open" not in seat:
-        return {"name": seat.get("name") or "Robin"}
+        # The name as generated, even where it is the negative case: only the bot goes.
+        return {"name": seat.get("name", "Robin")}
     return seat
 
 
@@ -121,16 +123,24 @@ STATEFUL_CALLS: Counter[tuple[str, int]] = Counter()
 
 class GameWorkflow(schema.as_state_machine()):  # type: ignore[misc]
     def before_call(self, case: schemathesis.Case[Any]) -> None:
-        # A link's round entry is a whole round for two seats (a link cannot make one entry
-        # per seat of a generated sheet), so the stateful phase keeps its sheets to two seats
-        # and a preset; the other phases still send every generated sheet.
+        # The stateful phase creates what its links can play: a link carries the tokens of the
+        # first two seats and a round entry for two seats. The other phases still send every
+        # generated game and sheet, valid or not.
         operation = case.operation.definition.raw.get("operationId")
-        if operation == "createScoreSheet" and isinstance(case.body, dict):
+        if operation == "createGame" and isinstance(case.body, dict):
+            # Two seats, the first named: a game dealt at once (its links carry both tokens),
+            # or, where the generated table had an open seat, a table whose second seat is
+            # claimed by its invite code. Larger tables' links would mostly carry no token.
             players = case.body.get("players")
-            if isinstance(players, list) and len(players) >= 2:
-                case.body["players"] = players[:2]
-            if not isinstance(case.body.get("rules"), str):
-                case.body["rules"] = "classic"
+            if isinstance(players, list):
+                table = any(isinstance(p, dict) and p.get("open") is True for p in players)
+                case.body["players"] = [
+                    {"name": "Ann"},
+                    {"open": True} if table else {"name": "Bob"},
+                ]
+        if operation == "createScoreSheet" and isinstance(case.body, dict):
+            # Two named seats, a preset and a first dealer: a sheet its links can play on.
+            case.body.update(players=["Ann", "Bob"], rules="classic", first_dealer=0)
 
     def after_call(self, response: Response, case: schemathesis.Case[Any]) -> None:
         STATEFUL_CALLS[
