@@ -16,16 +16,9 @@ from typing import Final, TypeVar, cast
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
-# Shared with the games' store rather than copied: its answer to an unreachable Redis (the same
-# list of errors, the same rate-limited log, the same message).
-from service.redis_store import (
-    _UNAVAILABLE,
-    UNAVAILABLE_MESSAGE,
-    _outage_log,
-    _topology_loaded,
-)
+# Shared with the games' store rather than copied: its answer to an unreachable Redis.
+from service.redis_store import sent
 from service.sheet_store import SheetExists, StoredSheet
-from service.store import StoreUnavailable
 
 _T = TypeVar("_T")
 
@@ -90,11 +83,5 @@ class RedisSheetStore:
         return bool(await self._call(lambda: self._commit(keys=[key], args=args)))
 
     async def _call(self, command: Callable[[], Awaitable[_T]]) -> _T:
-        """``command``, with an unreachable Redis turned into StoreUnavailable exactly as the
-        games' store does it (the same list of errors, the same rate-limited log)."""
-        try:
-            await _topology_loaded(self.redis)
-            return await command()
-        except _UNAVAILABLE as error:
-            _outage_log.note(error)
-            raise StoreUnavailable(UNAVAILABLE_MESSAGE) from error
+        """``command``, answered as the games' store answers an unreachable Redis (503)."""
+        return await sent(self.redis, command)

@@ -325,13 +325,19 @@ class RedisStore:
             self._slots.release()
 
     async def _send(self, command: Callable[[], Awaitable[_T]]) -> _T:
-        try:
-            await _topology_loaded(self.redis)
-            return await command()
-        except _UNAVAILABLE as error:
-            _outage_log.note(error)
-            # The message reaches clients (503 detail): no host, port or driver text in it.
-            raise StoreUnavailable(UNAVAILABLE_MESSAGE) from error
+        return await sent(self.redis, command)
+
+
+async def sent(client: aioredis.Redis | RedisCluster, command: Callable[[], Awaitable[_T]]) -> _T:
+    """``command``'s answer, with an unreachable Redis turned into ``StoreUnavailable`` (503)
+    and noted in the rate-limited outage log. Every store on the games' client sends this way."""
+    try:
+        await _topology_loaded(client)
+        return await command()
+    except _UNAVAILABLE as error:
+        _outage_log.note(error)
+        # The message reaches clients (503 detail): no host, port or driver text in it.
+        raise StoreUnavailable(UNAVAILABLE_MESSAGE) from error
 
 
 class GameEventsBackend(RedisChannelsStreamBackend):

@@ -101,12 +101,7 @@ def loads_parts(
             f"{len(packs)}"
         )
     chunks, packs = chunks[: sealed[0]], packs[: sealed[1]]
-    try:
-        state = _state_in(raw)
-    except StateFormatError:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError, EngineError) as error:
-        raise StateFormatError(f"stored game state is damaged: {error!r}") from None
+    state = _checked_state(raw)
     fields = dict(state.__dict__)
     fields["records"] = (*chunks, *state.records)
     fields["shuffles"] = (*packs, *state.shuffles)
@@ -217,12 +212,7 @@ def loads(data: bytes) -> GameState:
     raw = _raw(data)
     if "sealed" in raw:
         raise StateFormatError("stored game state is a head of parts: read it with loads_parts")
-    try:
-        state = _state_in(raw)
-    except StateFormatError:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError, EngineError) as error:
-        raise StateFormatError(f"stored game state is damaged: {error!r}") from None
+    state = _checked_state(raw)
     _check_pack(state)
     return state
 
@@ -366,6 +356,16 @@ def _action_in(raw: object) -> Action:
         case "end_lay_off", []:
             return EndLayOff()
     raise StateFormatError(f"stored game state is damaged: unknown action {raw!r}")
+
+
+def _checked_state(raw: dict[str, Any]) -> GameState:
+    """``_state_in``, with any damage to the stored data reported as ``StateFormatError``."""
+    try:
+        return _state_in(raw)
+    except StateFormatError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, EngineError) as error:
+        raise StateFormatError(f"stored game state is damaged: {error!r}") from None
 
 
 def _state_in(raw: dict[str, Any]) -> GameState:
