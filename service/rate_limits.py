@@ -28,10 +28,18 @@ from service.settings import Settings
 from service.store import Store
 
 RATE_LIMITED_OPERATIONS: Final = frozenset(
-    {"analyseHand", "adviseHand", "createGame", "joinGame", "getGameEvents"}
+    {
+        "analyseHand",
+        "adviseHand",
+        "createGame",
+        "claimInvite",
+        "createScoreSheet",
+        "getGameEvents",
+    }
 )
-"""The operations that need no token (by ``operation_id``): analyse, advise, create, join and
-the event streams."""
+"""The operations that need no token and cost the service work (by ``operation_id``): analyse,
+advise, create a game, join one by its invite code, create a score sheet, and the event
+streams."""
 
 STORE_NAME: Final = "rate_limit"
 

@@ -16,6 +16,7 @@ from litestar.testing import TestClient
 
 from service.app import create_app
 from service.client_address import TrustedProxies
+from service.rate_limits import RATE_LIMITED_OPERATIONS
 from service.settings import Settings
 from tests.service.test_games_api import assert_problem
 
@@ -112,6 +113,21 @@ def test_rate_limits_refuse_429_with_retry_after_on_tokenless_routes_only() -> N
         assert action.status_code == 200
         assert "ratelimit-limit" not in action.headers
         assert client.get("/healthz").status_code == 200
+
+
+def test_every_rate_limited_operation_is_one_the_app_serves(client: TestClient[Litestar]) -> None:
+    """A limit named after an operation id that does not exist would limit nothing, silently."""
+    document = client.get("/schema/openapi.json").json()
+    served = {op["operationId"] for item in document["paths"].values() for op in item.values()}
+    assert served >= RATE_LIMITED_OPERATIONS
+    assert {"claimInvite", "adviseHand", "createScoreSheet"} <= RATE_LIMITED_OPERATIONS
+
+
+def test_a_join_by_invite_code_is_rate_limited() -> None:
+    app = create_app(Settings(rate_limit_per_minute=2))
+    with TestClient(app) as client:
+        claims = [client.post("/v1/invites/FFFFFF", json={"name": "Bo"}) for _ in range(3)]
+        assert [r.status_code for r in claims] == [404, 404, 429]
 
 
 def test_without_the_setting_nothing_is_rate_limited(client: TestClient[Litestar]) -> None:
