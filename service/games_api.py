@@ -56,7 +56,10 @@ IdleTimeout = Annotated[
         name="idle_timeout",
         ge=0,
         le=3600,
-        description="Seconds without an action after which the stream ends (clients reconnect).",
+        description=(
+            "Seconds without an action after which the stream ends (clients reconnect); 0 ends "
+            "it once it has sent what there is."
+        ),
     ),
 ]
 

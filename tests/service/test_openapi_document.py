@@ -195,3 +195,16 @@ def test_the_docs_ui_loads_nothing_from_another_host(client: Client) -> None:
         assert asset.status_code == 200, reference
         assert len(asset.content) > 100
     assert "//" not in json.dumps(references)
+
+
+def test_a_rule_between_fields_is_described_and_answered_422_naming_the_field(
+    client: Client,
+) -> None:
+    rules = served(client)["components"]["schemas"]["RulesOverrides"]["properties"]
+    assert "At most `max_players`" in rules["min_players"]["description"]
+    players = [{"name": "Ann"}, {"name": "Bob"}]
+    clash = {"preset": "classic", "min_players": 5, "max_players": 3}
+    answer = client.post("/v1/games", json={"players": players, "rules": clash})
+    assert answer.status_code == 422
+    assert answer.headers["content-type"] == "application/problem+json"
+    assert answer.json()["field"] == "rules.max_players"
