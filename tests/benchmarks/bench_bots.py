@@ -19,7 +19,7 @@ import statistics
 import time
 
 from engine import arena
-from engine.advice import advise, kept_after
+from engine.advice import advise, clear_memo
 from engine.bots.levels import HARD_BUDGET
 from engine.rules import Rules
 
@@ -51,7 +51,7 @@ def hint_times() -> list[float]:
         pack = CLASSIC.pack(4)
         rng.shuffle(pack)
         hand, upcard, seen = pack[:13], pack[13], pack[14:30]
-        kept_after.cache_clear()
+        clear_memo()
         start = time.process_time()
         advise(hand, 13, CLASSIC, upcard=upcard, seen=seen, players=4)
         times.append(time.process_time() - start)
@@ -67,7 +67,7 @@ def decision_times(seats: list[str], games: int) -> tuple[dict[str, list[float]]
         times[level].append(seconds)
 
     for seed in range(games):
-        kept_after.cache_clear()
+        clear_memo()
         start = time.process_time()
         arena.play_game(seats, 500 + seed, CLASSIC, budget=HARD_BUDGET, on_decision=timed)
         per_game.append(time.process_time() - start)
