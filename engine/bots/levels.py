@@ -21,7 +21,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from engine.advice import (
     draw_hint,
@@ -49,12 +49,6 @@ Level = Callable[[Sight, random.Random, float], Action]
 
 EASY_SLIP = 0.25
 """How often ``easy`` throws a worse card than the analyser's."""
-NORMAL_WIDTH = 3
-"""How many of the analyser's best discards ``normal`` looks ahead from."""
-NORMAL_SPREAD = 4
-"""``normal`` looks ahead only from discards leaving at most this many points more than the best."""
-NORMAL_WEIGHT = 0.3
-"""``normal``: the weight of the deadwood held now against the next draw's expectation."""
 
 
 def _play(sight: Sight, draw: Callable[[Sight], Action], throw: Callable[[Ranked], Card]) -> Action:
@@ -119,12 +113,24 @@ def _slip(ranked: Ranked, rng: random.Random) -> Card:
 # -- normal ---------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Lookahead:
+    """Which discards a level weighs by its next draw."""
+
+    spread: int
+    """Only the discards leaving at most this many points more deadwood than the best (a card
+    that costs more now is rarely worth it next turn)."""
+    width: int | None
+    """At most this many of them, the analyser's best first (None: as many as time allows)."""
+
+
+NORMAL_LOOKAHEAD = Lookahead(spread=4, width=3)
+NORMAL_WEIGHT = 0.3
+"""The weight of the deadwood held now against the next draw's expectation."""
+
+
 def normal(sight: Sight, rng: random.Random, budget: float) -> Action:
-    return _play(
-        sight,
-        _hinted_draw,
-        lambda ranked: _lookahead(sight, ranked, NORMAL_SPREAD, width=NORMAL_WIDTH),
-    )
+    return _play(sight, _hinted_draw, lambda ranked: _lookahead(sight, ranked, NORMAL_LOOKAHEAD))
 
 
 def _hinted_draw(sight: Sight) -> Action:
@@ -132,33 +138,30 @@ def _hinted_draw(sight: Sight) -> Action:
     return STOCK if advised.card is None else draw_action(advised.pile)
 
 
-def _lookahead(
-    sight: Sight,
-    ranked: Ranked,
-    spread: int,
-    *,
-    width: int | None = None,
-    deadline: float = math.inf,
-) -> Card:
+def _lookahead(sight: Sight, ranked: Ranked, look: Lookahead, deadline: float = math.inf) -> Card:
     """The card whose discard leaves the least expected deadwood after the next draw from the
-    stock, plus ``NORMAL_WEIGHT`` times the deadwood held meanwhile: a one-draw expectimax over
-    the candidates leaving at most ``spread`` points more deadwood than the best (a card that
-    costs more now is rarely worth it next turn), at most ``width`` of them, the analyser's best
-    first. Once ``NORMAL_WIDTH`` are weighed, the ``deadline`` (``time.perf_counter``) stops the
-    rest. On a last turn it is the least deadwood now, which is the round's score."""
+    stock, plus ``NORMAL_WEIGHT`` times the deadwood held meanwhile: a one-draw expectimax,
+    exact over the unseen cards, over the candidates ``look`` admits. Once as many as normal
+    weighs are done, the ``deadline`` (``time.perf_counter``) stops the rest. On a last turn it
+    is the least deadwood now, which is the round's score."""
     if sight.out_seat is not None:
         return ranked[0][0]
     candidates = keeps_wilds(sight, ranked)
     least = candidates[0][1]
-    likely = [entry for entry in candidates if entry[1] <= least + spread][:width]
+    likely = [entry for entry in candidates if entry[1] <= least + look.spread][: look.width]
     best: tuple[float, Card] | None = None
     for index, (card, left) in enumerate(likely):
-        if index >= NORMAL_WIDTH and time.perf_counter() > deadline:
+        if index >= (NORMAL_LOOKAHEAD.width or 0) and time.perf_counter() > deadline:
             break
         held = NORMAL_WEIGHT * left
         bound = math.inf if best is None else best[0] - held
         mean = stock_mean_below(
-            without(sight.hand, card), sight.wild, sight.rules, sight.unseen, bound, deadwood=left
+            without(sight.hand, card),
+            sight.wild,
+            sight.rules,
+            sight.unseen,
+            bound,
+            deadwood=left,
         )
         if mean is not None and (best is None or mean + held < best[0]):
             best = (mean + held, card)
@@ -170,14 +173,12 @@ def _lookahead(
 
 HARD_BUDGET = 0.15
 """Seconds ``hard`` may think by default; the caller may give it less."""
-HARD_SPREAD = 3
-"""``hard`` weighs every discard leaving at most this many points more than the best."""
+HARD_LOOKAHEAD = Lookahead(spread=3, width=None)
+"""Every discard within 3 points of the best, as many as the budget allows."""
 
 
 def hard(sight: Sight, rng: random.Random, budget: float) -> Action:
     deadline = time.perf_counter() + budget
     return _play(
-        sight,
-        _hinted_draw,
-        lambda ranked: _lookahead(sight, ranked, HARD_SPREAD, deadline=deadline),
+        sight, _hinted_draw, lambda ranked: _lookahead(sight, ranked, HARD_LOOKAHEAD, deadline)
     )

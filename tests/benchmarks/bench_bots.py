@@ -8,8 +8,9 @@ neighbours), each decision timed on its own; "vs target" divides the p99 by the 
   and ≤ 200 ms (hard with its default budget);
 - a whole game of four ``normal`` bots in process: ≤ 2 s.
 
-Then a short arena (``make arena`` runs the full one): hard, normal, easy and greedy at one
-table, seats rotated over the same deals; mean points per game with 95% confidence intervals.
+Then two short arenas (``make arena`` runs the full ones), seats rotated over the same deals,
+mean points per game with 95% confidence intervals: hard against normal head to head (the
+paired comparison that tells them apart), then hard, normal, easy and greedy at one table.
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ from engine.rules import Rules
 CLASSIC = Rules.from_spec("classic")
 HINT_HANDS = 300
 GAMES = 4
-ARENA_DEALS = 6
-SHORT_ARENA = ("hard", "normal", "easy", "greedy")
+HEAD_TO_HEAD = ("hard", "normal", "hard", "normal")
+HEAD_TO_HEAD_DEALS = 40
+TABLE = ("hard", "normal", "easy", "greedy")
+TABLE_DEALS = 6
 
 
 def p99(values: list[float]) -> float:
@@ -84,9 +87,10 @@ def main() -> None:
     print(row(f"hard decision (budget {HARD_BUDGET * 1000:.0f} ms)", hard["hard"], 0.200))
     print("  (a decision includes the seat's view, log and sight; a game, apply too)")
     print()
-    print(f"short arena, classic, {ARENA_DEALS} deals (make arena: the full one)")
-    result = arena.run(SHORT_ARENA, ARENA_DEALS, 2026, CLASSIC, budget=HARD_BUDGET)
-    print(result.table())
+    for seats, deals in ((HEAD_TO_HEAD, HEAD_TO_HEAD_DEALS), (TABLE, TABLE_DEALS)):
+        print(f"short arena, classic, {','.join(seats)} (make arena: the full one)")
+        print(arena.run(seats, deals, 2026, CLASSIC, budget=HARD_BUDGET).table())
+        print()
 
 
 if __name__ == "__main__":
