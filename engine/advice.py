@@ -385,7 +385,6 @@ def advise(
         out_seat=None,
         table=None,
         taken=((),) * players,
-        passed=((),) * players,
     )
     return hint(sight)
 

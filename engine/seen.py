@@ -53,8 +53,6 @@ class Sight:
     """Redemption: the cards of each seat's melds on the table."""
     taken: tuple[tuple[Card, ...], ...]
     """Per seat, the cards it took from a pile this round and has not discarded since."""
-    passed: tuple[tuple[Card, ...], ...]
-    """Per seat, the pile tops it could have taken this round and left for the stock."""
 
     @property
     def may_go_out(self) -> bool:
@@ -93,14 +91,12 @@ def sight(view: GameView, log: Sequence[LogEntry], seat: int, rules: Rules) -> S
     pack = _pack(rules, n)
     stock = sum(copies for _, copies in pack) - len(view.active) * hand_size(rules, view.round) - 1
     taken: list[Counter[Card]] = [Counter() for _ in range(n)]
-    passed: list[list[Card]] = [[] for _ in range(n)]
     turns_done = 0
     for entry in _this_deal(log, view.deal):
         action, card = entry.action, entry.card
         if isinstance(action, Draw):
             if action.source == "stock":
                 stock -= 1
-                passed[entry.seat] += [p[-1] for p in piles if p and p[-1] != _COVERED]
             elif card is not None:
                 pile = piles[_pile_of(action.pile, entry.seat, per_player=per_player)]
                 pile.pop()
@@ -141,7 +137,6 @@ def sight(view: GameView, log: Sequence[LogEntry], seat: int, rules: Rules) -> S
         out_seat=view.out_seat,
         table=table,
         taken=tuple(tuple(sorted(t.elements())) for t in taken),
-        passed=tuple(tuple(p) for p in passed),
     )
 
 
