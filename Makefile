@@ -67,7 +67,8 @@ typecheck: $(STAMP) ## mypy --strict
 bench: $(NATIVE) ## benchmarks (tables of figures; not part of `make test`)
 	$(BIN)/python -m tests.benchmarks
 
-arena: $(NATIVE) ## computer players: hard, normal, easy, greedy over 2,000 rotated four-player games
+arena: $(NATIVE) ## computer players: hard against normal head to head, then all four levels at one table (2,000 rotated four-player games each)
+	$(BIN)/python -m engine arena --players 4 --games 2000 --seats hard,normal,hard,normal --seed 100001
 	$(BIN)/python -m engine arena --players 4 --games 2000 --seats hard,normal,easy,greedy --seed 1
 
 openapi: $(NATIVE) ## regenerate openapi/openapi.json from the app

@@ -78,7 +78,7 @@ def run_arena(args: argparse.Namespace) -> int:
     except (EngineError, json.JSONDecodeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    deals = max(1, -(-args.games // args.players))
+    deals = max(1, -(-args.games // len(arena.rotations(seats))))
     result = arena.run(seats, deals, args.seed, rules, budget=args.budget)
     print(result.table())
     return 0

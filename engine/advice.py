@@ -12,15 +12,15 @@ the public log show, never the game state. ``advise`` builds one from a bare han
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Final
 
 from engine.analysis import analyse, min_deadwood
 from engine.analysis.hand import is_wild
-from engine.cards import Card, Rank, format_card
+from engine.cards import KING, Card, Rank, format_card
 from engine.errors import HandError
 from engine.game.actions import DrawSource, Phase
 from engine.rules import Rules
@@ -88,17 +88,57 @@ def ranked_discards(
     return [entry for entry in ranked if entry[0] != forbidden]
 
 
-@lru_cache(maxsize=8192)
+MEMO_SIZE: Final = 16384
+"""Hands a ``kept_after`` memo holds before it starts afresh (a round's look-aheads take a
+few thousand)."""
+
+_Best = tuple[Card, int, int]
+"""A hand's best discard, the deadwood it leaves, and the least deadwood another card's
+discard leaves (for a forbidden best card)."""
+_MEMOS: dict[tuple[Rules, Rank], dict[tuple[Card, ...], _Best]] = {}
+_LAST: list[tuple[Rules, Rank, dict[tuple[Card, ...], _Best]]] = []
+
+
+def _memo(rules: Rules, wild: Rank) -> dict[tuple[Card, ...], _Best]:
+    """The memo of one rules value and wild rank. Found by identity first: hashing a ``Rules``
+    (every field, on every call) would cost more than a memo hit saves."""
+    if _LAST and _LAST[0][0] is rules and _LAST[0][1] == wild:
+        return _LAST[0][2]
+    memo = _MEMOS.setdefault((rules, wild), {})
+    _LAST[:] = [(rules, wild, memo)]
+    return memo
+
+
+def clear_memo() -> None:
+    """Forget every memoised hand (for benchmarks that time a first look)."""
+    _MEMOS.clear()
+    _LAST.clear()
+
+
 def kept_after(
     hand: tuple[Card, ...], wild: Rank, rules: Rules, forbidden: Card | None = None
 ) -> int:
     """The least deadwood ``hand`` (sorted, one card over its size) keeps after its best
     discard. Memoised: a discard's look-ahead asks what the next turn's hint asks again."""
-    return ranked_discards(hand, wild, rules, forbidden)[0][1]
+    memo = _memo(rules, wild)
+    best = memo.get(hand)
+    if best is None:
+        if len(hand) == 1:
+            best = (hand[0], 0, 0)
+        else:
+            ranked = analyse(hand, wild, rules).discards
+            first, second = ranked[0], ranked[min(1, len(ranked) - 1)]
+            best = (first.card, first.deadwood_points, second.deadwood_points)
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        memo[hand] = best
+    return best[2] if best[0] == forbidden else best[1]
 
 
 def with_card(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
-    return tuple(sorted((*hand, card)))
+    """The sorted ``hand`` with ``card`` in its place."""
+    at = bisect_right(hand, card)
+    return (*hand[:at], card, *hand[at:])
 
 
 def stock_value(
@@ -130,13 +170,16 @@ def stock_mean_below(
     rules: Rules,
     unseen: tuple[tuple[Card, int], ...],
     bound: float,
+    *,
+    deadwood: int | None = None,
 ) -> float | None:
     """``stock_value``'s mean, or None once it is sure to exceed ``bound``: branch and bound
     for a look-ahead that only needs the best candidate. The cheap dead cards are counted first,
     and once what is counted, with every card left at no deadwood at all, is over ``bound``, no
     search is spent on the rest. (A mean at or just over the bound is still answered, so the
-    caller's own comparison settles ties exactly as without the bound.)"""
-    shortcut = _DeadCards(hand, wild, rules)
+    caller's own comparison settles ties exactly as without the bound.) ``deadwood`` is the
+    hand's least deadwood when the caller knows it (a discard's ranking does)."""
+    shortcut = _DeadCards(hand, wild, rules, deadwood)
     total = sum(copies for _, copies in unseen)
     if total == 0:
         return float(shortcut.now)
@@ -165,38 +208,73 @@ class _DeadCards:
     A card is dead when it is a natural and the hand cannot meld it: with no wild, no two
     naturals of its rank and no two of its suit next to it in a run; with one wild, no natural
     of its rank or of its suit within two ranks (around the ace too, when aces play high).
-    With two wilds every card may meld.
+    With two wilds every card may meld. The cards that a suit's naturals reach, and those that
+    two of them make a run with, are listed once per hand.
     """
 
-    def __init__(self, hand: tuple[Card, ...], wild: Rank, rules: Rules) -> None:
-        self.wild, self.rules = wild, rules
+    def __init__(
+        self, hand: tuple[Card, ...], wild: Rank, rules: Rules, now: int | None = None
+    ) -> None:
+        self.hand, self.wild, self.rules = hand, wild, rules
         self.wilds = sum(1 for c in hand if is_wild(c, wild))
-        self.naturals = [c for c in hand if not is_wild(c, wild)]
+        naturals = {c for c in hand if not is_wild(c, wild)}
         self.usable = self.wilds <= 1 and len(hand) > 1
-        self.now = min_deadwood(hand, wild, rules) if hand else 0
-        self.after_best = kept_after(hand, wild, rules) if self.usable else 0
-        self.around = rules.aces == "high_or_low"
+        if now is None:
+            now = min_deadwood(hand, wild, rules) if hand else 0
+        self.now = now
+        self.after_best = -1
+        """The least deadwood after the hand's best discard; found when a card first needs it
+        (a dead card dearer than the deadwood now is simply thrown back)."""
+        self.ranks = [0] * 13
+        for c in hand:
+            if c in naturals:
+                self.ranks[c % 13] += 1
+        around = rules.aces == "high_or_low"
+        self.reached: set[Card] = set()
+        """With one wild: the cards within RUN_REACH ranks of a natural of their suit."""
+        self.runs: set[Card] = set()
+        """With no wild: the cards that make a three-card run with two naturals."""
+        for c in naturals:
+            self.reached.update(_neighbours(c, _REACHES, around))
+            if _neighbour(c, 1, around) in naturals:  # c, c+1: c-1 and c+2 make a run
+                self.runs.update(_neighbours(c, (-1, 2), around))
+            if _neighbour(c, 2, around) in naturals:  # c, c+2: c+1 does
+                self.runs.update(_neighbours(c, (1,), around))
 
     def kept(self, card: Card) -> int | None:
         if not self.usable or is_wild(card, self.wild) or not self._dead(card):
             return None
-        return min(self.now, self.after_best + self.rules.points(card, self.wild))
+        points = self.rules.points(card, self.wild)
+        if points >= self.now:
+            return self.now
+        if self.after_best < 0:
+            self.after_best = kept_after(self.hand, self.wild, self.rules)
+        return min(self.now, self.after_best + points)
 
     def _dead(self, card: Card) -> bool:
-        rank, suit = card % 13, card // 13
-        same_rank = 0
-        near: set[int] = set()  # the offsets within RUN_REACH of the suit's naturals around it
-        for other in self.naturals:
-            if other % 13 == rank:
-                same_rank += 1
-            elif other // 13 == suit:
-                offset = (other % 13 - rank + 6) % 13 - 6 if self.around else other % 13 - rank
-                if -RUN_REACH <= offset <= RUN_REACH:
-                    near.add(offset)
+        same_rank = self.ranks[card % 13]
         if self.wilds:
-            return not same_rank and not near
-        runs = {-2, -1} <= near or {-1, 1} <= near or {1, 2} <= near
-        return same_rank < RUN_REACH and not runs
+            return not same_rank and card not in self.reached
+        return same_rank < RUN_REACH and card not in self.runs
+
+
+_REACHES: Final = tuple(k for k in range(-RUN_REACH, RUN_REACH + 1) if k)
+
+
+def _neighbour(card: Card, offset: int, around: bool) -> Card | None:
+    """The card ``offset`` ranks from ``card`` in its suit (round the ace when aces play
+    high), or None past the ends."""
+    rank = card % KING + offset  # ranks 0 to 12 within the suit: one per rank, ace to king
+    if around:
+        rank %= KING
+    elif not 0 <= rank < KING:
+        return None
+    return card - card % KING + rank
+
+
+def _neighbours(card: Card, offsets: Iterable[int], around: bool) -> list[Card]:
+    found = (_neighbour(card, k, around) for k in offsets)
+    return [c for c in found if c is not None]
 
 
 # -- the hint -------------------------------------------------------------------------------------
@@ -307,7 +385,6 @@ def advise(
         out_seat=None,
         table=None,
         taken=((),) * players,
-        passed=((),) * players,
     )
     return hint(sight)
 

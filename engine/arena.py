@@ -114,6 +114,12 @@ def play_game(
     return state
 
 
+def rotations(seats: Sequence[str]) -> list[tuple[str, ...]]:
+    """The distinct rotations of ``seats``: hard,normal,hard,normal has two, each played once."""
+    n = len(seats)
+    return list(dict.fromkeys(tuple(seats[(i + s) % n] for i in range(n)) for s in range(n)))
+
+
 def run(
     seats: Sequence[str],
     deals: int,
@@ -132,16 +138,14 @@ def run(
     def count(_: str, __: float) -> None:
         result.decisions += 1
 
-    n = len(seats)
-    # Distinct rotations only: hard,normal,hard,normal has two, each played once.
-    rotations = list(dict.fromkeys(tuple(seats[(i + s) % n] for i in range(n)) for s in range(n)))
-    result.rotations = len(rotations)
+    rotated = rotations(seats)
+    result.rotations = len(rotated)
     for deal in range(deals):
         points: dict[str, list[int]] = {name: [] for name in levels}
-        for rotated in rotations:
-            final = play_game(rotated, seed + deal, rules, budget=budget, on_decision=count)
+        for seats_now in rotated:
+            final = play_game(seats_now, seed + deal, rules, budget=budget, on_decision=count)
             for seat, total in enumerate(final.totals):
-                points[rotated[seat]].append(total)
+                points[seats_now[seat]].append(total)
             result.games += 1
         for name in levels:
             result.per_deal[name].append(sum(points[name]) / len(points[name]))

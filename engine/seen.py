@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from engine.cards import Card, Rank
@@ -52,8 +53,6 @@ class Sight:
     """Redemption: the cards of each seat's melds on the table."""
     taken: tuple[tuple[Card, ...], ...]
     """Per seat, the cards it took from a pile this round and has not discarded since."""
-    passed: tuple[tuple[Card, ...], ...]
-    """Per seat, the pile tops it could have taken this round and left for the stock."""
 
     @property
     def may_go_out(self) -> bool:
@@ -89,16 +88,15 @@ def sight(view: GameView, log: Sequence[LogEntry], seat: int, rules: Rules) -> S
     n = len(view.players)
     piles: list[list[Card]] = [[] for _ in range(n if per_player else 1)]
     piles[view.dealer if per_player else 0].append(_COVERED)
-    stock = len(rules.pack(n)) - len(view.active) * hand_size(rules, view.round) - 1
+    pack = _pack(rules, n)
+    stock = sum(copies for _, copies in pack) - len(view.active) * hand_size(rules, view.round) - 1
     taken: list[Counter[Card]] = [Counter() for _ in range(n)]
-    passed: list[list[Card]] = [[] for _ in range(n)]
     turns_done = 0
     for entry in _this_deal(log, view.deal):
         action, card = entry.action, entry.card
         if isinstance(action, Draw):
             if action.source == "stock":
                 stock -= 1
-                passed[entry.seat] += [p[-1] for p in piles if p and p[-1] != _COVERED]
             elif card is not None:
                 pile = piles[_pile_of(action.pile, entry.seat, per_player=per_player)]
                 pile.pop()
@@ -123,8 +121,7 @@ def sight(view: GameView, log: Sequence[LogEntry], seat: int, rules: Rules) -> S
         if other != seat:
             seen.update(cards)
     seen.update(c for melds in table or () for meld in melds for c in meld)
-    pack = Counter(rules.pack(n))
-    unseen = tuple((c, pack[c] - seen[c]) for c in sorted(pack) if pack[c] > seen[c])
+    unseen = tuple((c, copies - seen[c]) for c, copies in pack if copies > seen[c])
     return Sight(
         seat=seat,
         rules=rules,
@@ -140,8 +137,13 @@ def sight(view: GameView, log: Sequence[LogEntry], seat: int, rules: Rules) -> S
         out_seat=view.out_seat,
         table=table,
         taken=tuple(tuple(sorted(t.elements())) for t in taken),
-        passed=tuple(tuple(p) for p in passed),
     )
+
+
+@lru_cache(maxsize=64)
+def _pack(rules: Rules, players: int) -> tuple[tuple[Card, int], ...]:
+    """The pack for ``players`` seats: each distinct card with its copies, in card order."""
+    return tuple(sorted(Counter(rules.pack(players)).items()))
 
 
 def _this_deal(log: Sequence[LogEntry], deal: int) -> Sequence[LogEntry]:

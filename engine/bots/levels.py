@@ -10,9 +10,9 @@ can. They differ in how they draw and what they throw:
   took, and now and then throws the second or third best card.
 - ``normal``: draws by expectation (the hint) and throws the card whose loss leaves the best
   expectation for its next draw, never a wild it can use; on a last turn, the least deadwood.
-- ``hard``: normal, weighing every candidate card rather than the few best, with the weight of
-  the deadwood held growing as the round goes on (a go-out gets likelier every turn) and a
-  penalty for feeding the next seat a card that fits what it has taken.
+- ``hard``: normal's look-ahead over every discard close to the best rather than the three
+  best (a 13-card hand often has several cards that leave the same deadwood, and the next
+  draw tells them apart), as many as its time budget allows.
 """
 
 from __future__ import annotations
@@ -21,14 +21,12 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from engine.advice import (
-    RUN_REACH,
     draw_hint,
     kept_after,
     stock_mean_below,
-    stock_value,
     with_card,
 )
 from engine.analysis import min_deadwood
@@ -41,10 +39,9 @@ from engine.bots.moves import (
     going_out,
     keeps_wilds,
 )
-from engine.cards import JOKER, Card
+from engine.cards import Card
 from engine.game.actions import Action, Phase
 from engine.game.melding import without
-from engine.rules import Rules
 from engine.seen import Sight
 
 Ranked = list[tuple[Card, int]]
@@ -52,12 +49,6 @@ Level = Callable[[Sight, random.Random, float], Action]
 
 EASY_SLIP = 0.25
 """How often ``easy`` throws a worse card than the analyser's."""
-NORMAL_WIDTH = 4
-"""How many of the analyser's best discards ``normal`` looks ahead from."""
-NORMAL_SPREAD = 10
-"""``normal`` looks ahead only from discards leaving at most this many points more than the best."""
-NORMAL_WEIGHT = 0.3
-"""``normal``: the weight of the deadwood held now against the next draw's expectation."""
 
 
 def _play(sight: Sight, draw: Callable[[Sight], Action], throw: Callable[[Ranked], Card]) -> Action:
@@ -122,8 +113,24 @@ def _slip(ranked: Ranked, rng: random.Random) -> Card:
 # -- normal ---------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class Lookahead:
+    """Which discards a level weighs by its next draw."""
+
+    spread: int
+    """Only the discards leaving at most this many points more deadwood than the best (a card
+    that costs more now is rarely worth it next turn)."""
+    width: int | None
+    """At most this many of them, the analyser's best first (None: as many as time allows)."""
+
+
+NORMAL_LOOKAHEAD = Lookahead(spread=4, width=3)
+NORMAL_WEIGHT = 0.3
+"""The weight of the deadwood held now against the next draw's expectation."""
+
+
 def normal(sight: Sight, rng: random.Random, budget: float) -> Action:
-    return _play(sight, _hinted_draw, lambda ranked: _lookahead(sight, ranked, NORMAL_WIDTH))
+    return _play(sight, _hinted_draw, lambda ranked: _lookahead(sight, ranked, NORMAL_LOOKAHEAD))
 
 
 def _hinted_draw(sight: Sight) -> Action:
@@ -131,18 +138,30 @@ def _hinted_draw(sight: Sight) -> Action:
     return STOCK if advised.card is None else draw_action(advised.pile)
 
 
-def _lookahead(sight: Sight, ranked: Ranked, width: int, weight: float = NORMAL_WEIGHT) -> Card:
+def _lookahead(sight: Sight, ranked: Ranked, look: Lookahead, deadline: float = math.inf) -> Card:
     """The card whose discard leaves the least expected deadwood after the next draw from the
-    stock (plus ``weight`` times the deadwood held meanwhile); on a last turn, the least
-    deadwood now, which is the round's score."""
+    stock, plus ``NORMAL_WEIGHT`` times the deadwood held meanwhile: a one-draw expectimax,
+    exact over the unseen cards, over the candidates ``look`` admits. Once as many as normal
+    weighs are done, the ``deadline`` (``time.perf_counter``) stops the rest. On a last turn it
+    is the least deadwood now, which is the round's score."""
     if sight.out_seat is not None:
         return ranked[0][0]
+    candidates = keeps_wilds(sight, ranked)
+    least = candidates[0][1]
+    likely = [entry for entry in candidates if entry[1] <= least + look.spread][: look.width]
     best: tuple[float, Card] | None = None
-    for card, left in _likely(keeps_wilds(sight, ranked))[:width]:
-        held = weight * left
+    for index, (card, left) in enumerate(likely):
+        if index >= (NORMAL_LOOKAHEAD.width or 0) and time.perf_counter() > deadline:
+            break
+        held = NORMAL_WEIGHT * left
         bound = math.inf if best is None else best[0] - held
         mean = stock_mean_below(
-            without(sight.hand, card), sight.wild, sight.rules, sight.unseen, bound
+            without(sight.hand, card),
+            sight.wild,
+            sight.rules,
+            sight.unseen,
+            bound,
+            deadwood=left,
         )
         if mean is not None and (best is None or mean + held < best[0]):
             best = (mean + held, card)
@@ -150,69 +169,16 @@ def _lookahead(sight: Sight, ranked: Ranked, width: int, weight: float = NORMAL_
     return best[1]
 
 
-def _likely(ranked: Ranked) -> Ranked:
-    """The candidates worth a look-ahead: those leaving at most ``NORMAL_SPREAD`` points more
-    deadwood than the best (a card that costs more now is rarely worth it next turn)."""
-    least = ranked[0][1]
-    return [entry for entry in ranked if entry[1] <= least + NORMAL_SPREAD]
-
-
-def _next_turn(sight: Sight, card: Card) -> float:
-    return stock_value(without(sight.hand, card), sight.wild, sight.rules, sight.unseen)[0]
-
-
 # -- hard -----------------------------------------------------------------------------------------
 
 HARD_BUDGET = 0.15
 """Seconds ``hard`` may think by default; the caller may give it less."""
-HARD_WEIGHT = 0.3
-HARD_WEIGHT_PER_LAP = 0.1
-"""``hard``: the weight of the deadwood held, and how much it grows with each lap of the round."""
-HARD_FEED = 0.5
-"""``hard``: deadwood points charged per card of the next seat's takings a discard fits."""
+HARD_LOOKAHEAD = Lookahead(spread=3, width=None)
+"""Every discard within 3 points of the best, as many as the budget allows."""
 
 
 def hard(sight: Sight, rng: random.Random, budget: float) -> Action:
-    return _play(sight, _hinted_draw, lambda ranked: _weighed(sight, ranked, budget))
-
-
-def _weighed(sight: Sight, ranked: Ranked, budget: float) -> Card:
-    """Every candidate by its next draw's expectation, the deadwood held (weighed more as the
-    round goes on) and what it would feed the next seat; the analyser's order first, so when
-    the budget runs out the best candidates have been weighed."""
-    if sight.out_seat is not None:
-        return ranked[0][0]
     deadline = time.perf_counter() + budget
-    laps = sight.turns_done / max(len(sight.active), 1)
-    weight = HARD_WEIGHT + HARD_WEIGHT_PER_LAP * laps
-    follower = _next_seat(sight)
-    best: tuple[float, Card] | None = None
-    for index, (card, left) in enumerate(keeps_wilds(sight, ranked)):
-        if index >= NORMAL_WIDTH and time.perf_counter() > deadline:
-            break
-        feed = HARD_FEED * _fits(card, sight.taken[follower], sight.rules)
-        score = _next_turn(sight, card) + weight * left + feed
-        if best is None or score < best[0]:
-            best = (score, card)
-    assert best is not None
-    return best[1]
-
-
-def _next_seat(sight: Sight) -> int:
-    active = sight.active
-    return active[(active.index(sight.seat) + 1) % len(active)] if sight.seat in active else 0
-
-
-def _fits(card: Card, taken: tuple[Card, ...], rules: Rules) -> int:
-    """How many of the cards a seat took from the piles ``card`` would sit with in a meld: the
-    same rank, or the same suit two ranks or fewer apart."""
-    if card == JOKER:
-        return len(taken)
-    fits = 0
-    for other in taken:
-        if other == JOKER:
-            continue
-        same_rank = other % 13 == card % 13
-        near = other // 13 == card // 13 and abs(other % 13 - card % 13) <= RUN_REACH
-        fits += same_rank or near
-    return fits
+    return _play(
+        sight, _hinted_draw, lambda ranked: _lookahead(sight, ranked, HARD_LOOKAHEAD, deadline)
+    )

@@ -8,8 +8,9 @@ neighbours), each decision timed on its own; "vs target" divides the p99 by the 
   and ≤ 200 ms (hard with its default budget);
 - a whole game of four ``normal`` bots in process: ≤ 2 s.
 
-Then a short arena (``make arena`` runs the full one): hard, normal, easy and greedy at one
-table, seats rotated over the same deals; mean points per game with 95% confidence intervals.
+Then two short arenas (``make arena`` runs the full ones), seats rotated over the same deals,
+mean points per game with 95% confidence intervals: hard against normal head to head (the
+paired comparison that tells them apart), then hard, normal, easy and greedy at one table.
 """
 
 from __future__ import annotations
@@ -19,15 +20,17 @@ import statistics
 import time
 
 from engine import arena
-from engine.advice import advise, kept_after
+from engine.advice import advise, clear_memo
 from engine.bots.levels import HARD_BUDGET
 from engine.rules import Rules
 
 CLASSIC = Rules.from_spec("classic")
 HINT_HANDS = 300
 GAMES = 4
-ARENA_DEALS = 6
-SHORT_ARENA = ("hard", "normal", "easy", "greedy")
+HEAD_TO_HEAD = ("hard", "normal", "hard", "normal")
+HEAD_TO_HEAD_DEALS = 40
+TABLE = ("hard", "normal", "easy", "greedy")
+TABLE_DEALS = 6
 
 
 def p99(values: list[float]) -> float:
@@ -51,7 +54,7 @@ def hint_times() -> list[float]:
         pack = CLASSIC.pack(4)
         rng.shuffle(pack)
         hand, upcard, seen = pack[:13], pack[13], pack[14:30]
-        kept_after.cache_clear()
+        clear_memo()
         start = time.process_time()
         advise(hand, 13, CLASSIC, upcard=upcard, seen=seen, players=4)
         times.append(time.process_time() - start)
@@ -67,7 +70,7 @@ def decision_times(seats: list[str], games: int) -> tuple[dict[str, list[float]]
         times[level].append(seconds)
 
     for seed in range(games):
-        kept_after.cache_clear()
+        clear_memo()
         start = time.process_time()
         arena.play_game(seats, 500 + seed, CLASSIC, budget=HARD_BUDGET, on_decision=timed)
         per_game.append(time.process_time() - start)
@@ -84,9 +87,10 @@ def main() -> None:
     print(row(f"hard decision (budget {HARD_BUDGET * 1000:.0f} ms)", hard["hard"], 0.200))
     print("  (a decision includes the seat's view, log and sight; a game, apply too)")
     print()
-    print(f"short arena, classic, {ARENA_DEALS} deals (make arena: the full one)")
-    result = arena.run(SHORT_ARENA, ARENA_DEALS, 2026, CLASSIC, budget=HARD_BUDGET)
-    print(result.table())
+    for seats, deals in ((HEAD_TO_HEAD, HEAD_TO_HEAD_DEALS), (TABLE, TABLE_DEALS)):
+        print(f"short arena, classic, {','.join(seats)} (make arena: the full one)")
+        print(arena.run(seats, deals, 2026, CLASSIC, budget=HARD_BUDGET).table())
+        print()
 
 
 if __name__ == "__main__":

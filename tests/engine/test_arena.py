@@ -41,6 +41,10 @@ def test_the_command_prints_a_table_and_refuses_bad_seats(
     out = capsys.readouterr().out
     assert "1 deals x 2 rotations = 2 games" in out
     assert "easy vs greedy:" in out
+    # Two distinct rotations of four seats: --games counts games, not deals of four.
+    args = ["arena", "--games", "4", "--seats", "greedy,easy,greedy,easy", "--seed", "3"]
+    assert main(args) == 0
+    assert "2 deals x 2 rotations = 4 games" in capsys.readouterr().out
     assert main(["arena", "--players", "2", "--seats", "easy,expert"]) == 2
     assert "unknown bot level 'expert'" in capsys.readouterr().err
     assert main(["arena", "--players", "3", "--seats", "easy,normal"]) == 2

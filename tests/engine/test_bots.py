@@ -11,7 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.advice import kept_after
 from engine.bots import BASELINES, LEVELS, decide
+from engine.bots.levels import HARD_LOOKAHEAD, NORMAL_LOOKAHEAD, NORMAL_WEIGHT, Lookahead
+from engine.bots.moves import discards, keeps_wilds
 from engine.errors import IllegalAction, UnknownBotLevel
 from engine.game import (
     Discard,
@@ -24,7 +27,9 @@ from engine.game import (
     public_log,
     view,
 )
+from engine.game.melding import without
 from engine.rules import PRESET_NAMES, Rules
+from engine.seen import Sight, sight
 from tests.engine.game_scenarios import cards, choose, stacked
 
 ALL_LEVELS = [*LEVELS, *BASELINES]
@@ -53,7 +58,7 @@ def bot_move(state: GameState, level: str, seed: int = 0) -> object:
         seat=seat,
         rules=state.rules,
         seed=seed,
-        budget=0.05,
+        budget=10.0,  # time to spare: a hard decision here never depends on the machine's load
     )
 
 
@@ -175,3 +180,54 @@ def test_every_level_decides_the_same_whatever_the_hidden_cards(
     assert public_log(twin, seat) == public_log(state, seat)
     for level in ALL_LEVELS:
         assert bot_move(twin, level, seed) == bot_move(state, level, seed)
+
+
+# -- the look-ahead -------------------------------------------------------------------------------
+
+
+def expectimax_discard(seen: Sight, look: Lookahead) -> int:
+    """The reference for normal's and hard's discard: every candidate ``look`` admits (the
+    analyser's order, usable wilds kept), scored by the plain mean over every unseen copy of
+    the deadwood kept after drawing it, plus the held deadwood's weight; the first of the
+    least. No branch and bound, no dead-card shortcut."""
+    ranked = keeps_wilds(seen, discards(seen))
+    least = ranked[0][1]
+    likely = [entry for entry in ranked if entry[1] <= least + look.spread][: look.width]
+    total = sum(copies for _, copies in seen.unseen)
+    scores = []
+    for card, left in likely:
+        rest = without(seen.hand, card)
+        kept = [
+            (kept_after(tuple(sorted((*rest, drawn))), seen.wild, seen.rules), copies)
+            for drawn, copies in seen.unseen
+        ]
+        weighted = sum(copies * k for k, copies in kept)
+        scores.append(weighted / total + NORMAL_WEIGHT * left)
+    return likely[scores.index(min(scores))][0]
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_normal_and_hard_throw_the_card_the_plain_expectimax_finds(preset: str) -> None:
+    """Against a plain reference: normal over its three best discards, hard over every discard
+    within its spread (time to spare) or its three best (no time), in the discard phases of
+    games played by normal bots."""
+    rules = rules_of(preset, {})
+    compared = 0
+    for seed in range(3):
+        state = new_game(["a", "b", "c"], rules, seed)
+        while state.status == "playing" and state.round <= 7:
+            seat = state.turn
+            seen_view, log = view(state, seat), public_log(state, seat)
+            action = decide("normal", seen_view, log, seat=seat, rules=rules, seed=seed)
+            if state.out_seat is None and isinstance(action, Discard) and not action.go_out:
+                seen = sight(seen_view, log, seat, rules)
+                assert action.card == expectimax_discard(seen, NORMAL_LOOKAHEAD)
+                found = decide("hard", seen_view, log, seat=seat, rules=rules, budget=10.0)
+                assert found == Discard(expectimax_discard(seen, HARD_LOOKAHEAD))
+                # Out of time at once, hard still weighs as many candidates as normal does.
+                hurried = decide("hard", seen_view, log, seat=seat, rules=rules, budget=0.0)
+                at_once = Lookahead(HARD_LOOKAHEAD.spread, NORMAL_LOOKAHEAD.width)
+                assert hurried == Discard(expectimax_discard(seen, at_once))
+                compared += 1
+            state = apply(state, seat, action)
+    assert compared > 50
