@@ -17,6 +17,9 @@ The chain, one module a step (docs/analysis.md tells it whole):
 5. ``discards`` ranks every discard of the hand by the least deadwood it leaves.
 6. ``results`` holds what an analysis answers, and the one definition of its JSON document.
 
+``variants.search_variant`` is a hook for checking the search from outside: one variant of it
+(the floor on or off, either order), which the public functions choose for themselves.
+
 A card of the wild rank plays either way: as a wild, or as the natural card it is, which counts
 towards no limit on wilds; in an arrangement a card that plays as itself stands for None.
 """
@@ -40,6 +43,7 @@ from engine.analysis.results import (
 )
 from engine.analysis.roles import Roles, plays_either_way
 from engine.analysis.search import least_of_split, search_of
+from engine.analysis.variants import SearchVariant, search_variant
 from engine.cards import Card, Rank, format_card, format_rank
 from engine.rules import RulesSpec
 
@@ -49,12 +53,14 @@ __all__ = [
     "Meld",
     "MeldKind",
     "RankedDiscard",
+    "SearchVariant",
     "analyse",
     "analysis_document",
     "arrange",
     "build_document",
     "describe",
     "min_deadwood",
+    "search_variant",
 ]
 
 

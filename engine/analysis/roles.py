@@ -61,8 +61,11 @@ class Roles:
         self.best_wilds: tuple[Card, ...] = ()
 
     def splits(self, gone: Card | None = None) -> list[Split]:
-        """Every split of the hand less ``gone`` (one of its cards, or None): the split with the
-        whole hand's best wilds first, since it most often gives the tightest budget soonest."""
+        """Every split of the hand less ``gone`` (one of its cards, or None), the most naturals
+        first: the fewest wilds make the smallest search, whose least deadwood is then the
+        budget of the others (on a 30-card hand of eight jokers and two wild-rank cards, a
+        hundredth of the states of the split with every wild). The split with the whole hand's
+        best wilds goes first of all, since it most often gives the tightest budget soonest."""
         jokers, either, taken = list(self.jokers), list(self.either), []
         if gone == JOKER:
             jokers.remove(gone)
@@ -76,7 +79,7 @@ class Roles:
             as_wilds = [c for copies, k in zip(by_suit, kept, strict=True) for c in copies[k:]]
             wilds = tuple(sorted(jokers + as_wilds))
             found.append(((*taken, *as_wilds), wilds))
-        found.sort(key=lambda split: split[1] != self.best_wilds)
+        found.sort(key=lambda split: (split[1] != self.best_wilds, len(split[1])))
         return found
 
     def search(self, split: Split, budget: int) -> tuple[MeldTable, Search, int]:
