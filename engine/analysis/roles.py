@@ -82,25 +82,23 @@ class Roles:
         found.sort(key=lambda split: (split[1] != self.best_wilds, len(split[1])))
         return found
 
-    def search(self, split: Split, budget: int) -> tuple[MeldTable, Search, int]:
-        """The search that answers for a split's wilds, its table, and the split's state there;
-        on first use of those wilds on a large hand, the race between the orders, under
+    def search(self, split: Split, budget: int) -> tuple[Search, int]:
+        """The search that answers for a split's wilds, and the split's state in its table; on
+        first use of those wilds on a large hand, the race between the orders, under
         ``budget``."""
         taken, wilds = split
         searches = self.searches.get(wilds)
         if searches is None:
             searches = self.searches[wilds] = [Search(t, list(wilds)) for t in self.tables]
             if len(searches) > 1:
-                entrants = [
-                    (t, s, self.state(t, taken)) for t, s in zip(self.tables, searches, strict=True)
-                ]
-                won = race(entrants, budget)
+                won = race([(s.table, s, self.state(s.table, taken)) for s in searches], budget)
                 searches[:] = [searches[won]]
         search = searches[0]
-        return search.table, search, self.state(search.table, taken)
+        return search, self.state(search.table, taken)
 
     @staticmethod
     def state(table: MeldTable, taken: tuple[Card, ...]) -> int:
+        """The whole hand's state in ``table`` less the cards ``taken``."""
         state = table.full
         for c in taken:
             state = table.less(state, c)
@@ -111,7 +109,7 @@ class Roles:
         (else at least ``budget``): each split under the least found so far."""
         best = budget
         for split in self.splits(gone):
-            _, search, state = self.search(split, best)
+            search, state = self.search(split, best)
             best = min(best, search.best(state, best))
         return best
 
@@ -119,11 +117,11 @@ class Roles:
         """The whole hand's best split: its search, its state, and the least deadwood (the first
         split to reach it)."""
         first, *others = self.splits()
-        _, search, state = self.search(first, UNLIMITED)
+        search, state = self.search(first, UNLIMITED)
         best, chosen = search.best(state), (search, state)
         self.best_wilds = first[1]
         for split in others:
-            _, search, state = self.search(split, best)
+            search, state = self.search(split, best)
             found = search.best(state, best)
             if found < best:
                 best, chosen, self.best_wilds = found, (search, state), split[1]
