@@ -34,7 +34,7 @@ from pathlib import Path
 from engine import Rules
 from engine.cards import parse_cards, parse_rank
 from tests.benchmarks.bench_analysis import HANDS, HARD_HANDS, SEED, deal
-from tests.service.costly_hands import SLOWEST_KNOWN
+from tests.service.costly_hands import ISSUE_20
 
 ROOT = Path(__file__).resolve().parents[2]
 BASELINE = os.environ.get("GATE_BASELINE", "f5a3215")
@@ -86,7 +86,7 @@ def cases() -> list[tuple[str, str | dict[str, object], int, str, list[list[int]
     one_wild = {"preset": "online", "max_wilds_per_meld": 1}
     limited = deal(Rules.from_spec(one_wild), 4, 14, HANDS // 4, SEED + 1)
     hard = [parse_cards(text.split()) for text in HARD_HANDS]
-    issue_20 = SLOWEST_KNOWN["hand"], SLOWEST_KNOWN["wild"], SLOWEST_KNOWN["rules"]
+    issue_20 = ISSUE_20["hand"], ISSUE_20["wild"], ISSUE_20["rules"]
     return [
         ("min deadwood, 14 cards, online, K wild", "online", 13, "min", fourteen),
         ("full analysis, 14 cards, online, K wild", "online", 13, "full", fourteen),
