@@ -12,38 +12,11 @@ import sys
 from collections.abc import Sequence
 
 from engine import arena
-from engine.analysis import Analysis, analyse, describe
+from engine.analysis import analyse, analysis_document, describe
 from engine.bots import level_named
 from engine.bots.levels import HARD_BUDGET
-from engine.cards import format_card, format_rank
 from engine.errors import EngineError
 from engine.rules import Rules
-
-
-def analysis_json(result: Analysis) -> dict[str, object]:
-    """The analysis in the wire shape of POST /v1/analyse."""
-    return {
-        "wild": None if result.wild is None else format_rank(result.wild),
-        "melds": [
-            {
-                "kind": meld.kind,
-                "cards": [format_card(c) for c in meld.cards],
-                "stands_for": [None if s is None else format_card(s) for s in meld.stands_for],
-            }
-            for meld in result.melds
-        ],
-        "deadwood": [format_card(c) for c in result.deadwood],
-        "deadwood_points": result.deadwood_points,
-        "melded": result.melded,
-        "discards": [
-            {"card": format_card(d.card), "deadwood_points": d.deadwood_points}
-            for d in result.discards
-        ],
-        "suggested_discard": (
-            None if result.suggested_discard is None else format_card(result.suggested_discard)
-        ),
-        "can_go_out": result.can_go_out,
-    }
 
 
 def add_arena_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -111,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps(analysis_json(result), ensure_ascii=False))
+        print(json.dumps(analysis_document(result), ensure_ascii=False))
     else:
         print(describe(result))
     return 0

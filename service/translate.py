@@ -18,6 +18,7 @@ from typing import Final
 import msgspec
 
 import engine
+from engine.analysis import build_document
 from engine.cards import (
     ACE,
     JOKER,
@@ -125,20 +126,9 @@ def meld_to_wire(meld: engine.Meld) -> wire.MeldOut:
 
 
 def analysis_to_wire(analysis: engine.Analysis) -> wire.AnalyseResponse:
-    code, discard_out = _CODE_OF_CARD, wire.DiscardOut
-    return wire.AnalyseResponse(
-        wild=rank_code(analysis.wild),
-        melds=[meld_to_wire(m) for m in analysis.melds],
-        deadwood=[code[c] for c in analysis.deadwood],
-        deadwood_points=analysis.deadwood_points,
-        melded=analysis.melded,
-        discards=[
-            discard_out(card=code[d.card], deadwood_points=d.deadwood_points)
-            for d in analysis.discards
-        ],
-        suggested_discard=optional_card_code(analysis.suggested_discard),
-        can_go_out=analysis.can_go_out,
-    )
+    """The analysis in its wire structs, shaped by the engine's one definition of the document
+    (the structs are its constructors: a field either side lacks fails at once)."""
+    return build_document(analysis, wire.AnalyseResponse, wire.MeldOut, wire.DiscardOut)
 
 
 # -- games ----------------------------------------------------------------------------------------

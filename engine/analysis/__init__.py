@@ -10,11 +10,15 @@ The chain, one module a step (docs/analysis.md tells it whole):
    heads, the ways a rank's pool of cards makes sets, what leftover wilds cost.
 3. ``table`` lays one hand out as packed digits (``formats`` describes every packed integer) and
    lists its runs; ``search`` is the exact, memoised branch-and-bound search over it, with its
-   memo (``memo``) and its lower bound (``floor``) beside it, and the splits of the wild-rank
-   cards into naturals and wilds where the rules limit wilds.
+   memo (``memo``) and its lower bound (``floor``) beside it; where the rules limit wilds,
+   ``roles`` searches every split of the wild-rank cards into naturals and wilds over one table.
 4. ``arrangement`` follows the search's recorded moves to the best arrangement and lays the wilds
    into its melds.
 5. ``discards`` ranks every discard of the hand by the least deadwood it leaves.
+6. ``results`` holds what an analysis answers, and the one definition of its JSON document.
+
+``variants.search_variant`` is a hook for checking the search from outside: one variant of it
+(the floor on or off, either order), which the public functions choose for themselves.
 
 A card of the wild rank plays either way: as a wild, or as the natural card it is, which counts
 towards no limit on wilds; in an arrangement a card that plays as itself stands for None.
@@ -27,10 +31,19 @@ from collections.abc import Iterable
 from engine.analysis.arrangement import arrange as arrange_search
 from engine.analysis.candidates import context_for
 from engine.analysis.discards import analysis_of
-from engine.analysis.formats import MAX_HAND
-from engine.analysis.hand import read_hand
-from engine.analysis.results import Analysis, Meld, MeldKind, RankedDiscard
-from engine.analysis.search import best_role, least_of_roles, search_of
+from engine.analysis.formats import MAX_HAND, UNLIMITED
+from engine.analysis.hand import read_hand, split_wilds
+from engine.analysis.results import (
+    Analysis,
+    Meld,
+    MeldKind,
+    RankedDiscard,
+    analysis_document,
+    build_document,
+)
+from engine.analysis.roles import Roles, plays_either_way
+from engine.analysis.search import least_of_split, search_of
+from engine.analysis.variants import SearchVariant, search_variant
 from engine.cards import Card, Rank, format_card, format_rank
 from engine.rules import RulesSpec
 
@@ -40,10 +53,14 @@ __all__ = [
     "Meld",
     "MeldKind",
     "RankedDiscard",
+    "SearchVariant",
     "analyse",
+    "analysis_document",
     "arrange",
+    "build_document",
     "describe",
     "min_deadwood",
+    "search_variant",
 ]
 
 
@@ -53,7 +70,10 @@ def min_deadwood(
     """The least deadwood penalty of ``cards`` over every arrangement into melds."""
     hand, wild_rank, rules_value = read_hand(cards, wild, rules)
     context = context_for(rules_value, wild_rank)
-    return least_of_roles(context, hand)
+    naturals, wilds = split_wilds(hand, wild_rank)
+    if plays_either_way(context, wilds):
+        return Roles(context, hand).least()
+    return least_of_split(context, naturals, wilds, UNLIMITED)
 
 
 def arrange(
@@ -62,9 +82,13 @@ def arrange(
     """The best arrangement alone (no ranking of discards): melds, deadwood, deadwood points."""
     hand, wild_rank, rules_value = read_hand(cards, wild, rules)
     context = context_for(rules_value, wild_rank)
-    naturals, wilds = best_role(context, hand)
-    (table, search), _ = search_of(context, naturals, wilds)
-    melds, deadwood = arrange_search(search, table.full)
+    naturals, wilds = split_wilds(hand, wild_rank)
+    if plays_either_way(context, wilds):
+        search, state, _ = Roles(context, hand).best()
+    else:
+        (table, search), _ = search_of(context, naturals, wilds)
+        state = table.full
+    melds, deadwood = arrange_search(search, state)
     return melds, deadwood, sum(context.card_points[c] for c in deadwood)
 
 

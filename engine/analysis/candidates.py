@@ -79,7 +79,7 @@ class Context:
         self.ace_high = rules.aces == "high_or_low"
         self.all_wild = rules.all_wild_melds and (self.limit is None or self.limit >= 3)
         # Under a limit on wilds a wild-rank card playing as itself counts as no wild, so it may
-        # do better as a natural (see roles_of); with none, a wild does all a natural can.
+        # do better as a natural (see roles); with none, a wild does all a natural can.
         self.either_role = self.limit is not None or not rules.all_wild_melds
         # A run needing two wilds or more per natural card is never better than each of its
         # cards in a set with two wilds: no more wilds, and at least as much room for others.

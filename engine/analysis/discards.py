@@ -8,7 +8,8 @@ meets it early (see search).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Final
 
 from librt.vecs import append, vec
@@ -19,16 +20,8 @@ from engine.analysis.candidates import Context
 from engine.analysis.formats import DISCARD_CARD, DISCARD_LEFT_AT, DISCARD_POINTS, DISCARD_POINTS_AT
 from engine.analysis.hand import split_wilds
 from engine.analysis.results import Analysis, Meld, RankedDiscard
-from engine.analysis.search import (
-    RACE_FROM,
-    Exhausted,
-    Search,
-    best_role,
-    least_of_roles,
-    roles_of,
-    search_of,
-    wild_key,
-)
+from engine.analysis.roles import Roles, plays_either_way
+from engine.analysis.search import RACE_FROM, Exhausted, Search, search_of, wild_key
 from engine.cards import JOKER, Card
 
 NO_CARDS: Final = vec[i64]([0] * (JOKER + 1))
@@ -44,7 +37,7 @@ def analysis_of(context: Context, hand: list[Card]) -> Analysis:
     indexed by card: a set, a dict or a sort of a dozen boxed ints costs more than an
     analysis' search of a small hand."""
     naturals, wilds = split_wilds(hand, context.wild)
-    if len(roles_of(context, naturals, wilds)) > 1:
+    if plays_either_way(context, wilds):
         return analyse_by_roles(context, hand)
     penalty = context.card_points
     (table, search), other = search_of(context, naturals, wilds)
@@ -79,12 +72,14 @@ def analysis_of(context: Context, hand: list[Card]) -> Analysis:
                 other_table, other_search = other
                 other_search.state_limit = 3 * search.known.size + RACE_FROM
                 try:
-                    left = discard_search(other_search, other_table.without(c), points, broken[c])
+                    left = discard_search(
+                        partial(other_search.best, other_table.without(c)), True, points, broken[c]
+                    )
                 except Exhausted:
                     other = None
-                    left = discard_search(search, table.without(c), points, broken[c])
+                    left = searched_without(search, c, points, broken[c])
             else:
-                left = discard_search(search, table.without(c), points, broken[c])
+                left = searched_without(search, c, points, broken[c])
             ranked = append(ranked, ranked_key(left, penalty[c], c))
     return Analysis(context.wild, melds, deadwood, points, ranked_discards(ranked))
 
@@ -129,23 +124,22 @@ def without_wild(search: Search, c: Card, by_wilds: dict[tuple[int, ...], Search
 
 def analyse_by_roles(context: Context, hand: list[Card]) -> Analysis:
     """``analyse`` of a hand whose wild-rank cards may play either way under a limit on wilds:
-    the best arrangement over every split of them (see roles_of), and each discard's least
-    deadwood the same way."""
+    the best arrangement over every split of them, and each discard's least deadwood the same
+    way (see roles)."""
     penalty = context.card_points
-    naturals, wilds = best_role(context, hand)
-    (table, search), _ = search_of(context, naturals, wilds)
-    melds, deadwood = arrange(search, table.full)
+    roles = Roles(context, hand)
+    search, state, _ = roles.best()
+    melds, deadwood = arrange(search, state)
     points = sum(penalty[c] for c in deadwood)
     ranked = vec[i64]()
     if len(hand) > 1:
         held = held_cards(hand, deadwood)
+        broken = broken_melds(melds, points, penalty)
         for c in range(JOKER + 1):
-            if held[c] == LEFT:  # (as in analyse: it costs exactly its penalty)
+            if held[c] == LEFT:  # (as in analysis_of: it costs exactly its penalty)
                 left = points - penalty[c]
             elif held[c]:
-                rest = list(hand)
-                rest.remove(c)
-                left = least_of_roles(context, rest)
+                left = discard_search(partial(roles.least, c), roles.floored, points, broken[c])
             else:
                 continue
             ranked = append(ranked, ranked_key(left, penalty[c], c))
@@ -185,16 +179,23 @@ def insertion_sort(values: vec[i64]) -> None:
         values[j + 1] = value
 
 
-def discard_search(search: Search, without: int, points: int, broken: int) -> int:
-    """The least deadwood of ``without``, a hand less a melded card: at most ``broken``, and on
-    large hands most often no more than ``points``, the whole hand's."""
-    if search.table.floored:
+def searched_without(search: Search, c: Card, points: int, broken: int) -> int:
+    """discard_search of the hand of ``search`` less the melded card ``c``."""
+    ask = partial(search.best, search.table.without(c))
+    return discard_search(ask, search.table.floored, points, broken)
+
+
+def discard_search(least: Callable[[int], int], floored: bool, points: int, broken: int) -> int:
+    """The least deadwood of a hand less a melded card, where ``least(budget)`` searches it
+    under a budget (see Search.best): at most ``broken``, and on large (``floored``) hands most
+    often no more than ``points``, the whole hand's."""
+    if floored:
         # First ask that, under the tighter budget, then under wider ones (the bounds each
         # proves carry over to the next).
         budget, step = points + 1, 2
         while budget <= broken:
-            left = search.best(without, budget)
+            left = least(budget)
             if left < budget:
                 return left
             budget, step = left + step, 2 * step
-    return search.best(without, broken + 1)
+    return least(broken + 1)

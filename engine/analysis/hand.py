@@ -50,7 +50,7 @@ WILD_CARDS: Final = (
 
 def is_wild(c: Card, wild: Rank | None) -> bool:
     """Whether ``c`` is wild in a round of wild rank ``wild``: a joker, or a card of that rank
-    (which may also play as itself: see search.roles_of)."""
+    (which may also play as itself: see roles)."""
     return c == JOKER or (wild is not None and c % 13 + 1 == wild)
 
 

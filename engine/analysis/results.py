@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Final, Literal, TypeVar
 
-from engine.cards import Card, Rank, format_card
+from engine.cards import JOKER, Card, Rank, format_card, format_rank
 
 MeldKind = Literal["set", "run"]
 
@@ -145,3 +146,45 @@ class Analysis(_Value):
             f"Analysis(wild={self._wild!r}, melds={self._melds!r}, deadwood={self._deadwood!r}, "
             f"deadwood_points={self._deadwood_points!r}, discards={self._discards!r})"
         )
+
+
+CARD_CODES: Final = tuple(format_card(c) for c in range(JOKER + 1))
+Document = TypeVar("Document")
+
+
+def build_document(
+    analysis: Analysis,
+    document: Callable[..., Document],
+    meld: Callable[..., object],
+    discard: Callable[..., object],
+) -> Document:
+    """The analysis as a JSON document, cards and ranks as codes: the one definition of its
+    shape. Each object of it is made by calling its constructor with its fields as keywords:
+    ``dict`` for plain values (``analysis_document``, which the CLI prints), or the HTTP
+    service's wire structs, so a field one side has and the other lacks fails at once."""
+    code = CARD_CODES
+    suggested = analysis.suggested_discard
+    return document(
+        wild=None if analysis.wild is None else format_rank(analysis.wild),
+        melds=[
+            meld(
+                kind=m.kind,
+                cards=[code[c] for c in m.cards],
+                stands_for=[None if s is None else code[s] for s in m.stands_for],
+            )
+            for m in analysis.melds
+        ],
+        deadwood=[code[c] for c in analysis.deadwood],
+        deadwood_points=analysis.deadwood_points,
+        melded=analysis.melded,
+        discards=[
+            discard(card=code[d.card], deadwood_points=d.deadwood_points) for d in analysis.discards
+        ],
+        suggested_discard=None if suggested is None else code[suggested],
+        can_go_out=analysis.can_go_out,
+    )
+
+
+def analysis_document(analysis: Analysis) -> dict[str, object]:
+    """The analysis as a document of plain values (see build_document)."""
+    return build_document(analysis, dict, dict, dict)

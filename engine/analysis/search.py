@@ -11,15 +11,13 @@ for free. Under a budget, what cannot get below it is cut, also by the floor on 
 
 The search runs on the hand's mirror image (ranks counted from the king down), where the dearest
 cards come first and cuts come soonest; on large hands it races the hand as it is, since each
-order has hands only the other finds easy. Where the rules limit wilds, each split of the hand's
-wild-rank cards into naturals and wilds is searched (``roles_of``), and the least deadwood of all
-is the hand's.
+order has hands only the other finds easy. (Where the rules limit wilds, ``roles`` searches each
+split of the hand's wild-rank cards into naturals and wilds over one table.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import product
 from typing import Final
 
 from librt.vecs import vec
@@ -38,15 +36,14 @@ from engine.analysis.formats import (
     RUN_NEED,
     RUN_NEED_AT,
     RUN_ROOM_AT,
-    SUITS,
     UNLIMITED,
     exact_entry,
     state_key,
 )
-from engine.analysis.hand import split_wilds, without_wilds
+from engine.analysis.hand import without_wilds
 from engine.analysis.memo import Memo
 from engine.analysis.table import MeldTable
-from engine.cards import JOKER, Card
+from engine.cards import Card
 
 RACE_FROM: Final = 1000
 """The states each order of a large hand's search gets in the first round (see search_of)."""
@@ -313,17 +310,25 @@ def search_of(
         return mirrored, None
     table = MeldTable(context, naturals, len(wilds))
     plain = table, Search(table, wilds)
+    if race([(*mirrored, mirrored[0].full), (*plain, table.full)]):
+        return plain, mirrored
+    return mirrored, plain
+
+
+def race(entrants: list[tuple[MeldTable, Search, int]], budget: int = UNLIMITED) -> int:
+    """The index of the entrant (a table, its search, and a state of that table) whose search of
+    its state finishes first, each in turn getting a number of states, four times more each
+    round (see search_of). The winner's result is in its memo; the others' memos stay true."""
     limit = RACE_FROM
     while True:
-        for first, second in ((mirrored, plain), (plain, mirrored)):
-            table, search = first
+        for k, (_, search, state) in enumerate(entrants):
             search.state_limit = limit
             try:
-                search.best(table.full)
+                search.best(state, budget)
             except Exhausted:
                 continue
             search.state_limit = UNLIMITED
-            return first, second
+            return k
         limit *= 4
 
 
@@ -341,52 +346,3 @@ def least_of_split(context: Context, naturals: list[Card], wilds: list[Card], bu
             return found
     (table, search), _ = search_of(context, naturals, wilds)
     return search.best(table.full, budget)
-
-
-def least_of_roles(context: Context, hand: list[Card]) -> int:
-    """The least deadwood of ``hand`` over every split of its wild-rank cards (see roles_of)."""
-    naturals, wilds = split_wilds(hand, context.wild)
-    best = UNLIMITED
-    for as_naturals, as_wilds in roles_of(context, naturals, wilds):
-        found = least_of_split(context, as_naturals, as_wilds, best)
-        best = min(best, found)
-    return best
-
-
-def best_role(context: Context, hand: list[Card]) -> tuple[list[Card], list[Card]]:
-    """The split of ``hand`` (see roles_of) with the least deadwood, the first such."""
-    naturals, wilds = split_wilds(hand, context.wild)
-    roles = roles_of(context, naturals, wilds)
-    if len(roles) == 1:
-        return roles[0]
-    best, chosen = UNLIMITED, roles[0]
-    for role in roles:
-        found = least_of_split(context, role[0], role[1], best)
-        if found < best:
-            best, chosen = found, role
-    return chosen
-
-
-def roles_of(
-    context: Context, naturals: list[Card], wilds: list[Card]
-) -> list[tuple[list[Card], list[Card]]]:
-    """Every way the hand's wild-rank cards may play, as (naturals, wilds): under a limit on
-    wilds (per meld, or no all-wild melds), each such card plays as a wild or as the natural card
-    it is, which counts towards neither limit. Copies of one card are alike, so a split is how
-    many of each suit's copies play natural. With no limit a wild does all a natural can: one
-    split, every wild-rank card a wild."""
-    if not context.either_role or not wilds:
-        return [(naturals, wilds)]
-    jokers = [c for c in wilds if c == JOKER]
-    by_suit = [[c for c in wilds if c != JOKER and c // 13 == s] for s in range(SUITS)]
-    if not any(by_suit):
-        return [(naturals, wilds)]
-    found = []
-    for kept in product(*[range(len(copies) + 1) for copies in by_suit]):
-        as_naturals = list(naturals)
-        as_wilds = list(jokers)
-        for copies, k in zip(by_suit, kept, strict=True):
-            as_naturals += copies[:k]
-            as_wilds += copies[k:]
-        found.append((as_naturals, as_wilds))
-    return found

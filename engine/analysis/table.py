@@ -245,9 +245,14 @@ class MeldTable:
     def without(self, c: Card) -> int:
         """The hand's naturals without one ``c`` (a card of the hand itself, also in the mirrored
         search)."""
+        return self.less(self.full, c)
+
+    def less(self, state: int, c: Card) -> int:
+        """``state`` less one copy of ``c``, a natural of the hand itself (in the mirrored
+        search too) that ``state`` holds."""
         if self.context.mirrored:
             c = self.context.mirror[c]
-        return self.full - self.unit[self.index[digit_of(c)]]
+        return state - self.unit[self.index[digit_of(c)]]
 
     def cards(self, vector: i64) -> list[Card]:
         """The cards of a vector of this layout, one per copy, in the layout's order."""

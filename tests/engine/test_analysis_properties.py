@@ -9,21 +9,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Rules, analyse, min_deadwood
-from engine.analysis import Analysis
-from engine.analysis.arrangement import arrange
-from engine.analysis.candidates import context_for
-from engine.analysis.floor import floor, keep_field
-from engine.analysis.hand import read_hand, split_wilds
-from engine.analysis.memo import Memo
-from engine.analysis.search import Search
-from engine.analysis.table import MeldTable
-from engine.cards import JOKER, Card, parse_cards
+from engine.analysis import Analysis, search_variant
+from engine.cards import JOKER, Card, parse_cards, parse_rank
 from tests.engine.reference import (
     is_laid_out_meld,
     is_valid_meld,
     is_wild,
     reference_min_deadwood,
 )
+from tests.service.costly_hands import ISSUE_20
 
 
 @st.composite
@@ -58,6 +52,12 @@ def hands(
         pool = st.sampled_from(distinct)
     hand = draw(st.lists(pool, min_size=sizes[0], max_size=sizes[1]))
     return hand, wild, rules
+
+
+HARD_HAND = (
+    "AC 3C 3C TC JC JC QC KC AD 3D 5D 7D TD JD QD KD 5H 5H 6H 7H 8H 9H JH AS 2S 4S 8S QS JK JK"
+)
+"""One of the benchmarks' hard 30-card hands (tests/benchmarks/bench_analysis.HARD_HANDS)."""
 
 
 def without(hand: list[Card], card: Card) -> list[Card]:
@@ -125,42 +125,17 @@ def test_every_discard_is_ranked_by_the_reference(
     assert result.can_go_out == (left[0] == 0)
 
 
-# -- the search's lower bound ----------------------------------------------------------------------
-# Large hands cut their search with a lower bound (Search.floor). It must never exceed the true
-# least deadwood, or the search would cut away the best arrangement: checked directly on whole
-# hands against the reference, and through the search, forced on for small hands (where the
-# reference can judge) and forced off for large ones (where the two searches must agree).
-
-
-def search_of(
-    hand: list[Card], wild: int | None, rules: Rules, *, floored: bool, mirrored: bool = False
-) -> Search:
-    """The analyser's search of the hand, with or without the floor, in either order: the hand
-    as it is, or its mirror image (the analyser uses both: see _search_of); every wild-rank card
-    plays as a wild (one split of the hand: see _roles)."""
-    cards, wild_rank, rules_value = read_hand(hand, wild, rules)
-    naturals, wilds = split_wilds(cards, wild_rank)
-    context = context_for(rules_value, wild_rank)
-    if mirrored:
-        context, naturals = context.flipped(), [context.mirror[n] for n in naturals]
-    table = MeldTable(context, naturals, len(wilds), floored)
-    return Search(table, wilds)
+# -- the search's variants and its lower bound -----------------------------------------------------
+# Large hands cut their search with a lower bound (the floor), and race the hand's mirror image
+# against the hand as it is. The floor must never exceed the true least deadwood, or the search
+# would cut away the best arrangement: checked on whole hands against the reference, and through
+# the search, forced on for small hands (where the reference can judge) and forced off for large
+# ones (where the two searches must agree); and each order must search alike. The public hook
+# search_variant runs each variant (every wild-rank card a wild: one split of the hand).
 
 
 def searched(hand: list[Card], wild: int | None, rules: Rules, *, floored: bool) -> int:
-    search = search_of(hand, wild, rules, floored=floored)
-    return search.best(search.table.full)
-
-
-def aces_moved(table: MeldTable) -> int:
-    """The table's whole hand with every ace moved after the kings, as the search moves them
-    before it asks the floor (where an ace may play high)."""
-    state: int = table.full
-    for i, high in enumerate(table.high_of):
-        if high >= 0:
-            copies = (state >> table.offset[i]) & table.count_mask[i]
-            state += copies * (table.unit[high] - table.unit[i])
-    return state
+    return search_variant(hand, wild, rules, floored=floored, mirrored=False).least
 
 
 def floor_and_value(hand: list[Card], wild: int | None, rules: Rules) -> tuple[int, int, bool]:
@@ -168,15 +143,10 @@ def floor_and_value(hand: list[Card], wild: int | None, rules: Rules) -> tuple[i
     deadwood there (without the floor), and whether that state is the whole hand. (Where an ace
     may play high, the search first moves every ace after the kings, or into a run from below:
     the floor is asked once they are all moved.)"""
-    search = search_of(hand, wild, rules, floored=True)
-    table = search.table
-    state = aces_moved(table)
-    present = table.present(state)
-    bound = floor(
-        table, search.tally, search.lone_limit, state, present, search.wild_count, 0, 0, 0
-    )
-    value = search_of(hand, wild, rules, floored=False).best(state)
-    return bound, value, state == table.full
+    with_floor = search_variant(hand, wild, rules, floored=True, mirrored=False)
+    without_floor = search_variant(hand, wild, rules, floored=False, mirrored=False)
+    assert with_floor.first_floor is not None
+    return with_floor.first_floor, without_floor.first_least, with_floor.first_is_whole
 
 
 @st.composite
@@ -230,17 +200,6 @@ def test_the_floor_melds_a_card_with_no_partner_with_two_wilds(
     assert floor == value
 
 
-def test_the_floors_packed_tallies_keep_every_suit_apart() -> None:
-    """The floor keeps a 12-bit tally a suit in one native int, the fifth suit's from bit 48
-    (compiled, a mask shifted past bit 31 once cleared the others)."""
-    tallies = 0
-    for suit in range(5):
-        tallies = keep_field(tallies, 12 * suit, 1000 + suit)
-    assert [(tallies >> 12 * suit) & 4095 for suit in range(5)] == [1000, 1001, 1002, 1003, 1004]
-    assert keep_field(tallies, 48, 999) == tallies  # (only ever raised)
-    assert keep_field(tallies, 0, 2000) >> 12 == tallies >> 12
-
-
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(hands((1, 10)), hands((3, 10), wild_bias=True), sparse_hands()))
 def test_the_floor_is_a_lower_bound(case: tuple[list[Card], int | None, Rules]) -> None:
@@ -259,11 +218,10 @@ def test_each_order_arranges_the_hand_as_well_as_the_reference(
     """Small hands search in the mirror image; large ones race it against the hand as it is, and
     either may give the arrangement: each order, checked on hands the reference can judge."""
     hand, wild, rules = case
-    search = search_of(hand, wild, rules, floored=False, mirrored=mirrored)
-    melds, deadwood = arrange(search, search.table.full)
-    points = sum(rules.points(c, wild) for c in deadwood)
-    arranged = Analysis(wild, melds, deadwood, points, ())
-    assert points == reference_min_deadwood(hand, wild, rules, either_role=False)
+    variant = search_variant(hand, wild, rules, floored=False, mirrored=mirrored)
+    points = sum(rules.points(c, wild) for c in variant.deadwood)
+    arranged = Analysis(wild, variant.melds, variant.deadwood, points, ())
+    assert points == variant.least == reference_min_deadwood(hand, wild, rules, either_role=False)
     check_arrangement(hand, wild, rules, arranged)
 
 
@@ -292,9 +250,9 @@ def test_large_hands_search_the_same_in_both_orders(
     case: tuple[list[Card], int | None, Rules],
 ) -> None:
     hand, wild, rules = case
-    plain = search_of(hand, wild, rules, floored=True)
-    mirrored = search_of(hand, wild, rules, floored=True, mirrored=True)
-    assert plain.best(plain.table.full) == mirrored.best(mirrored.table.full)
+    plain = search_variant(hand, wild, rules, floored=True, mirrored=False)
+    mirrored = search_variant(hand, wild, rules, floored=True, mirrored=True)
+    assert plain.least == mirrored.least
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -316,14 +274,12 @@ def test_large_hands_rank_every_discard_by_min_deadwood(
 
 
 def test_the_widest_layout_fits_the_search_s_native_ints() -> None:
-    """The search computes in 64-bit ints (see _state_key): its widest layout, two copies of each
-    of five suits' aces (each with a digit after the kings as well) among 30 cards, takes 40 bits,
-    and the hand searches as it does without the floor, every discard included."""
+    """The search computes in 64-bit ints (see formats.state_key): its widest layout, two copies
+    of each of five suits' aces (each with a digit after the kings as well) among 30 cards, takes
+    40 bits; the hand searches as it does without the floor, every discard included."""
     rules = Rules.from_spec({"preset": "classic", "suits": 5, "aces": "high_or_low"})
     codes = [f"{rank}{suit}" for suit in "CDHSX" for rank in ("A", "A", "K", "J", "8", "5")]
     hand = parse_cards(codes)
-    naturals, wilds = split_wilds(hand, None)
-    assert MeldTable(context_for(rules, None), naturals, len(wilds)).width == 40
     result = analyse(hand, None, rules)
     assert result.deadwood_points == searched(hand, None, rules, floored=False)
     for discard in result.discards:
@@ -331,34 +287,22 @@ def test_the_widest_layout_fits_the_search_s_native_ints() -> None:
         assert discard.deadwood_points == searched(rest, None, rules, floored=False), discard
 
 
-# The search's memo: an open-addressing table of native ints, against a dictionary. Keys go up to
-# 59 bits (see _state_key), values are never negative; a few keys repeat, so some puts overwrite.
-KEYS = st.one_of(st.integers(0, 40), st.integers(0, 2**59 - 1))
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(KEYS, st.integers(0, 2**40)), max_size=600), st.lists(KEYS, max_size=50))
-def test_the_memo_holds_what_a_dictionary_holds(
-    puts: list[tuple[int, int]], others: list[int]
-) -> None:
-    memo, expected = Memo(), dict[int, int]()
-    for key, value in puts:
-        memo.put(key, value)
-        expected[key] = value
-        assert memo.get(key) == value
-    assert memo.size == len(expected)
-    for key, value in expected.items():
-        assert memo.get(key) == value
-    for key in others:
-        assert memo.get(key) == expected.get(key, -1)
-
-
-def test_the_memo_grows_past_many_keys_of_the_same_low_bits() -> None:
-    # States that differ only in the small fields above the naturals (see _state_key).
-    keys = [k << 40 | 12345 for k in range(5000)]
-    memo = Memo()
-    for value, key in enumerate(keys):
-        memo.put(key, value)
-    assert memo.size == 5000
-    assert [memo.get(k) for k in keys] == list(range(5000))
-    assert memo.get(5000 << 40 | 12345) == -1
+# The search's memo is an open-addressing table of native ints that grows as it fills, its keys
+# the search's states. Issue 20's hand (eight jokers and two sevens, sevens wild, one wild per
+# meld), with every seven a wild, takes tens of thousands of states in each variant (the memo
+# grown from 128 slots many times over), most of them differing only in the fields above the
+# naturals (the wilds left, the spare room): each variant, with its own memo, must reach the
+# same least deadwood, and an arrangement that the reference accepts.
+def test_every_variant_of_a_search_of_many_states_agrees() -> None:
+    hand = parse_cards(ISSUE_20["hand"])
+    wild = parse_rank(ISSUE_20["wild"])
+    rules = Rules.from_spec(ISSUE_20["rules"])
+    assert analyse(hand, wild, rules).deadwood_points == 0
+    for floored in (False, True):
+        for mirrored in (False, True):
+            variant = search_variant(hand, wild, rules, floored=floored, mirrored=mirrored)
+            points = sum(rules.points(c, wild) for c in variant.deadwood)
+            assert variant.least == points == 0
+            check_arrangement(
+                hand, wild, rules, Analysis(wild, variant.melds, variant.deadwood, 0, ())
+            )

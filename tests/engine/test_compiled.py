@@ -20,18 +20,13 @@ import pytest
 
 import engine.analysis
 import engine.game.melding
-from engine.analysis.candidates import context_for
-from engine.analysis.floor import floor
-from engine.analysis.hand import read_hand, split_wilds
-from engine.analysis.search import Search
-from engine.analysis.table import MeldTable
+from engine.analysis import search_variant
 from engine.cards import JOKER, Card, parse_cards
 from engine.errors import HandError
 from engine.game import dumps
 from engine.rules import Rules
 from tests.benchmarks.bench_game import play, purposeful_player, random_player
 from tests.conftest import ENGINE
-from tests.engine.test_analysis_properties import aces_moved
 
 COMPILED = [Path(engine.analysis.__file__ or ""), Path(engine.game.melding.__file__ or "")]
 
@@ -120,15 +115,9 @@ def first_floor(hand: list[Card], wild: int | None, spec: dict[str, Any]) -> int
     moves them first, with every wild, forced on whatever the hand's size."""
     if not hand:
         return 0
-    cards, wild_rank, rules = read_hand(hand, wild, Rules.from_spec(spec))
-    naturals, wilds = split_wilds(cards, wild_rank)
-    table = MeldTable(context_for(rules, wild_rank), naturals, len(wilds), True)
-    search = Search(table, wilds)
-    state = aces_moved(table)
-    bound: int = floor(
-        table, search.tally, search.lone_limit, state, table.present(state), len(wilds), 0, 0, 0
-    )
-    return bound
+    variant = search_variant(hand, wild, Rules.from_spec(spec), floored=True, mirrored=False)
+    assert variant.first_floor is not None
+    return variant.first_floor
 
 
 def answers() -> dict[str, object]:

@@ -19,7 +19,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 import engine
-from engine.cards import JOKER, parse_cards
+from engine.cards import JOKER, parse_cards, parse_rank
 from service import translate
 from service.analysis_pool import AnalysisPool, is_costly
 from service.app import create_app
@@ -110,22 +110,25 @@ def test_past_the_queue_an_analysis_is_refused_with_retry_after(
     assert httpx.post(f"{url}/v1/analyse", json={"hand": ["4H"], "wild": "8"}).status_code == 200
     running.join(timeout=60)
     assert first[0].status_code == 200, first[0].text
-    assert first[0].json()["deadwood_points"] == 0
+    assert first[0].json()["deadwood_points"] == engine.min_deadwood(
+        SLOW["hand"], SLOW["wild"], SLOW["rules"]
+    )
 
 
 def test_the_bound_counts_every_analysis_running_or_waiting() -> None:
     async def scenario() -> None:
         pool = AnalysisPool(processes=1, queue=1)
-        hand = parse_cards(SLOW["hand"])
+        hand, wild = parse_cards(SLOW["hand"]), parse_rank(SLOW["wild"])
         rules = engine.Rules.from_spec(SLOW["rules"])
         try:
-            waiting = [asyncio.ensure_future(pool.analyse(hand, 7, rules)) for _ in range(2)]
+            waiting = [asyncio.ensure_future(pool.analyse(hand, wild, rules)) for _ in range(2)]
             await asyncio.sleep(0)
             assert pool.pending == 2
             with pytest.raises(AnalysesBusy):
-                await pool.analyse(hand, 7, rules)
+                await pool.analyse(hand, wild, rules)
             answers = await asyncio.gather(*waiting)
-            assert [a.deadwood_points for a in answers] == [0, 0]
+            least = engine.min_deadwood(hand, wild, rules)
+            assert [a.deadwood_points for a in answers] == [least, least]
         finally:
             pool.close()
         deadline = time.monotonic() + 10

@@ -6,7 +6,9 @@ import msgspec
 import pytest
 
 import engine
+from engine.analysis import analysis_document, build_document
 from engine.cards import ACE, KING
+from engine.rules import RulesSpec
 from service import translate, wire
 from service.problems import InvalidField
 
@@ -51,3 +53,40 @@ def test_cards_come_back_in_canonical_codes() -> None:
         engine.format_rank(r) for r in every_rank
     ]
     assert translate.rank_code(None) is None
+
+
+ANALYSED = [
+    ("4H 8S 6H KD", 6, "classic"),  # deadwood, no meld
+    ("AH 2H 3H 5S 5D 5C 9C TC JC QD KD 4S 7H 8H", 13, "online"),  # melds and wilds
+    ("QC 5S JH JC 8S TH JD JH JS AD 7C", 11, {"preset": "online", "max_wilds_per_meld": 1}),
+    ("TD 3C 3D 4C", 3, {"preset": "classic", "max_wilds_per_meld": 1}),  # 3C as itself
+    ("JK JK JK", None, "online"),  # an all-wild meld, nothing to discard but a joker
+    ("KS", 13, "classic"),  # one card: one discard
+]
+
+
+@pytest.mark.parametrize(("hand", "wild", "rules"), ANALYSED)
+def test_the_wire_answer_is_the_engine_s_analysis_document(
+    hand: str, wild: int | None, rules: RulesSpec
+) -> None:
+    """The HTTP answer and the CLI's document are one shape: the service's structs carry
+    exactly the engine document's fields and values (a field with a default on one side alone
+    would show here), and the document meets the published schema's constraints."""
+    analysis = engine.analyse(hand.split(), wild, rules)
+    document = analysis_document(analysis)
+    assert msgspec.to_builtins(translate.analysis_to_wire(analysis)) == document
+    assert msgspec.convert(document, wire.AnalyseResponse) == translate.analysis_to_wire(analysis)
+    assert msgspec.json.decode(msgspec.json.encode(document)) == document  # plain JSON values
+
+
+def test_a_document_field_the_wire_lacks_fails_at_once() -> None:
+    """The wire structs are the document's constructors: a field added on one side alone is
+    an error on the first analysis, not a field silently dropped."""
+
+    class Narrower(msgspec.Struct):
+        kind: str
+        cards: list[str]
+
+    analysis = engine.analyse(["AH", "2H", "3H"], None, "classic")
+    with pytest.raises(TypeError):
+        build_document(analysis, wire.AnalyseResponse, Narrower, wire.DiscardOut)
