@@ -11,7 +11,7 @@ from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import ServerSentEvent
 
 from engine import game
-from service import game_flow, tables, translate, wire
+from service import bot_seats, game_flow, tables, translate, wire
 from service.documented import problems
 from service.event_stream import game_events
 from service.game_flow import LoadedGame
@@ -141,8 +141,12 @@ class GamesController(Controller):
     async def get_game(
         self, request: AnyRequest, game_id: FromPath[str], authorization: Authorization = None
     ) -> wire.GameView:
-        loaded = await game_flow.load_any(services_of(request), game_id)
-        return loaded.view(loaded.viewer(authorization))
+        services = services_of(request)
+        loaded = await game_flow.load_any(services, game_id)
+        view = loaded.view(loaded.viewer(authorization))
+        if isinstance(loaded, LoadedGame):  # a move left undone by an instance that died
+            bot_seats.look_after(services, loaded.game_id, loaded.record, loaded.state)
+        return view
 
     @post(
         "/{game_id:str}/actions",
