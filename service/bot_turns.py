@@ -5,8 +5,8 @@ made (``service.game_flow.take_turn``): load the game, decide, ``engine.game.app
 compare-and-set commit of the next version, an event on the game's channel. The bot decides in
 a worker process from its seat's view and the public log as that seat sees them, never from the
 state (``service.bot_decisions``). A commit that finds the version moved on (a person acted, or
-another instance made the move first) changes nothing; the driver loads the game again and looks afresh, so a move is
-made exactly once, whoever gets there first.
+another instance made the move first) changes nothing; the driver loads the game again and
+looks afresh, so a move is made exactly once, whoever gets there first.
 
 Who drives: the instance whose commit put a bot on turn starts its driver at once (after
 answering, never making the person's request wait); ``sweep_forever``, on every instance, takes
