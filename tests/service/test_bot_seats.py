@@ -255,4 +255,5 @@ def test_a_live_stream_shows_each_bot_action_and_the_away_seat(
     away = [
         e["data"]["view"]["players"][0]["away"] for e in actions if e["data"]["entry"]["seat"] == 0
     ]
-    assert away and all(away)
+    assert away
+    assert all(away)
