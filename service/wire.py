@@ -248,6 +248,9 @@ BotLevelName = Annotated[
         min_length=1,
         max_length=32,
         description="`easy`, `normal` or `hard`; any other level is a 422 listing these.",
+        # The document lists the levels; the service checks them itself, so that a wrong one
+        # is answered with the levels there are.
+        extra_json_schema={"extra": {"enum": ["easy", "normal", "hard"]}},
     ),
 ]
 """A level as a seat spec names it: checked by the service, so that a wrong one is answered
