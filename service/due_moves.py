@@ -13,7 +13,10 @@ and works out from its record what, if anything, is due.
 from __future__ import annotations
 
 import heapq
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
+
+_SLACK: Final = 64
+"""Replaced entries the heap may hold beyond twice the live ones before it is rebuilt."""
 
 
 class DueMoves(Protocol):
@@ -31,7 +34,9 @@ class DueMoves(Protocol):
 class MemoryDueMoves:
     """The entries in this process (the in-memory store's companion): a dict of each game's
     time, and a heap of (time, game) with lazy deletion, so taking the due ones costs
-    O(log N) each, however many games wait."""
+    O(log N) each, however many games wait. Every commit of a game with a clock replaces its
+    entry, leaving the old one in the heap until its time; the heap is rebuilt from the dict
+    once it holds more than twice as many, so it stays O(N) (amortised O(1) a write)."""
 
     def __init__(self) -> None:
         self._due: dict[str, float] = {}
@@ -43,6 +48,9 @@ class MemoryDueMoves:
     async def schedule(self, game_id: str, due: float) -> None:
         self._due[game_id] = due
         heapq.heappush(self._heap, (due, game_id))
+        if len(self._heap) > 2 * len(self._due) + _SLACK:
+            self._heap = [(time, game) for game, time in self._due.items()]
+            heapq.heapify(self._heap)
 
     async def remove(self, game_id: str) -> None:
         self._due.pop(game_id, None)

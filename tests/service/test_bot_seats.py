@@ -257,3 +257,37 @@ def test_a_live_stream_shows_each_bot_action_and_the_away_seat(
     ]
     assert away
     assert all(away)
+
+
+def test_a_seat_left_off_turn_reaches_the_stream_as_a_new_snapshot(
+    live_server_for: Callable[[Litestar], str],
+) -> None:
+    base = live_server_for(create_app(FAST_SWEEPS))
+
+    async def scenario() -> tuple[list[Json], int]:
+        async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+            players = {"players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]}
+            created = (await client.post("/v1/games", json=players)).json()
+            game_id = created["game_id"]
+            leaver = (created["view"]["turn"] + 1) % 3
+            token = created["seats"][leaver]["token"]
+            text, left = "", False
+            async with client.stream(
+                "GET", f"/v1/games/{game_id}/events", params={"idle_timeout": 2}
+            ) as response:
+                async for chunk in response.aiter_text():
+                    text += chunk
+                    if not left and "data" in text:
+                        answer = await client.post(
+                            f"/v1/games/{game_id}/leave", headers=bearer(token)
+                        )
+                        assert answer.status_code == 200, answer.text
+                        left = True
+                    if text.count("event: snapshot") == 2 and text.endswith("\n\n"):
+                        break
+            return parse_events(text), leaver
+
+    events, leaver = asyncio.run(scenario())
+    assert [(e["event"], e["id"]) for e in events] == [("snapshot", 0), ("snapshot", 0)]
+    assert events[0]["data"]["players"][leaver]["bot"] is None
+    assert events[1]["data"]["players"][leaver]["bot"] == "normal"
