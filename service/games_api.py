@@ -115,8 +115,11 @@ class GamesController(Controller):
             "With every seat named the first round is dealt at once. With an `open` seat the "
             "game `waits` (no cards dealt) and has an `invite_code` that others claim seats "
             "with (`POST /v1/invites/{code}`); `listed` shows it in the lobby. The last open "
-            "seat taken deals the first round. With `seed` the shuffles are reproducible; "
-            "without it they come from a cryptographic source."
+            "seat taken deals the first round. A `bot` seat is a computer player (no token) "
+            "that moves by itself, each action its own version and event. `turn_seconds` "
+            "starts a turn clock: a person's turn not done in time is played for them by a "
+            "`normal` bot, and they are shown `away` until their token acts. With `seed` the "
+            "shuffles are reproducible; without it they come from a cryptographic source."
         ),
         status_code=201,
         response_headers=[LOCATION],

@@ -440,7 +440,8 @@ class SeatToken(Out, frozen=True):
 class GameCreated(Out, frozen=True):
     game_id: GameId
     seats: list[SeatToken]
-    """The seats named at creation, each with its token; open seats have none yet."""
+    """The people seated at creation, each with its token; open seats have none yet, bots
+    none ever."""
     invite_code: str | None
     """A table with an open seat: the code others claim it with, shown while it waits."""
     view: GameView
