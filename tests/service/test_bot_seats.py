@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import httpx
@@ -226,6 +226,24 @@ def test_an_idle_seat_has_its_turn_played_once_and_is_away_until_it_acts(client:
     assert_one_action_per_version(log_of(client, game_id), back["version"])
 
 
+async def follow(
+    client: httpx.AsyncClient,
+    game_id: str,
+    idle_timeout: float,
+    step: Callable[[str], Awaitable[bool]],
+) -> list[Json]:
+    """The game's public stream, read until ``step`` (given the text so far after each whole
+    event) says it has seen enough."""
+    text = ""
+    url = f"/v1/games/{game_id}/events"
+    async with client.stream("GET", url, params={"idle_timeout": idle_timeout}) as response:
+        async for chunk in response.aiter_text():
+            text += chunk
+            if text.endswith("\n\n") and await step(text):
+                break
+    return parse_events(text)
+
+
 def test_a_live_stream_shows_each_bot_action_and_the_away_seat(
     live_server_for: Callable[[Litestar], str],
 ) -> None:
@@ -235,17 +253,12 @@ def test_a_live_stream_shows_each_bot_action_and_the_away_seat(
         async with httpx.AsyncClient(base_url=base, timeout=30) as client:
             players = {"players": [{"name": "Ann"}, {"bot": "normal"}], "turn_seconds": 3}
             created = (await client.post("/v1/games", json=players)).json()
-            game_id = created["game_id"]
-            text = ""
-            async with client.stream(
-                "GET", f"/v1/games/{game_id}/events", params={"idle_timeout": 6}
-            ) as response:
-                async for chunk in response.aiter_text():
-                    text += chunk
-                    # Ann never acts: the clock plays her turns; stop once it has done so.
-                    if text.count('"away":true') >= 1 and text.count("event: action") >= 4:
-                        break
-            return parse_events(text), created["view"]["turn"]
+
+            async def enough(text: str) -> bool:
+                # Ann never acts: the clock plays her turns; stop once it has done so.
+                return '"away":true' in text and text.count("event: action") >= 4
+
+            return await follow(client, created["game_id"], 6, enough), created["view"]["turn"]
 
     events, first = asyncio.run(scenario())
     actions = [e for e in events if e["event"] == "action"]
@@ -271,21 +284,14 @@ def test_a_seat_left_off_turn_reaches_the_stream_as_a_new_snapshot(
             game_id = created["game_id"]
             leaver = (created["view"]["turn"] + 1) % 3
             token = created["seats"][leaver]["token"]
-            text, left = "", False
-            async with client.stream(
-                "GET", f"/v1/games/{game_id}/events", params={"idle_timeout": 2}
-            ) as response:
-                async for chunk in response.aiter_text():
-                    text += chunk
-                    if not left and "data" in text:
-                        answer = await client.post(
-                            f"/v1/games/{game_id}/leave", headers=bearer(token)
-                        )
-                        assert answer.status_code == 200, answer.text
-                        left = True
-                    if text.count("event: snapshot") == 2 and text.endswith("\n\n"):
-                        break
-            return parse_events(text), leaver
+
+            async def leave_once(text: str) -> bool:
+                if text.count("event: snapshot") == 1:
+                    answer = await client.post(f"/v1/games/{game_id}/leave", headers=bearer(token))
+                    assert answer.status_code == 200, answer.text
+                return text.count("event: snapshot") == 2
+
+            return await follow(client, game_id, 2, leave_once), leaver
 
     events, leaver = asyncio.run(scenario())
     assert [(e["event"], e["id"]) for e in events] == [("snapshot", 0), ("snapshot", 0)]
