@@ -148,7 +148,12 @@ def lobby_entry(game_id: str, seating: Seating) -> bytes:
             invite_code=seating.invite_code,
             preset=rules_of(seating.rules).preset,
             seats=[
-                wire.TableSeatOut(seat=seat, name=name, open=name is None)
+                wire.TableSeatOut(
+                    seat=seat,
+                    name=name,
+                    open=name is None,
+                    bot=seating.bots[seat] if seating.bots else None,  # type: ignore[arg-type]
+                )
                 for seat, name in enumerate(seating.names)
             ],
             seats_taken=taken,

@@ -471,6 +471,8 @@ class TableSeatOut(Out, frozen=True):
     seat: Seat
     name: str | None
     open: bool
+    bot: BotLevel | None = None
+    """A computer player's level; null for a person or an open seat."""
 
 
 class TableOut(Out, frozen=True):

@@ -155,10 +155,12 @@ def test_a_game_of_bots_plays_itself_to_the_end(client: Client) -> None:
 
 
 def test_a_table_with_bots_and_an_open_seat_waits_then_the_bots_play(client: Client) -> None:
-    created = create(client, [{"bot": "normal"}, {"open": True}], seed=3)
+    created = create(client, [{"bot": "normal"}, {"open": True}], seed=3, listed=True)
     game_id = created["game_id"]
     assert created["view"]["status"] == "waiting"
     assert [p["bot"] for p in created["view"]["players"]] == ["normal", None]
+    (table,) = client.get("/v1/tables").json()["tables"]
+    assert [(s["bot"], s["open"]) for s in table["seats"]] == [("normal", False), (None, True)]
     claimed = client.post(f"/v1/invites/{created['invite_code']}", json={"name": "Cy"})
     assert claimed.status_code == 201, claimed.text
     # Dealt: whoever starts, the bot's turn is made and play comes round to Cy.
