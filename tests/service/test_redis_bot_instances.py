@@ -161,10 +161,12 @@ def test_an_idle_seat_is_moved_for_once_by_one_of_two_sweepers(instances: Deploy
     )
     assert discarded.status_code == 200, discarded.text
     assert discarded.json()["version"] == 4
-    # The idle seat's next turn runs out too: again made once, by one of the two.
+    # The next turn (the idle seat's, or the other's if the round ended) runs out too: again
+    # made once, by one of the two.
+    next_turn = discarded.json()["turn"]
     log = poll(log_through(first.url, game_id), lambda log: log["version"] >= 6, WAIT_SECONDS)
     assert_one_action_per_version(log)
-    assert [e["seat"] for e in log["entries"][4:6]] == [idle, idle]
+    assert [e["seat"] for e in log["entries"][4:6]] == [next_turn, next_turn]
     # Every action but the other seat's two was the clock's (more, if a later clock ran out
     # before this look), each committed once.
     while True:  # counted between two reads of the same version
