@@ -151,9 +151,9 @@ def test_the_lobby_lists_listed_waiting_tables_only(client: Client) -> None:
             "invite_code": listed["invite_code"],
             "preset": "classic",
             "seats": [
-                {"seat": 0, "name": "Ann", "open": False},
-                {"seat": 1, "name": None, "open": True},
-                {"seat": 2, "name": None, "open": True},
+                {"seat": 0, "name": "Ann", "open": False, "bot": None},
+                {"seat": 1, "name": None, "open": True, "bot": None},
+                {"seat": 2, "name": None, "open": True, "bot": None},
             ],
             "seats_taken": 1,
             "seats_open": 2,
