@@ -22,7 +22,7 @@ from engine.cards import Card, Rank
 from engine.seen import sight
 from service import game_flow, translate
 from service.advice_wire import AdviseRequest, DiscardOptionOut, DrawOptionOut, HintOut
-from service.documented import problems
+from service.documented import SEAT, problems
 from service.games_api import Authorization
 from service.problems import InvalidField, MissingToken, MissingWild
 from service.services import services_of
@@ -106,6 +106,7 @@ class AdviceController(Controller):
     @get(
         "/v1/games/{game_id:str}/hint",
         operation_id="getHint",
+        security=SEAT,
         summary="Advice for the seat on turn: which source to draw from, or what to discard",
         description=(
             "From what the seat has seen (its view and the public log), never the hidden cards. "

@@ -14,7 +14,6 @@ from service.wire import (
     CanonicalCard,
     CardCode,
     Count,
-    Hand,
     Out,
     RankCode,
     RoundNumber,
@@ -23,11 +22,19 @@ from service.wire import (
     Strict,
 )
 
+GameHand = Annotated[
+    list[CardCode],
+    Meta(
+        min_length=1,
+        max_length=16,
+        description="1 to 16 cards, a game's hand after its draw: with `upcard`, at most 15.",
+    ),
+]
 Chance = Annotated[float, Meta(ge=0, le=1, description="A probability, 0 to 1.")]
 
 
 class AdviseRequest(Strict, frozen=True):
-    hand: Hand
+    hand: GameHand
     """Before the draw when ``upcard`` is given; else after it (one card over the round's size)."""
     wild: RankCode | None = None
     """The wild rank; when omitted, the wild rank of ``round`` under the rules' schedule."""

@@ -16,8 +16,7 @@ from litestar.datastructures import State
 from litestar.logging import LoggingConfig
 from litestar.middleware.base import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
-from litestar.openapi.spec import Components, SecurityScheme, Server, Tag
+from litestar.openapi.spec import License, Server, Tag
 from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
 from litestar.plugins.prometheus import PrometheusConfig
 from litestar.static_files import create_static_files_router
@@ -32,7 +31,11 @@ from service.client_address import TrustedProxies
 from service.decoded_games import DecodedGames
 from service.due_moves import due_moves_for
 from service.games_api import GamesController
-from service.openapi_document import finish_document
+from service.openapi_document import (
+    FinishedJsonRenderPlugin,
+    FinishedSwaggerRenderPlugin,
+    finish_document,
+)
 from service.operations import OperationsController
 from service.problems import EXCEPTION_MAP
 from service.rate_limits import rate_limit_config, rate_limit_stores
@@ -113,19 +116,11 @@ def openapi_config() -> OpenAPIConfig:
             Tag(name="operations", description="Health, readiness and metrics"),
             Tag(name="scoresheets", description="Score sheets for games played with real cards"),
         ],
-        components=Components(
-            security_schemes={
-                "seatToken": SecurityScheme(
-                    type="http",
-                    scheme="bearer",
-                    description="A seat's token, from the game's creation.",
-                )
-            }
-        ),
+        license=License(name="MIT", identifier="MIT"),
         path="/schema",
         render_plugins=[
-            JsonRenderPlugin(path="/openapi.json"),
-            SwaggerRenderPlugin(
+            FinishedJsonRenderPlugin(path="/openapi.json"),
+            FinishedSwaggerRenderPlugin(
                 path=["/", "/swagger"],
                 js_url=asset.format("swagger-ui-bundle.js"),
                 css_url=asset.format("swagger-ui.css"),

@@ -1,4 +1,5 @@
-"""How a handler documents its error answers: problem+json responses for the given statuses."""
+"""How a handler documents its error answers (problem+json responses for the given statuses) and
+the token it takes (its ``security``)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,20 @@ from collections.abc import Mapping
 from typing import Final
 
 from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import SecurityRequirement
 
 from service.problems import PROBLEM_MEDIA_TYPE
 from service.wire import Problem
+
+SEAT_TOKEN: Final = "seatToken"
+EDIT_TOKEN: Final = "editToken"
+
+SEAT: Final[list[SecurityRequirement]] = [{SEAT_TOKEN: []}]
+"""A route for a seat: its token (``Authorization: Bearer <token>``) is required."""
+SEAT_OR_PUBLIC: Final[list[SecurityRequirement]] = [{SEAT_TOKEN: []}, {}]
+"""A route anyone may call, which with a seat's token answers as that seat sees it."""
+SHEET_EDITOR: Final[list[SecurityRequirement]] = [{EDIT_TOKEN: []}]
+"""A route that changes a score sheet: its edit token is required."""
 
 _DESCRIPTIONS: Final = {
     400: "The body is not JSON",

@@ -37,17 +37,35 @@ from service.services import Services
 
 _encoder: Final = msgspec.json.Encoder()
 
+STREAM_EVENTS: Final[tuple[tuple[str, type[msgspec.Struct], str], ...]] = (
+    # (the SSE event type, the struct of its data, what it says): the stream names its events
+    # from here, and the OpenAPI document describes each (service.openapi_document).
+    (
+        "snapshot",
+        wire.GameView,
+        "The game as the viewer sees it now: first, unless resuming; while a table waits, one "
+        "per change of its seats (no id), and the deal's (id 0).",
+    ),
+    ("action", wire.GameEvent, "An applied action, and the view right after it; id: version."),
+    ("finished", wire.GameFinishedEvent, "The game is over: the stream's last event."),
+)
+_EVENT_OF: Final = {struct: event for event, struct, _ in STREAM_EVENTS}
+
+
+def message(data: msgspec.Struct, version: int | None = None) -> ServerSentEventMessage:
+    """The server-sent event of ``data``, of the type ``STREAM_EVENTS`` gives its struct."""
+    return ServerSentEventMessage(
+        data=_encoder.encode(data).decode(), event=_EVENT_OF[type(data)], id=version
+    )
+
+
 HEARTBEAT_SECONDS: float = 15.0
 """An idle stream sends a comment this often, so proxies (nginx cuts at 60 s by default) and
 load balancers keep the connection open."""
 
 
 def _snapshot(loaded: LoadedGame, seat: int | None) -> ServerSentEventMessage:
-    return ServerSentEventMessage(
-        data=_encoder.encode(loaded.view(seat)).decode(),
-        event="snapshot",
-        id=loaded.state.version,
-    )
+    return message(loaded.view(seat), loaded.state.version)
 
 
 CATCH_UP_SLICE: Final = 16
@@ -120,10 +138,8 @@ def _catch_up(
             entry=translate.log_entry_to_wire(entry),
             view=view_of(game_id, state, seat, game_record),
         )
-        message = ServerSentEventMessage(
-            data=_encoder.encode(event).decode(), event="action", id=state.version
-        )
-        yield message, newest_state if state.version == newest_state.version else state
+        reached = newest_state if state.version == newest_state.version else state
+        yield message(event, state.version), reached
 
 
 def _seats(loaded: LoadedGame) -> tuple[object, ...]:
@@ -133,9 +149,7 @@ def _seats(loaded: LoadedGame) -> tuple[object, ...]:
 
 def _finished(state: GameState) -> ServerSentEventMessage:
     finished = wire.GameFinishedEvent(version=state.version, winners=list(state.winners or ()))
-    return ServerSentEventMessage(
-        data=_encoder.encode(finished).decode(), event="finished", id=state.version
-    )
+    return message(finished, state.version)
 
 
 async def _while_waiting(
@@ -147,9 +161,7 @@ async def _while_waiting(
 ) -> AsyncIterator[ServerSentEventMessage]:
     """A snapshot of the table at each change of its seats, until it is dealt (or idle)."""
     while True:
-        yield ServerSentEventMessage(
-            data=_encoder.encode(loaded.view(seat)).decode(), event="snapshot"
-        )
+        yield message(loaded.view(seat))
         async for comment in _keep_alive_until_woken(woken, idle_timeout):
             yield comment
         if not woken.is_set():

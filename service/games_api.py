@@ -12,7 +12,7 @@ from litestar.response import ServerSentEvent
 
 from engine import game
 from service import bot_seats, game_flow, tables, translate, wire
-from service.documented import problems
+from service.documented import SEAT, SEAT_OR_PUBLIC, problems
 from service.event_stream import game_events
 from service.game_flow import LoadedGame
 from service.problems import InvalidField
@@ -25,7 +25,8 @@ Authorization = Annotated[
     HeaderParameter(
         name="Authorization",
         required=False,
-        description="`Bearer <token>`: a seat's token, from the game's creation.",
+        # The route's `security` documents it (the seatToken scheme), not a parameter.
+        include_in_schema=False,
     ),
 ]
 IdempotencyKey = Annotated[
@@ -55,7 +56,10 @@ IdleTimeout = Annotated[
         name="idle_timeout",
         ge=0,
         le=3600,
-        description="Seconds without an action after which the stream ends (clients reconnect).",
+        description=(
+            "Seconds without an action after which the stream ends (clients reconnect); 0 ends "
+            "it once it has sent what there is."
+        ),
     ),
 ]
 
@@ -134,6 +138,7 @@ class GamesController(Controller):
     @get(
         "/{game_id:str}",
         operation_id="getGame",
+        security=SEAT_OR_PUBLIC,
         summary="The game as the public, or a seat, sees it",
         description=(
             "With a seat's token, the view adds that seat's `hand`, its `seat` and the actions "
@@ -154,6 +159,7 @@ class GamesController(Controller):
     @post(
         "/{game_id:str}/actions",
         operation_id="applyAction",
+        security=SEAT,
         summary="Draw, discard (perhaps going out) or lay off, as the seat on turn",
         description=(
             "Answers with the seat's new view. A round ends by itself once every other seat has "
@@ -180,6 +186,7 @@ class GamesController(Controller):
     @get(
         "/{game_id:str}/events",
         operation_id="getGameEvents",
+        security=SEAT_OR_PUBLIC,
         summary="Server-sent events: one per applied action, as the viewer sees it",
         description=(
             "First a `snapshot` event (the current view), then one `action` event per applied "
@@ -227,6 +234,7 @@ class GamesController(Controller):
     @get(
         "/{game_id:str}/log",
         operation_id="getGameLog",
+        security=SEAT_OR_PUBLIC,
         summary="The actions so far, hidden cards hidden",
         description=(
             "A card drawn from the stock shows only to the seat that drew it, until its round "

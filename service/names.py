@@ -29,10 +29,15 @@ _COMBINING_CATEGORIES: Final = frozenset({"Mn", "Me"})
 
 def _refused_class() -> str:
     """The refused characters of the BMP as the body of a regular expression's character class
-    (``\\uXXXX`` ranges, which Python and the JSON Schema dialect both read)."""
+    (``\\uXXXX`` ranges, which Python and the JSON Schema dialect both read).
+
+    Surrogates (Cs) are left out: no JSON body decodes to one (msgspec refuses a lone surrogate
+    escape), and the Unicode-mode regex engines of clients and test tools (Rust's, in
+    schemathesis; ECMA's ``u`` flag) refuse them in a class. ``display_name`` refuses them all
+    the same."""
     ranges: list[tuple[int, int]] = []
     for point in range(0x10000):
-        if unicodedata.category(chr(point)) not in _REFUSED_CATEGORIES:
+        if unicodedata.category(chr(point)) not in _REFUSED_CATEGORIES - {"Cs"}:
             continue
         if ranges and ranges[-1][1] == point - 1:
             ranges[-1] = (ranges[-1][0], point)

@@ -8,14 +8,14 @@ import sys
 from typing import Any
 
 from service.app import create_app
+from service.openapi_document import finished
 from service.settings import Settings
 
 
 def document() -> dict[str, Any]:
     """The document exactly as served (the same dict the JSON render plugin encodes)."""
     app = create_app(Settings())
-    schema: dict[str, Any] = app.openapi_schema.to_schema()
-    return schema
+    return finished(app.openapi_schema.to_schema())
 
 
 def render(schema: dict[str, Any]) -> str:

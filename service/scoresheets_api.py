@@ -10,7 +10,7 @@ from litestar.datastructures import ResponseHeader
 from litestar.params import FromPath, HeaderParameter, JSONBody, PathParameter, QueryParameter
 
 from service import scoresheets, sheet_pages, sheet_wire
-from service.documented import problems
+from service.documented import SHEET_EDITOR, problems
 from service.sheet_store import SheetStore
 
 AnyRequest = Request[Any, Any, Any]
@@ -21,7 +21,8 @@ EditToken = Annotated[
     HeaderParameter(
         name="Authorization",
         required=False,
-        description="`Bearer <edit_token>`: the sheet's edit token, from its creation.",
+        # The route's `security` documents it (the editToken scheme), not a parameter.
+        include_in_schema=False,
     ),
 ]
 RoundInPath = Annotated[
@@ -82,6 +83,7 @@ class ScoreSheetsController(Controller):
     @put(
         "/{sheet_id:str}/rounds/{round:int}",
         operation_id="enterRound",
+        security=SHEET_EDITOR,
         summary="Enter a round, or correct one entered before",
         description=(
             "Each seat that played the round gives the cards left in its hand (scored exactly "

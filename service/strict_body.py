@@ -7,14 +7,21 @@ request (Litestar's own reader, with its size limit and errors), decodes it stri
 into the handler's declared type, and turns the first error into that 422. The value becomes the
 request's decoded JSON, which Litestar then hands to the handler as it is (its conversion leaves
 a value of the declared type alone), so a body is decoded once.
+
+Numbers are read as JSON Schema reads them (the OpenAPI document's dialect): a number with no
+fractional part is an integer, so a seat sent as ``1.0`` (or ``1e0``) is the seat 1, where
+msgspec's strict mode would refuse a float. The body is decoded to plain values, a number that
+is whole as the int it is, and msgspec then converts them, as strictly as ever (``"1"`` stays a
+string, ``1.5`` stays refused), into the handler's type.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from decimal import Decimal
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 import msgspec
 from litestar import Request
@@ -40,11 +47,10 @@ async def decode_body_strictly(request: Request[Any, Any, Any]) -> None:
 @cache
 def strict_decoder(body_type: Any) -> Callable[[bytes], Any]:
     """A body → its value of ``body_type``, or the problem of its first error."""
-    decoder = msgspec.json.Decoder(body_type)
 
     def decode(body: bytes) -> Any:
         try:
-            return decoder.decode(body)
+            return msgspec.convert(_plain.decode(body), body_type)
         except msgspec.ValidationError as exc:
             field, message = field_of_validation_message(str(exc))
             raise InvalidField(
@@ -54,6 +60,25 @@ def strict_decoder(body_type: Any) -> Callable[[bytes], Any]:
             raise BodyNotJson(f"the body is not JSON: {exc}") from None
 
     return decode
+
+
+_INT_RANGE: Final = 2**64
+"""Past every integer field's range: a larger whole number stays a float (and is refused),
+and is never turned into an int of thousands of digits."""
+
+
+def _number(text: str) -> int | float:
+    """A JSON number (msgspec's ``float_hook``, for a number with a fraction or an exponent):
+    the int it is when it is whole (exactly, as a decimal), else the float."""
+    value = float(text)
+    if abs(value) <= _INT_RANGE:
+        exact = Decimal(text)
+        if exact == exact.to_integral_value():
+            return int(exact)
+    return value
+
+
+_plain: Final = msgspec.json.Decoder(float_hook=_number)
 
 
 def _explained(field: str, message: str, body: bytes) -> str:

@@ -9,7 +9,7 @@ from litestar import Controller, Response, get, post
 from litestar.params import FromPath, JSONBody, PathParameter
 
 from service import tables, wire
-from service.documented import problems
+from service.documented import SEAT, problems
 from service.games_api import LOCATION, AnyRequest, Authorization, created
 from service.services import services_of
 
@@ -70,6 +70,7 @@ class SeatsController(Controller):
     @post(
         "/{game_id:str}/stream-url",
         operation_id="createStreamUrl",
+        security=SEAT,
         summary="A URL a browser EventSource opens to follow this seat's private stream",
         description=(
             "The URL carries a stream key, not the token: it grants reading this seat's "
@@ -88,6 +89,7 @@ class SeatsController(Controller):
     @post(
         "/{game_id:str}/leave",
         operation_id="leaveGame",
+        security=SEAT,
         summary="Leave: before the deal the seat opens again, during play a bot takes it over",
         description=(
             "Answers with the public view. The seat's token and stream key stop working. "
@@ -105,6 +107,7 @@ class SeatsController(Controller):
     @post(
         "/{game_id:str}/rematch",
         operation_id="rematchGame",
+        security=SEAT,
         summary="This seat's place in the finished game's rematch",
         description=(
             "Every seat that asks, on any instance, lands in the same new game: the same "

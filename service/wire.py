@@ -250,7 +250,7 @@ BotLevelName = Annotated[
         description="`easy`, `normal` or `hard`; any other level is a 422 listing these.",
         # The document lists the levels; the service checks them itself, so that a wrong one
         # is answered with the levels there are.
-        extra_json_schema={"extra": {"enum": ["easy", "normal", "hard"]}},
+        extra_json_schema={"enum": ["easy", "normal", "hard"]},
     ),
 ]
 """A level as a seat spec names it: checked by the service, so that a wrong one is answered
@@ -287,7 +287,7 @@ class CreateGameRequest(Strict, frozen=True):
     listed: bool = False
     """Show the table in the lobby (``GET /v1/tables``) while a seat is open."""
     turn_seconds: TurnSeconds | None = None
-    """The turn clock (``service.bot_seats``); null: a person's turn waits for them."""
+    """Null (the default): no clock, a person's turn waits for them."""
 
 
 ExpectedVersion = Annotated[

@@ -8,9 +8,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+from jsonschema_rs import Draft202012Validator
 from litestar import Litestar
 from litestar.testing import TestClient
 
+from service.event_stream import STREAM_EVENTS
 from service.openapi import render
 
 Client = TestClient[Litestar]
@@ -86,8 +88,99 @@ def test_a_claimed_seat_links_to_its_view_turn_and_stream(client: Client) -> Non
 
 
 def test_a_seat_spec_is_exactly_one_kind_of_seat(client: Client) -> None:
-    seat = served(client)["components"]["schemas"]["PlayerIn"]
-    assert [kind["required"] for kind in seat["oneOf"]] == [["name"], ["open"], ["bot"]]
+    seat = Draft202012Validator(served(client)["components"]["schemas"]["PlayerIn"])
+    for kind in ({"name": "Ann"}, {"open": True}, {"bot": "easy"}, {"bot": "hard", "name": "Hal"}):
+        assert seat.is_valid(kind), kind
+    for mixed in ({}, {"name": "Ann", "open": True}, {"open": True, "bot": "easy"}):
+        assert not seat.is_valid(mixed), mixed
+
+
+def _schemas_under(node: Any) -> list[dict[str, Any]]:
+    """Every object in the document (schemas among them), but not inside example values."""
+    found: list[dict[str, Any]] = []
+    if isinstance(node, dict):
+        found.append(node)
+        for key, value in node.items():
+            if key not in ("examples", "example", "links"):
+                found += _schemas_under(value)
+    elif isinstance(node, list):
+        for item in node:
+            found += _schemas_under(item)
+    return found
+
+
+def test_unions_have_two_kinds_or_more_and_enums_one_type(client: Client) -> None:
+    for schema in _schemas_under(served(client)):
+        for union in ("oneOf", "anyOf"):
+            assert len(schema.get(union, [None, None])) >= 2, schema
+        if "enum" in schema:
+            assert isinstance(schema.get("type"), str), schema
+
+
+def test_card_codes_are_patterns_in_every_input_form(client: Client) -> None:
+    schemas = served(client)["components"]["schemas"]
+    card = schemas["AnalyseRequest"]["properties"]["hand"]["items"]
+    for code in ("TH", "10h", "K♥", "jk", "5X"):
+        assert Draft202012Validator(card).is_valid(code), code
+    for code in ("", "1H", "TH\n", "JKX"):
+        assert not Draft202012Validator(card).is_valid(code), code
+    (rank,) = (
+        kind
+        for kind in schemas["AnalyseRequest"]["properties"]["wild"]["anyOf"]
+        if kind["type"] == "string"
+    )
+    assert Draft202012Validator(rank).is_valid("10")
+    assert not Draft202012Validator(rank).is_valid("")
+
+
+def test_request_fields_with_defaults_are_optional(client: Client) -> None:
+    """The service applies a request field's default: the description says it, and no
+    ``default`` keyword makes a generator (openapi-typescript) require the field."""
+    schemas = served(client)["components"]["schemas"]
+    create = schemas["CreateGameRequest"]
+    assert create["required"] == ["players"]
+    assert "default" not in create["properties"]["rules"]
+    assert 'Default: `"classic"`' in create["properties"]["rules"]["description"]
+
+
+def test_every_route_that_reads_a_token_declares_its_security(client: Client) -> None:
+    """A handler with an ``authorization`` parameter has a security requirement in the
+    document, and no operation has an Authorization header parameter."""
+    document = served(client)
+    schemes = set(document["components"]["securitySchemes"])
+    reads_token: set[str] = set()
+    for route in client.app.routes:
+        for handler in getattr(route, "route_handlers", []):
+            if "authorization" in handler.parsed_fn_signature.parameters:
+                reads_token.add(handler.operation_id)
+    assert len(reads_token) >= 9, reads_token
+    for method, path, operation in operations(document):
+        names = {p["name"].lower() for p in operation.get("parameters", [])}
+        assert "authorization" not in names, f"{method} {path}"
+        required = [set(requirement) for requirement in operation["security"]]
+        if operation["operationId"] in reads_token:
+            assert required, f"{method} {path}"
+            assert set().union(*required) <= schemes, f"{method} {path}"
+        else:
+            assert required == [], f"{method} {path}"
+
+
+def test_each_stream_event_has_a_message_schema(client: Client) -> None:
+    document = served(client)
+    stream = document["paths"]["/v1/games/{game_id}/events"]["get"]["responses"]["200"]
+    assert stream["content"] == {
+        "text/event-stream": {"schema": {"$ref": "#/components/schemas/GameStreamMessage"}}
+    }
+    messages = document["components"]["schemas"]["GameStreamMessage"]["discriminator"]["mapping"]
+    assert set(messages) == {event for event, _, _ in STREAM_EVENTS}
+    for event, struct, _ in STREAM_EVENTS:
+        name = messages[event].rsplit("/", 1)[1]
+        message = document["components"]["schemas"][name]["properties"]
+        assert message["event"] == {"type": "string", "enum": [event]}
+        assert message["data"]["contentMediaType"] == "application/json"
+        assert message["data"]["contentSchema"] == {
+            "$ref": f"#/components/schemas/{struct.__name__}"
+        }
 
 
 def test_the_docs_ui_loads_nothing_from_another_host(client: Client) -> None:
@@ -102,3 +195,16 @@ def test_the_docs_ui_loads_nothing_from_another_host(client: Client) -> None:
         assert asset.status_code == 200, reference
         assert len(asset.content) > 100
     assert "//" not in json.dumps(references)
+
+
+def test_a_rule_between_fields_is_described_and_answered_422_naming_the_field(
+    client: Client,
+) -> None:
+    rules = served(client)["components"]["schemas"]["RulesOverrides"]["properties"]
+    assert "At most `max_players`" in rules["min_players"]["description"]
+    players = [{"name": "Ann"}, {"name": "Bob"}]
+    clash = {"preset": "classic", "min_players": 5, "max_players": 3}
+    answer = client.post("/v1/games", json={"players": players, "rules": clash})
+    assert answer.status_code == 422
+    assert answer.headers["content-type"] == "application/problem+json"
+    assert answer.json()["field"] == "rules.max_players"

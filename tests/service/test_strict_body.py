@@ -60,3 +60,28 @@ def test_a_content_length_over_the_limit_is_refused_before_reading(client: Clien
         headers={"content-type": "application/json", "content-length": str(10**6)},
     )
     assert_problem(response, 413, "body-too-large")
+
+
+def test_a_whole_number_is_an_integer_however_it_is_written(client: Client) -> None:
+    """JSON Schema's integers (the OpenAPI document's dialect): 3.0 and 3e0 are the integer 3;
+    a fraction, however small, and a number past the float range are not."""
+    for spelling in (b"3.0", b"3e0", b"0.3e1"):
+        answer = client.post(
+            "/v1/analyse",
+            content=b'{"hand": ["4H"], "round": ' + spelling + b"}",
+            headers={"content-type": "application/json"},
+        )
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["wild"] == "5"  # round 3 deals 5 cards: fives are wild
+    for spelling in (b"3.5", b"3.0000000000000000001", b"1e400", b'"3"'):
+        refused = client.post(
+            "/v1/analyse",
+            content=b'{"hand": ["4H"], "round": ' + spelling + b"}",
+            headers={"content-type": "application/json"},
+        )
+        assert_problem(refused, 422, "invalid-field", "round")
+    seeded = client.post(
+        "/v1/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}], "seed": 7.0}
+    )
+    assert seeded.status_code == 201, seeded.text
+    assert seeded.json()["view"]["seeded"] is True

@@ -1,0 +1,70 @@
+"""schemathesis as a team would run it against a deployment: the command README.md shows, with
+no hooks and the committed schemathesis.toml, against a real `python -m service` on a free port.
+Every check, every phase: it must find no failure."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).parents[2]
+BIN = Path(sys.executable).parent
+README_OPTIONS = ["--checks", "all", "--phases", "examples,coverage,fuzzing,stateful"]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def served() -> Iterator[str]:
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "service"],
+        cwd=ROOT,
+        env={**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "REDIS_URL": ""},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert server.poll() is None, server.stderr.read() if server.stderr else ""
+            try:
+                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "python -m service did not start"
+            time.sleep(0.1)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_schemathesis_finds_no_failure_against_a_live_server(served: str) -> None:
+    run = subprocess.run(
+        [str(BIN / "schemathesis"), "run", f"{served}/schema/openapi.json", *README_OPTIONS],
+        cwd=ROOT,  # where it reads schemathesis.toml
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=900,
+    )
+    report = run.stdout + run.stderr
+    assert "schemathesis.toml" in report, report  # the committed configuration was read
+    assert run.returncode == 0, report
+    assert " passed" in report, report
