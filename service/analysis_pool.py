@@ -19,9 +19,11 @@ import asyncio
 import multiprocessing
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Final
+from functools import partial
+from typing import Any, Final, TypeVar
 
 import engine
 from engine.cards import JOKER, Card, Rank, rank_of
@@ -29,6 +31,7 @@ from service import translate, wire
 from service.problems import AnalysesBusy
 
 RETRY_AFTER_SECONDS: Final = 1
+_R = TypeVar("_R")
 
 
 def is_costly(hand: list[Card], wild: Rank, inline_cards: int, inline_wilds: int) -> bool:
@@ -61,7 +64,8 @@ def _yield_to_the_event_loop() -> None:
 
 
 class AnalysisPool:
-    """Worker processes for costly analyses, with a bounded queue."""
+    """Worker processes for costly analyses (and, a pool of their own, the computer players'
+    decisions: ``service.bot_turns``), with a bounded queue."""
 
     def __init__(self, *, processes: int, queue: int) -> None:
         self.processes = processes
@@ -86,6 +90,11 @@ class AnalysisPool:
         self, hand: list[Card], wild: Rank, rules: engine.Rules
     ) -> wire.AnalyseResponse:
         """The analysis, from a worker process; ``AnalysesBusy`` when the queue is full."""
+        return await self.run(analysed, hand, wild, rules)
+
+    async def run(self, work: Callable[..., _R], *args: Any, **kwargs: Any) -> _R:
+        """``work(*args, **kwargs)`` in a worker process (a module-level function, its
+        arguments and answer pickled); ``AnalysesBusy`` when the queue is full."""
         with self._lock:
             if self._taken >= self.capacity:
                 raise AnalysesBusy(
@@ -95,7 +104,7 @@ class AnalysisPool:
                 )
             self._taken += 1
         try:
-            executor, future = self._submitted(hand, wild, rules)
+            executor, future = self._submitted(partial(work, *args, **kwargs))
         except BaseException:
             self._give_back()
             raise
@@ -127,16 +136,14 @@ class AnalysisPool:
         for process in processes:
             process.terminate()
 
-    def _submitted(
-        self, hand: list[Card], wild: Rank, rules: engine.Rules
-    ) -> tuple[ProcessPoolExecutor, Future[wire.AnalyseResponse]]:
+    def _submitted(self, work: Callable[[], _R]) -> tuple[ProcessPoolExecutor, Future[_R]]:
         executor = self._started()
         try:
-            return executor, executor.submit(analysed, hand, wild, rules)
+            return executor, executor.submit(work)
         except BrokenProcessPool:  # a worker died while the pool was idle: start afresh
             self._discard(executor)
             executor = self._started()
-            return executor, executor.submit(analysed, hand, wild, rules)
+            return executor, executor.submit(work)
 
     def _discard(self, executor: ProcessPoolExecutor) -> None:
         """Give up a broken executor, unless it has already been replaced."""
@@ -155,7 +162,7 @@ class AnalysisPool:
             )
         return self._executor
 
-    def _given_back(self, _: Future[wire.AnalyseResponse]) -> None:
+    def _given_back(self, _: Future[Any]) -> None:
         self._give_back()
 
     def _give_back(self) -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import gc
+from functools import partial
 from typing import Any, Literal
 
 from litestar import Litestar
@@ -21,11 +22,14 @@ from litestar.plugins.prometheus import PrometheusConfig
 from litestar.static_files import create_static_files_router
 from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]  # no py.typed
 
+from service import bot_turns
 from service.advice_api import AdviceController
 from service.analysis_api import AnalysisController
 from service.analysis_pool import AnalysisPool
+from service.bot_tasks import BotTasks
 from service.client_address import TrustedProxies
 from service.decoded_games import DecodedGames
+from service.due_moves import due_moves_for
 from service.games_api import GamesController
 from service.openapi_document import (
     FinishedJsonRenderPlugin,
@@ -139,6 +143,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         subscriber_backlog_strategy="dropleft",
     )
     analyses = AnalysisPool(processes=settings.analysis_processes, queue=settings.analysis_queue)
+    bots = BotTasks(AnalysisPool(processes=settings.bot_processes, queue=settings.bot_queue))
     services = Services(
         settings=settings,
         store=store,
@@ -151,6 +156,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         ),
         proxies=TrustedProxies(settings.trusted_proxies),
         tables=table_index_for(store, game_ttl=settings.game_ttl),
+        due=due_moves_for(store),
+        bots=bots,
     )
     rate_limits = rate_limit_config(settings)
     prometheus = PrometheusConfig(
@@ -203,7 +210,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             log_exceptions="debug",
         ),
         request_max_body_size=settings.max_body_bytes,
-        on_shutdown=[store.close, analyses.close],
+        on_startup=[partial(bot_turns.start, services)],
+        on_shutdown=[bots.close, store.close, analyses.close],
         debug=False,
     )
     finish_document(app)

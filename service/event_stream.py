@@ -8,10 +8,11 @@ that action, even when several actions land between two wake-ups or the client r
 old ``Last-Event-ID``.
 
 Events: ``snapshot`` (first, unless resuming: the current view), then ``action`` per version
-(``GameEvent``). The event id is the version. An idle stream sends a ``: keep-alive`` comment
-every ``HEARTBEAT_SECONDS``. The stream ends with a ``finished`` event (``GameFinishedEvent``,
-its id the last version) when the game is over, or after ``idle_timeout`` seconds without an
-action (an EventSource reconnects with ``Last-Event-ID``).
+(``GameEvent``); a ``snapshot`` again, with the same id, when a seat is handed to a bot without
+an action (its player left). The event id is the version. An idle stream sends a
+``: keep-alive`` comment every ``HEARTBEAT_SECONDS``. The stream ends with a ``finished`` event
+(``GameFinishedEvent``, its id the last version) when the game is over, or after
+``idle_timeout`` seconds without an action (an EventSource reconnects with ``Last-Event-ID``).
 
 A table waiting for players sends a ``snapshot`` per change of its seats, with no event id: a
 reconnection before the deal starts afresh, and the deal's snapshot (id 0) is never skipped.
@@ -109,26 +110,41 @@ def _entries(newest: GameState, seat: int | None, since: int) -> Iterator[game.L
 
 
 def _catch_up(
-    game_id: str, follower: GameState, newest: GameState, seat: int | None
+    game_id: str,
+    follower: GameState,
+    newest: LoadedGame,
+    seat: int | None,
+    shown: tuple[object, ...],
 ) -> Iterator[tuple[ServerSentEventMessage, GameState]]:
     """The events from ``follower``'s version to ``newest``'s, each with the state reached.
     Linear in the events: the log entries from the follower's version on, each action applied
-    once; the caller yields to the loop between events."""
-    if newest.version <= follower.version:
+    once; the caller yields to the loop between events. Its players' ``bot`` and ``away`` are
+    the newest record's. With no new version but seats moved otherwise than ``shown`` (a seat
+    handed to a bot as its player left), a snapshot of the newest view."""
+    game_record, newest_state = newest.record, newest.state
+    if newest_state.version <= follower.version:
+        if _seats(newest) != shown:
+            yield _snapshot(newest, seat), follower
         return
     # The packs dealt after ``follower``'s version are already recorded in ``newest``: hand them
     # to the follower so its deals are the game's deals, not fresh shuffles.
-    state = dataclasses.replace(follower, pending=newest.shuffles[len(follower.shuffles) :])
-    records = _records(newest, follower.version, newest.version)
-    for entry in _entries(newest, seat, follower.version):
+    state = dataclasses.replace(follower, pending=newest_state.shuffles[len(follower.shuffles) :])
+    records = _records(newest_state, follower.version, newest_state.version)
+    for entry in _entries(newest_state, seat, follower.version):
         record = next(records)
         state = game.apply(state, record.seat, record.action)
         event = wire.GameEvent(
             version=state.version,
             entry=translate.log_entry_to_wire(entry),
-            view=view_of(game_id, state, seat),
+            view=view_of(game_id, state, seat, game_record),
         )
-        yield message(event, state.version), newest if state.version == newest.version else state
+        reached = newest_state if state.version == newest_state.version else state
+        yield message(event, state.version), reached
+
+
+def _seats(loaded: LoadedGame) -> tuple[object, ...]:
+    """Who moves each seat, as views show it (``players[].bot`` and ``away``)."""
+    return loaded.record.bots, loaded.record.away
 
 
 def _finished(state: GameState) -> ServerSentEventMessage:
@@ -177,28 +193,30 @@ async def game_events(
                 if isinstance(loaded, LoadedTable):  # idle before the deal
                     return
                 last_event_id = None  # dealt: the deal's snapshot comes next
-            newest = loaded.state
-            if last_event_id is None or not 0 <= last_event_id <= newest.version:
+            newest = loaded
+            if last_event_id is None or not 0 <= last_event_id <= newest.state.version:
                 yield _snapshot(loaded, seat)
-                follower = newest
+                follower = newest.state
             else:
-                follower = await _state_at(newest, last_event_id)
+                follower = await _state_at(newest.state, last_event_id)
+            shown = _seats(newest)
             while True:
-                events = _catch_up(game_id, follower, newest, seat)
+                events = _catch_up(game_id, follower, newest, seat, shown)
+                shown = _seats(newest)
                 for sent, (event, reached) in enumerate(events, start=1):
                     follower = reached
                     yield event
                     if sent % CATCH_UP_SLICE == 0:
                         await asyncio.sleep(0)
-                if newest.status != "playing":
-                    yield _finished(newest)
+                if newest.state.status != "playing":
+                    yield _finished(newest.state)
                     return
                 async for comment in _keep_alive_until_woken(woken, idle_timeout):
                     yield comment
                 if not woken.is_set():
                     return
                 woken.clear()
-                newest = (await load_game(services, game_id)).state
+                newest = await load_game(services, game_id)
         finally:
             listener.cancel()
 

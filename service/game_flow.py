@@ -18,7 +18,7 @@ from engine import game
 from engine.cards import Card
 from engine.errors import StateFormatError
 from engine.game.state import GameState, Record
-from service import game_records, metrics, translate, waiting, wire
+from service import bot_seats, game_records, metrics, translate, waiting, wire
 from service.game_records import GameRecord, SavedResponse, Seating
 from service.problems import (
     GameNotFound,
@@ -91,7 +91,7 @@ class LoadedGame(_Seats):
     """What the store holds of the state apart from its record (its segments)."""
 
     def view(self, seat: int | None) -> wire.GameView:
-        return view_of(self.game_id, self.state, seat)
+        return view_of(self.game_id, self.state, seat, self.record)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,29 +107,43 @@ class LoadedTable(_Seats):
         return waiting.waiting_view(self.game_id, self.record, self.seating, seat)
 
 
-def view_of(game_id: str, state: GameState, seat: int | None) -> wire.GameView:
-    """The wire view; a seat's view lists its legal actions (at most one analysis of its hand:
-    ``engine.game.legal_actions``' go-out check)."""
+def view_of(game_id: str, state: GameState, seat: int | None, record: GameRecord) -> wire.GameView:
+    """The wire view, its players marked bot or away as ``record`` says; a seat's view lists
+    its legal actions (at most one analysis of its hand: ``engine.game.legal_actions``' go-out
+    check)."""
     rules = translate.game_rules_to_wire(state.rules)
     if seat is None:
-        return translate.view_to_wire(game_id, game.public_view(state), None, rules, None)
-    legal = translate.legal_to_wire(game.legal_actions(state, seat))
-    return translate.view_to_wire(game_id, game.view(state, seat), seat, rules, legal)
+        view = translate.view_to_wire(game_id, game.public_view(state), None, rules, None)
+    else:
+        legal = translate.legal_to_wire(game.legal_actions(state, seat))
+        view = translate.view_to_wire(game_id, game.view(state, seat), seat, rules, legal)
+    players = bot_seats.seated_players(view.players, record)
+    return view if players is view.players else msgspec.structs.replace(view, players=players)
 
 
 async def create_game(
-    services: Services, request: wire.CreateGameRequest, names: list[str]
+    services: Services,
+    request: wire.CreateGameRequest,
+    names: list[str],
+    bots: tuple[str | None, ...] = (),
 ) -> wire.GameCreated:
-    """A game whose every seat is named (``names``): dealt at once, every token in the answer.
-    (``service.tables.create`` decides; a table with open seats waits instead.)"""
+    """A game whose every seat is named (``names``), some perhaps bots (``bots``, each seat's
+    level or None): dealt at once, every person's token in the answer. (``service.tables.create``
+    decides; a table with open seats waits instead.)"""
     rules = translate.rules_from_wire(request.rules)
     state = game.new_game(names, rules, request.seed)
-    tokens = [game_records.new_token() for _ in names]
+    tokens = [
+        None if bots and bots[seat] else game_records.new_token() for seat in range(len(names))
+    ]
     parts = game.dumps_parts(state, _NOTHING_SEALED)
+    created = game_records.now()
     record = GameRecord(
         state=parts.head,
-        token_hashes=tuple(game_records.token_hash(t) for t in tokens),
-        created=game_records.now(),
+        token_hashes=tuple(b"" if t is None else game_records.token_hash(t) for t in tokens),
+        created=created,
+        bots=bots if any(bots) else (),
+        turn_seconds=request.turn_seconds,
+        turn_started=created,
     )
     encoded = game_records.encode_record(record)
     while True:
@@ -140,14 +154,16 @@ async def create_game(
         except GameExists:  # 96 random bits: practically never, but never overwrite a game
             continue
     metrics.GAMES_CREATED.labels(preset=rules.preset).inc()
+    await bot_seats.after_commit(services, game_id, record, state)
     return wire.GameCreated(
         game_id=game_id,
         seats=[
             wire.SeatToken(seat=seat, name=name, token=token)
             for seat, (name, token) in enumerate(zip(names, tokens, strict=True))
+            if token is not None
         ],
         invite_code=None,
-        view=view_of(game_id, state, None),
+        view=view_of(game_id, state, None, record),
     )
 
 
@@ -260,14 +276,10 @@ async def take_turn(
         )
     action = translate.action_from_wire(request)
     state = game.apply(loaded.state, seat, action)
-    response = _encoder.encode(view_of(game_id, state, seat))
     parts = game.dumps_parts(state, loaded.sealed)
     serialised = parts.head
-    record = GameRecord(
-        state=serialised,
-        token_hashes=loaded.record.token_hashes,
-        created=loaded.record.created,
-    )
+    record = bot_seats.committed(loaded.record, loaded.state, state, serialised, by_token=True)
+    response = _encoder.encode(view_of(game_id, state, seat, record))
     idempotency = (
         None
         if saved_key is None
@@ -294,6 +306,7 @@ async def take_turn(
     services.decoded.put(game_id, serialised, state)
     metrics.ACTIONS_APPLIED.labels(type=request.__struct_config__.tag).inc()
     services.channels.publish(str(state.version).encode(), channel_of(game_id))
+    await bot_seats.after_commit(services, game_id, record, state)
     return response
 
 

@@ -42,6 +42,10 @@ class Seating(msgspec.Struct, frozen=True, array_like=True):
     invite_code: str | None
     """None for a rematch, whose seats are kept for the players of the game before."""
     listed: bool
+    bots: tuple[str | None, ...] = ()
+    """Each seat's bot level, None for a person (``service.bot_seats``); empty: no bots."""
+    turn_seconds: int | None = None
+    """The turn clock (``service.bot_seats``), None for none."""
 
 
 class GameRecord(msgspec.Struct, frozen=True, array_like=True):
@@ -53,6 +57,16 @@ class GameRecord(msgspec.Struct, frozen=True, array_like=True):
     """Unix time of creation."""
     table: Seating | None = None
     """While seats are open, before the deal; None once the first round is dealt."""
+    bots: tuple[str | None, ...] = ()
+    """Each seat's bot level, None for a person; empty when no seat is a bot. A bot's seat has
+    no token (an empty hash). ``service.bot_seats`` reads these four fields."""
+    away: tuple[bool, ...] = ()
+    """Each seat whose turn the clock played for it, until its token acts again; empty: none."""
+    turn_seconds: int | None = None
+    """The turn clock: a person's turn not done this many seconds after it started is played
+    for them by a ``normal`` bot. None: no clock."""
+    turn_started: float = 0.0
+    """Unix time the current turn started (the seat on turn changed, or a round was dealt)."""
 
 
 class SavedResponse(msgspec.Struct, frozen=True, array_like=True):

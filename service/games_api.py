@@ -11,7 +11,7 @@ from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import ServerSentEvent
 
 from engine import game
-from service import game_flow, tables, translate, wire
+from service import bot_seats, game_flow, tables, translate, wire
 from service.documented import SEAT, SEAT_OR_PUBLIC, problems
 from service.event_stream import game_events
 from service.game_flow import LoadedGame
@@ -119,8 +119,11 @@ class GamesController(Controller):
             "With every seat named the first round is dealt at once. With an `open` seat the "
             "game `waits` (no cards dealt) and has an `invite_code` that others claim seats "
             "with (`POST /v1/invites/{code}`); `listed` shows it in the lobby. The last open "
-            "seat taken deals the first round. With `seed` the shuffles are reproducible; "
-            "without it they come from a cryptographic source."
+            "seat taken deals the first round. A `bot` seat is a computer player (no token) "
+            "that moves by itself, each action its own version and event. `turn_seconds` "
+            "starts a turn clock: a person's turn not done in time is played for them by a "
+            "`normal` bot, and they are shown `away` until their token acts. With `seed` the "
+            "shuffles are reproducible; without it they come from a cryptographic source."
         ),
         status_code=201,
         response_headers=[LOCATION],
@@ -146,8 +149,12 @@ class GamesController(Controller):
     async def get_game(
         self, request: AnyRequest, game_id: FromPath[str], authorization: Authorization = None
     ) -> wire.GameView:
-        loaded = await game_flow.load_any(services_of(request), game_id)
-        return loaded.view(loaded.viewer(authorization))
+        services = services_of(request)
+        loaded = await game_flow.load_any(services, game_id)
+        view = loaded.view(loaded.viewer(authorization))
+        if isinstance(loaded, LoadedGame):  # a move left undone by an instance that died
+            bot_seats.look_after(services, loaded.game_id, loaded.record, loaded.state)
+        return view
 
     @post(
         "/{game_id:str}/actions",

@@ -9,6 +9,11 @@ from prometheus_client import Counter
 
 GAMES_CREATED: Final = Counter("three_thirteen_games_created", "Games created", ["preset"])
 ACTIONS_APPLIED: Final = Counter("three_thirteen_actions_applied", "Game actions applied", ["type"])
+BOT_MOVES: Final = Counter(
+    "three_thirteen_bot_moves",
+    "Actions the service made for a seat: a computer player's, or a person's overdue turn",
+    ["level"],
+)
 ACTIONS_REPLAYED: Final = Counter(
     "three_thirteen_actions_replayed",
     "Retried actions answered from their Idempotency-Key without applying again",

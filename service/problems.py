@@ -125,11 +125,10 @@ class InvalidSeat(ServiceProblem):
     status, kind, title = 422, "invalid-seat", "A seat spec is invalid"
 
 
-class ComputerPlayersUnavailable(ServiceProblem):
-    """Bot seats, and leaving a game in play (a bot takes the seat over), come with computer
-    players, which this service does not have yet."""
+class UnknownBotLevel(ServiceProblem):
+    """A bot seat of a level there is not; the detail lists the levels."""
 
-    status, kind, title = 422, "computer-players-unavailable", "Computer players are not available"
+    status, kind, title = 422, "unknown-bot-level", "No computer player of this level"
 
 
 class InviteNotFound(ServiceProblem):

@@ -1,6 +1,6 @@
 """What the handlers share for the app's lifetime: the store, the event channels, the indexes
-of the tables (invite codes and the lobby), the analyses' worker processes and the limits on
-open streams."""
+of the tables (invite codes and the lobby), the due moves and the computer players' tasks, the
+analyses' worker processes and the limits on open streams."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from litestar import Request
 from litestar.channels import ChannelsPlugin
 
 from service.analysis_pool import AnalysisPool
+from service.bot_tasks import BotTasks
 from service.client_address import TrustedProxies
 from service.decoded_games import DecodedGames
+from service.due_moves import DueMoves
 from service.settings import Settings
 from service.store import Store
 from service.stream_limits import StreamSlots
@@ -31,6 +33,10 @@ class Services:
     proxies: TrustedProxies
     tables: TableIndex
     """Invite codes and the lobby (``service.table_index``), beside the store."""
+    due: DueMoves
+    """The moves bots and turn clocks owe (``service.due_moves``), beside the store."""
+    bots: BotTasks
+    """This instance's drivers, sweeper and decision processes (``service.bot_turns``)."""
 
 
 def services_of(request: Request[Any, Any, Any]) -> Services:

@@ -76,6 +76,17 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Addresses (or CIDR networks) of the proxies whose X-Forwarded-For names the client."""
     max_games: int = 200_000
     """Memory store only: games kept at most; a create past it answers 503 with Retry-After."""
+    sweep_seconds: float = 1.0
+    """How often this instance's sweeper looks for overdue moves (bots, turn clocks): at most
+    this late, past its lease, a move another instance left undone is made."""
+    bot_lease_seconds: float = 5.0
+    """Seconds an instance holds a game's due move once it has taken it: another instance takes
+    the game over only after this, if the move is still not made (the instance died)."""
+    bot_processes: int = 1
+    """Worker processes the computer players decide in (see ``service.bot_turns``)."""
+    bot_queue: int = 64
+    """Bot decisions that may wait for a worker process; past that a move waits for the
+    sweeper's next look."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -129,6 +140,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             ),
             trusted_proxies=_networks(env, "TRUSTED_PROXIES"),
             max_games=_integer(env, "MAX_GAMES", defaults.max_games, low=1),
+            sweep_seconds=_seconds(env, "SWEEP_SECONDS", defaults.sweep_seconds),
+            bot_lease_seconds=_seconds(env, "BOT_LEASE_SECONDS", defaults.bot_lease_seconds),
+            bot_processes=_integer(env, "BOT_PROCESSES", defaults.bot_processes, low=1, high=64),
+            bot_queue=_integer(env, "BOT_QUEUE", defaults.bot_queue, low=0),
         )
 
 

@@ -27,12 +27,20 @@ import msgspec
 
 import engine
 from engine import game
-from service import game_flow, game_records, invite_codes, metrics, translate, waiting, wire
+from service import (
+    bot_seats,
+    game_flow,
+    game_records,
+    invite_codes,
+    metrics,
+    translate,
+    waiting,
+    wire,
+)
 from service.game_flow import LoadedGame, LoadedTable
 from service.game_records import GameRecord, Seating
 from service.names import display_name
 from service.problems import (
-    ComputerPlayersUnavailable,
     GameNotFinished,
     GameNotFound,
     InvalidSeat,
@@ -74,18 +82,20 @@ async def create(services: Services, request: wire.CreateGameRequest) -> wire.Ga
     rules = translate.rules_from_wire(request.rules)
     rules.check_players(len(request.players))  # open seats count: the pack must hold them all
     names: list[str | None] = []
+    levels: list[str | None] = []
     for index, player in enumerate(request.players):
-        match waiting.seat_spec(player, index):
+        spec = waiting.seat_spec(player, index)
+        match spec:
             case waiting.NamedSeat(name=name):
                 names.append(display_name(name, f"players[{index}].name"))
             case waiting.OpenSeat():
                 names.append(None)
-            case waiting.BotSeat():
-                raise ComputerPlayersUnavailable(
-                    f"players[{index}]: bot seats need computer players, which this service "
-                    "does not have yet",
-                    field=f"players[{index}].bot",
-                )
+            case waiting.BotSeat(level=level, name=None):
+                names.append(waiting.bot_name(level, index))
+            case waiting.BotSeat(name=str(name)):
+                names.append(display_name(name, f"players[{index}].name"))
+        levels.append(spec.level if isinstance(spec, waiting.BotSeat) else None)
+    bots = tuple(levels) if any(levels) else ()
     named = [name for name in names if name is not None]
     if len(named) == len(names):
         if request.listed:
@@ -93,8 +103,8 @@ async def create(services: Services, request: wire.CreateGameRequest) -> wire.Ga
                 "listed: the lobby shows tables with an open seat, and this one has none",
                 field="listed",
             )
-        return await game_flow.create_game(services, request, named)
-    return await _create_table(services, request, rules, names)
+        return await game_flow.create_game(services, request, named, bots)
+    return await _create_table(services, request, rules, names, bots)
 
 
 async def _create_table(
@@ -102,8 +112,12 @@ async def _create_table(
     request: wire.CreateGameRequest,
     rules: engine.Rules,
     names: list[str | None],
+    bots: tuple[str | None, ...],
 ) -> wire.GameCreated:
-    tokens = [None if name is None else game_records.new_token() for name in names]
+    tokens = [
+        None if name is None or (bots and bots[seat]) else game_records.new_token()
+        for seat, name in enumerate(names)
+    ]
     hashes = tuple(b"" if t is None else game_records.token_hash(t) for t in tokens)
     for _ in range(_CREATE_ATTEMPTS):
         game_id, code = game_records.new_game_id(), invite_codes.new_code()
@@ -114,6 +128,8 @@ async def _create_table(
             first_dealer=game.choose_first_dealer(len(names), request.seed),
             invite_code=code,
             listed=request.listed,
+            bots=bots,
+            turn_seconds=request.turn_seconds,
         )
         record = GameRecord(
             state=b"", token_hashes=hashes, created=game_records.now(), table=seating
@@ -156,13 +172,19 @@ async def _commit_seats(
     nothing, if the table changed since it was loaded."""
     seating = loaded.seating
     record: GameRecord
-    if all(hashes):
+    state: game.GameState | None = None
+    if all(held or (seating.bots and seating.bots[seat]) for seat, held in enumerate(hashes)):
         seated = [name or "" for name in names]
         state = game.new_game(
             seated, waiting.rules_of(seating.rules), seating.seed, first_dealer=seating.first_dealer
         )
         record = GameRecord(
-            state=game.dumps(state), token_hashes=hashes, created=loaded.record.created
+            state=game.dumps(state),
+            token_hashes=hashes,
+            created=loaded.record.created,
+            bots=seating.bots,
+            turn_seconds=seating.turn_seconds,
+            turn_started=game_records.now(),
         )
     else:
         record = GameRecord(
@@ -178,6 +200,8 @@ async def _commit_seats(
         return None
     await _update_indexes(services, loaded.game_id, seating, record.table)
     services.channels.publish(b"0", game_flow.channel_of(loaded.game_id))
+    if state is not None:  # dealt: a bot may be first to move
+        await bot_seats.after_commit(services, loaded.game_id, record, state)
     return record
 
 
@@ -210,7 +234,7 @@ async def _update_indexes(
 
 def _claimed(game_id: str, seat: int, token: str, record: GameRecord) -> wire.SeatClaimed:
     if record.table is None:
-        view = game_flow.view_of(game_id, game.loads(record.state), seat)
+        view = game_flow.view_of(game_id, game.loads(record.state), seat, record)
     else:
         view = waiting.waiting_view(game_id, record, record.table, seat)
     return wire.SeatClaimed(game_id=game_id, seat=seat, token=token, view=view)
@@ -267,8 +291,9 @@ async def lobby(services: Services) -> wire.Lobby:
 
 
 async def leave(services: Services, game_id: str, authorization: str | None) -> wire.GameView:
-    """``POST …/leave``: before the deal the seat opens again (its token and stream key stop
-    working); the answer is the table's public view."""
+    """``POST …/leave``: before the deal the seat opens again; during play a ``normal`` bot
+    takes it over for the rest of the game. Either way its token and stream key stop working;
+    the answer is the public view."""
     token = _required_token(authorization)
     for _ in range(SEAT_ATTEMPTS):
         loaded = await game_flow.load_any(services, game_id)
@@ -276,10 +301,10 @@ async def leave(services: Services, game_id: str, authorization: str | None) -> 
         if isinstance(loaded, LoadedGame):
             if loaded.state.status != "playing":
                 raise engine.errors.GameFinished()
-            raise ComputerPlayersUnavailable(
-                "leaving a game in play hands the seat to a computer player, which this "
-                "service does not have yet"
-            )
+            handed_over = await _hand_over(services, loaded, seat)
+            if handed_over is not None:
+                return game_flow.view_of(game_id, loaded.state, None, handed_over)
+            continue
         if loaded.seating.invite_code is None:
             raise SeatKept("a rematch's seats are kept for the players of the game before")
         names = _replaced(loaded.seating.names, seat, None)
@@ -288,6 +313,31 @@ async def leave(services: Services, game_id: str, authorization: str | None) -> 
         if record is not None and record.table is not None:
             return waiting.waiting_view(game_id, record, record.table, None)
     raise _seat_race_lost(game_id)
+
+
+async def _hand_over(services: Services, loaded: LoadedGame, seat: int) -> GameRecord | None:
+    """Commit the seat to a ``normal`` bot, its token no longer any seat's; None, changing
+    nothing, if the game moved on since it was loaded. On its turn the bot moves at once."""
+    before = loaded.record
+    seats = len(before.token_hashes)
+    bots = _replaced(before.bots or (None,) * seats, seat, bot_seats.TAKEOVER_LEVEL)
+    away = _replaced(before.away, seat, False) if before.away else ()
+    record = msgspec.structs.replace(
+        before,
+        token_hashes=_replaced(before.token_hashes, seat, b""),
+        bots=bots,
+        away=away if any(away) else (),
+    )
+    committed = await services.store.commit(
+        loaded.game_id, loaded.stored_version, game_records.encode_record(record)
+    )
+    if not committed:
+        return None
+    services.channels.publish(
+        str(loaded.state.version).encode(), game_flow.channel_of(loaded.game_id)
+    )
+    await bot_seats.after_commit(services, loaded.game_id, record, loaded.state)
+    return record
 
 
 # -- rematch --------------------------------------------------------------------------------------
@@ -299,7 +349,7 @@ def rematch_id(game_id: str) -> str:
     return base64.urlsafe_b64encode(digest[:12]).decode()
 
 
-def _rematch_seating(state: game.GameState) -> Seating:
+def _rematch_seating(state: game.GameState, record: GameRecord) -> Seating:
     seats = len(state.players)
     return Seating(
         names=tuple(state.players),
@@ -308,6 +358,8 @@ def _rematch_seating(state: game.GameState) -> Seating:
         first_dealer=(state.first_dealer + 1) % seats,
         invite_code=None,
         listed=False,
+        bots=record.bots,
+        turn_seconds=record.turn_seconds,
     )
 
 
@@ -320,7 +372,7 @@ async def rematch(services: Services, game_id: str, authorization: str | None) -
     if isinstance(loaded, LoadedTable) or loaded.state.status != "finished":
         raise GameNotFinished(f"game {game_id!r} is not over: a rematch follows a finished game")
     new_id = rematch_id(game_id)
-    seating = _rematch_seating(loaded.state)
+    seating = _rematch_seating(loaded.state, loaded.record)
     empty = GameRecord(
         state=b"",
         token_hashes=(b"",) * len(seating.names),

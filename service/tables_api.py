@@ -90,14 +90,14 @@ class SeatsController(Controller):
         "/{game_id:str}/leave",
         operation_id="leaveGame",
         security=SEAT,
-        summary="Leave the table before the deal: the seat opens again",
+        summary="Leave: before the deal the seat opens again, during play a bot takes it over",
         description=(
-            "Answers with the table's public view. The seat's token and stream key stop "
-            "working. During play a computer player would take the seat over: not available "
-            "yet (422)."
+            "Answers with the public view. The seat's token and stream key stop working. "
+            "During play a `normal` computer player takes the seat over for the rest of the "
+            "game (`players[].bot`), moving at once on its turn. A finished game is a 409."
         ),
         status_code=200,
-        responses=problems(401, 404, 409, 422, 503),
+        responses=problems(401, 404, 409, 503),
     )
     async def leave(
         self, request: AnyRequest, game_id: FromPath[str], authorization: Authorization = None

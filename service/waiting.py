@@ -11,10 +11,10 @@ import msgspec
 from msgspec import UnsetType
 
 import engine
-from engine import game
+from engine import bots, game
 from service import translate, wire
 from service.game_records import GameRecord, Seating
-from service.problems import InvalidSeat
+from service.problems import InvalidSeat, UnknownBotLevel
 
 _encoder: Final = msgspec.json.Encoder()
 
@@ -33,9 +33,9 @@ class OpenSeat:
 
 @dataclass(frozen=True, slots=True)
 class BotSeat:
-    """A computer player (the computer players' issue gives it its moves)."""
+    """A computer player (``service.bot_turns`` makes its moves); seated from the start."""
 
-    level: wire.BotLevel
+    level: str
     name: str | None
 
 
@@ -50,6 +50,12 @@ def seat_spec(player: wire.PlayerIn, index: int) -> SeatSpec:
     if not isinstance(player.bot, UnsetType):
         if not isinstance(player.open, UnsetType):
             raise InvalidSeat(f"{field}: a seat is a bot or open, not both", field=field)
+        if player.bot not in bots.LEVELS:
+            raise UnknownBotLevel(
+                f"{field}.bot: no computer player of level {player.bot!r}; the levels are "
+                f"{', '.join(bots.LEVELS)}",
+                field=f"{field}.bot",
+            )
         return BotSeat(player.bot, name)
     if not isinstance(player.open, UnsetType):
         if name is not None:
@@ -76,6 +82,11 @@ def encoded_rules(rules: engine.Rules) -> bytes:
 
 def open_seats(seating: Seating) -> list[int]:
     return [seat for seat, name in enumerate(seating.names) if name is None]
+
+
+def bot_name(level: str, seat: int) -> str:
+    """A bot seat's name when its spec gives none."""
+    return f"{level.capitalize()} bot {seat + 1}"
 
 
 def waiting_view(
@@ -107,6 +118,7 @@ def waiting_view(
                 hand_count=0,
                 score=0,
                 round_scores=[],
+                bot=seating.bots[number] if seating.bots else None,  # type: ignore[arg-type]
             )
             for number, name in enumerate(seating.names)
         ],
@@ -136,7 +148,12 @@ def lobby_entry(game_id: str, seating: Seating) -> bytes:
             invite_code=seating.invite_code,
             preset=rules_of(seating.rules).preset,
             seats=[
-                wire.TableSeatOut(seat=seat, name=name, open=name is None)
+                wire.TableSeatOut(
+                    seat=seat,
+                    name=name,
+                    open=name is None,
+                    bot=seating.bots[seat] if seating.bots else None,  # type: ignore[arg-type]
+                )
                 for seat, name in enumerate(seating.names)
             ],
             seats_taken=taken,

@@ -242,6 +242,30 @@ class Readiness(Out, frozen=True):
 
 
 BotLevel = Literal["easy", "normal", "hard"]
+BotLevelName = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=32,
+        description="`easy`, `normal` or `hard`; any other level is a 422 listing these.",
+        # The document lists the levels; the service checks them itself, so that a wrong one
+        # is answered with the levels there are.
+        extra_json_schema={"enum": ["easy", "normal", "hard"]},
+    ),
+]
+"""A level as a seat spec names it: checked by the service, so that a wrong one is answered
+with the levels there are (``service.waiting.seat_spec``)."""
+TurnSeconds = Annotated[
+    int,
+    Meta(
+        ge=3,
+        le=86400,
+        description=(
+            "The turn clock, 3 seconds to a day: a person's turn not done this long after it "
+            "started is played for them by a `normal` bot, and they are shown `away`."
+        ),
+    ),
+]
 
 
 class PlayerIn(Strict, frozen=True):
@@ -251,7 +275,7 @@ class PlayerIn(Strict, frozen=True):
 
     name: PlayerName | UnsetType = UNSET
     open: Literal[True] | UnsetType = UNSET
-    bot: BotLevel | UnsetType = UNSET
+    bot: BotLevelName | UnsetType = UNSET
 
 
 class CreateGameRequest(Strict, frozen=True):
@@ -262,6 +286,8 @@ class CreateGameRequest(Strict, frozen=True):
     gives the deal away (a small one is recovered from one seat's view), so omit it in play."""
     listed: bool = False
     """Show the table in the lobby (``GET /v1/tables``) while a seat is open."""
+    turn_seconds: TurnSeconds | None = None
+    """Null (the default): no clock, a person's turn waits for them."""
 
 
 ExpectedVersion = Annotated[
@@ -311,6 +337,11 @@ class PlayerOut(Out, frozen=True):
     """Total so far."""
     round_scores: list[int]
     """One entry per finished round."""
+    bot: BotLevel | None = None
+    """A computer player's level; null for a person."""
+    away: bool = False
+    """The turn clock played this person's last turn for them; false again once their token
+    acts."""
 
 
 class SeatResultOut(Out, frozen=True):
@@ -409,7 +440,8 @@ class SeatToken(Out, frozen=True):
 class GameCreated(Out, frozen=True):
     game_id: GameId
     seats: list[SeatToken]
-    """The seats named at creation, each with its token; open seats have none yet."""
+    """The people seated at creation, each with its token; open seats have none yet, bots
+    none ever."""
     invite_code: str | None
     """A table with an open seat: the code others claim it with, shown while it waits."""
     view: GameView
@@ -439,6 +471,8 @@ class TableSeatOut(Out, frozen=True):
     seat: Seat
     name: str | None
     open: bool
+    bot: BotLevel | None = None
+    """A computer player's level; null for a person or an open seat."""
 
 
 class TableOut(Out, frozen=True):

@@ -21,8 +21,10 @@ from litestar.channels.backends.memory import MemoryChannelsBackend
 
 from service import tables, wire
 from service.analysis_pool import AnalysisPool
+from service.bot_tasks import BotTasks
 from service.client_address import TrustedProxies
 from service.decoded_games import DecodedGames
+from service.due_moves import MemoryDueMoves
 from service.problems import TableFull
 from service.services import Services
 from service.settings import Settings
@@ -134,6 +136,8 @@ async def services_on(
             streams=StreamSlots(per_instance=8, per_client=8),
             proxies=TrustedProxies(()),
             tables=index,
+            due=MemoryDueMoves(),
+            bots=BotTasks(AnalysisPool(processes=1, queue=1)),
         )
     finally:
         await channels._on_shutdown()

@@ -119,7 +119,10 @@ def test_bad_claims_answer_a_problem_and_change_nothing(client: Client) -> None:
 BAD_SEATS: list[tuple[list[Json], Json, int, str, str | None]] = [
     # classic takes 2 to 8 players: open seats count.
     ([{"name": "A"}] + [{"open": True}] * 8, {}, 422, "bad-rules", "players"),
-    ([{"name": "A"}, {"bot": "easy"}], {}, 422, "computer-players-unavailable", "players[1].bot"),
+    ([{"name": "A"}, {"bot": "expert"}], {}, 422, "unknown-bot-level", "players[1].bot"),
+    ([{"name": "A"}, {"bot": "easy", "open": True}], {}, 422, "invalid-seat", "players[1]"),
+    ([{"name": "A"}, {"name": "B"}], {"turn_seconds": 2}, 422, "invalid-field", "turn_seconds"),
+    ([{"name": "A"}, {"name": "B"}], {"turn_seconds": 86401}, 422, "invalid-field", "turn_seconds"),
     ([{"name": "A"}, {"name": "B", "open": True}], {}, 422, "invalid-seat", "players[1]"),
     ([{"name": "A"}, {}], {}, 422, "invalid-seat", "players[1]"),
     ([{"name": "A"}, {"open": False}], {}, 422, "invalid-field", None),
@@ -148,9 +151,9 @@ def test_the_lobby_lists_listed_waiting_tables_only(client: Client) -> None:
             "invite_code": listed["invite_code"],
             "preset": "classic",
             "seats": [
-                {"seat": 0, "name": "Ann", "open": False},
-                {"seat": 1, "name": None, "open": True},
-                {"seat": 2, "name": None, "open": True},
+                {"seat": 0, "name": "Ann", "open": False, "bot": None},
+                {"seat": 1, "name": None, "open": True, "bot": None},
+                {"seat": 2, "name": None, "open": True, "bot": None},
             ],
             "seats_taken": 1,
             "seats_open": 2,
@@ -292,9 +295,10 @@ def test_leaving_before_the_deal_reopens_the_seat(client: Client) -> None:
     assert claim(client, code, "Cy").json()["seat"] == 1
     dee = claim(client, code, "Dee").json()
     assert dee["view"]["status"] == "playing"
-    # During play, leaving would hand the seat to a computer player: not available yet.
+    # During play, a computer player takes the seat over (tests/service/test_bot_seats.py).
     response = client.post(f"/v1/games/{game_id}/leave", headers=bearer(dee["token"]))
-    assert_problem(response, 422, "computer-players-unavailable")
+    assert response.status_code == 200, response.text
+    assert response.json()["players"][dee["seat"]]["bot"] == "normal"
 
 
 def test_every_seat_asking_for_a_rematch_lands_in_one_new_game(client: Client) -> None:
