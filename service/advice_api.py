@@ -122,10 +122,11 @@ class AdviceController(Controller):
         game_id: FromPath[str],
         authorization: Authorization = None,
     ) -> HintOut:
-        loaded = await game_flow.load_game(services_of(request), game_id)
-        seat = loaded.viewer(authorization)
-        if seat is None:
+        token = game_flow.token_from_header(authorization)
+        if token is None:
             raise MissingToken("a hint is for a seat: send its token as 'Bearer <token>'")
+        loaded = await game_flow.load_game(services_of(request), game_id, token=token)
+        seat = loaded.seat_of(token)
         state = loaded.state
         if state.status != "playing":
             raise engine.GameFinished()

@@ -172,10 +172,16 @@ async def load_any(services: Services, game_id: str) -> LoadedGame | LoadedTable
     return await _load(services, game_id, None)
 
 
-async def load_game(services: Services, game_id: str, *, recall: str | None = None) -> LoadedGame:
-    """A game in play or finished; 409 for a table still waiting."""
+async def load_game(
+    services: Services, game_id: str, *, recall: str | None = None, token: str | None = None
+) -> LoadedGame:
+    """A game in play or finished; 409 for a table still waiting. With the token of the request,
+    a waiting table checks it first: a token that is none of its seats' is a 401 whatever the
+    table's state, as it is for a game in play."""
     loaded = await _load(services, game_id, recall)
     if isinstance(loaded, LoadedTable):
+        if token is not None:
+            loaded.seat_of(token)
         raise TableWaiting(
             f"game {game_id!r} waits for players: it is dealt once every open seat is taken"
         )
@@ -261,7 +267,7 @@ async def take_turn(
         if idempotency_key is None
         else f"{game_records.token_hash(token).hex()[:32]}:{idempotency_key}"
     )
-    loaded = await load_game(services, game_id, recall=saved_key)
+    loaded = await load_game(services, game_id, recall=saved_key, token=token)
     seat = loaded.seat_of(token)
     # The decoded request, re-encoded: the same action sent with other spacing or key order is
     # the same request.

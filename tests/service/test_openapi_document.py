@@ -165,6 +165,51 @@ def test_every_route_that_reads_a_token_declares_its_security(client: Client) ->
             assert required == [], f"{method} {path}"
 
 
+# A valid body for each secured operation that takes one: the token is what is wrong.
+_VALID_BODIES: dict[str, Any] = {
+    "applyAction": {"type": "draw", "source": "stock"},
+    "enterRound": {"entries": [{"seat": 0, "points": 5}, {"seat": 1, "points": 0}], "out_seat": 1},
+}
+
+
+def test_every_operation_that_declares_a_token_refuses_a_wrong_one(client: Client) -> None:
+    """What schemathesis' ``ignored_auth`` check asks of every secured operation (its live run
+    leaves that check out, see schemathesis.toml): a token that is none of the game's or the
+    sheet's is a 401, and so is no token where the token is required, on a real game and sheet;
+    neither changes anything."""
+    created = client.post("/v1/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}]})
+    sheet = client.post("/v1/scoresheets", json={"players": ["Ann", "Bob"]})
+    assert (created.status_code, sheet.status_code) == (201, 201)
+    ids = {
+        "game_id": created.json()["game_id"],
+        "sheet_id": sheet.json()["sheet_id"],
+        "round": "1",
+    }
+
+    def state() -> tuple[Any, Any]:
+        return (
+            client.get(f"/v1/games/{ids['game_id']}/log").json(),
+            client.get(f"/v1/scoresheets/{ids['sheet_id']}").json(),
+        )
+
+    before = state()
+    secured = [op for op in operations(served(client)) if op[2]["security"]]
+    assert len(secured) == 9, [op[2]["operationId"] for op in secured]
+    for method, path, operation in secured:
+        url = path.format(**ids)
+        optional = {} in operation["security"]
+        body = _VALID_BODIES.get(operation["operationId"])
+        params = {"idle_timeout": 0} if operation["operationId"] == "getGameEvents" else None
+        tries = [{"Authorization": "Bearer not-a-token-of-this-game"}]
+        if not optional:
+            tries.append({})
+        for headers in tries:
+            answer = client.request(method, url, json=body, headers=headers, params=params)
+            assert answer.status_code == 401, (method, path, headers, answer.text)
+            assert answer.headers["content-type"].startswith("application/problem+json")
+    assert state() == before
+
+
 def test_each_stream_event_has_a_message_schema(client: Client) -> None:
     document = served(client)
     stream = document["paths"]["/v1/games/{game_id}/events"]["get"]["responses"]["200"]

@@ -112,6 +112,15 @@ def test_bad_claims_answer_a_problem_and_change_nothing(client: Client) -> None:
         headers=bearer(ann),
     )
     assert_problem(response, 409, "table-waiting")
+    # A token of none of its seats is refused for the token first, as in a game in play.
+    for path in ("actions", "hint"):
+        stranger = client.request(
+            "POST" if path == "actions" else "GET",
+            f"/v1/games/{game_id}/{path}",
+            json={"type": "draw", "source": "stock"} if path == "actions" else None,
+            headers=bearer("not-a-seat-token"),
+        )
+        assert_problem(stranger, 401, "unknown-token")
     log = client.get(f"/v1/games/{game_id}/log").json()
     assert (log["version"], log["entries"]) == (0, [])
 

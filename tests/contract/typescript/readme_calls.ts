@@ -97,6 +97,14 @@ export async function readmeCalls(baseUrl: string): Promise<void> {
   await client.POST("/v1/games/{game_id}/leave", { params: path, ...bob });
   await client.POST("/v1/games/{game_id}/rematch", { params: path, ...bob });
 
+  // Against computer players, with a turn clock: the bots move by themselves; a seat whose
+  // turn ran out is shown away.
+  const against = await client.POST("/v1/games", {
+    body: { players: [{ name: "Ann" }, { bot: "normal" }, { bot: "hard" }], turn_seconds: 60 },
+  });
+  const away: boolean | undefined = against.data?.view.players[0].away;
+  const level: string | null | undefined = against.data?.view.players[1].bot;
+
   // Advice for the seat on turn, and for a bare hand.
   await client.GET("/v1/games/{game_id}/hint", { params: { path: { game_id } }, ...seat });
   await client.POST("/v1/advise", {
@@ -124,5 +132,5 @@ export async function readmeCalls(baseUrl: string): Promise<void> {
     params: { path: { sheet_id } },
     parseAs: "text",
   });
-  void [suggested, names, hand];
+  void [suggested, names, hand, away, level];
 }
