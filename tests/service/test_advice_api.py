@@ -71,7 +71,10 @@ def test_hint_errors(client: Client) -> None:
     assert_problem(hint(game, 1 - turn), 409, "not-your-turn")
     wrong = client.get(f"/v1/games/{game.game_id}/hint", headers={"Authorization": "Bearer nobody"})
     assert_problem(wrong, 401, "unknown-token")
-    assert_problem(client.get("/v1/games/nope/hint"), 404, "game-not-found")
+    # The token is asked for first, as for an action: without one, a 401 whatever the game.
+    assert_problem(client.get("/v1/games/nope/hint"), 401, "missing-token")
+    unknown = client.get("/v1/games/nope/hint", headers={"Authorization": "Bearer nobody"})
+    assert_problem(unknown, 404, "game-not-found")
 
 
 def test_advise_discard_phase_ranks_every_card(client: Client) -> None:
