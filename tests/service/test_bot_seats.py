@@ -20,6 +20,7 @@ from litestar.testing import TestClient
 from service.app import create_app
 from service.settings import Settings
 from tests.service.test_events import parse_events
+from tests.service.test_tables import bearer
 
 Client = TestClient[Litestar]
 Json = dict[str, Any]
@@ -38,10 +39,6 @@ def app() -> Litestar:
 def client(app: Litestar) -> Iterator[Client]:
     with TestClient(app) as test_client:
         yield test_client
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def poll(what: Callable[[], Json], until: Callable[[Json], bool], seconds: float) -> Json:

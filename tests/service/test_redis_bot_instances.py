@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from tests.redis_servers import RedisServer, ServiceInstance, redis_server_installed
+from tests.service.test_bot_seats import poll
 from tests.service.test_redis_instances import Deployment, tear_down
 
 pytestmark = [
@@ -53,16 +54,6 @@ def instances(tmp_path: Path) -> Iterator[Deployment]:
     deployment = deploy_sweeping(tmp_path)
     yield deployment
     tear_down(deployment)
-
-
-def poll(what: Callable[[], Json], until: Callable[[Json], bool], seconds: float) -> Json:
-    deadline = time.monotonic() + seconds
-    while True:
-        found = what()
-        if until(found):
-            return found
-        assert time.monotonic() < deadline, f"still not so after {seconds} s: {found}"
-        time.sleep(0.1)
 
 
 def log_through(base: str, game_id: str) -> Callable[[], Json]:
