@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import gc
-from functools import partial
 from typing import Any, Literal
 
 from litestar import Litestar
@@ -190,6 +189,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 )
             ),
             channels,
+            bot_turns.BotDriversPlugin(services),  # after the channels: it stops before them
         ],
         middleware=[
             prometheus.middleware,
@@ -210,8 +210,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             log_exceptions="debug",
         ),
         request_max_body_size=settings.max_body_bytes,
-        on_startup=[partial(bot_turns.start, services)],
-        on_shutdown=[bots.close, store.close, analyses.close],
+        on_shutdown=[store.close, analyses.close],
         debug=False,
     )
     finish_document(app)

@@ -20,8 +20,14 @@ import asyncio
 import hashlib
 import logging
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from functools import partial
 from typing import Final
+
+from litestar import Litestar
+from litestar.config.app import AppConfig
+from litestar.plugins import InitPluginProtocol
 
 from engine import game
 from engine.game.actions import Discard, Draw, EndLayOff, LayOff
@@ -93,9 +99,26 @@ async def drive(services: Services, game_id: str) -> None:
             await services.due.schedule(game_id, time.time() + lease)
 
 
-def start(services: Services) -> None:
-    """This instance's drivers and sweeper, from the app's startup to its shutdown."""
-    services.bots.start(partial(drive, services), partial(sweep_forever, services))
+class BotDriversPlugin(InitPluginProtocol):
+    """This instance's drivers and sweeper, for the app's lifespan. Listed after the event
+    channels' plugin, their lifespan is entered after the channels' and so left before it: a move
+    committed while the app shuts down publishes its event into channels still running."""
+
+    def __init__(self, services: Services) -> None:
+        self._services = services
+
+    def on_app_init(self, app_config: AppConfig) -> AppConfig:
+        app_config.lifespan.append(self._lifespan)
+        return app_config
+
+    @asynccontextmanager
+    async def _lifespan(self, _app: Litestar) -> AsyncIterator[None]:
+        services = self._services
+        services.bots.start(partial(drive, services), partial(sweep_forever, services))
+        try:
+            yield
+        finally:
+            await services.bots.close()
 
 
 async def sweep_forever(services: Services) -> None:
