@@ -51,7 +51,7 @@ run: $(NATIVE) ## serve on $HOST:$PORT (default 127.0.0.1:8000); REDIS_URL selec
 	$(BIN)/python -m service
 
 test: $(NATIVE) ## run the test suite
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto --dist loadgroup
 
 format: $(STAMP) ## format the code in place
 	$(BIN)/ruff format .
