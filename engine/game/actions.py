@@ -18,6 +18,12 @@ class Phase(enum.StrEnum):
     go-out, lay deadwood off on the table's melds first."""
 
 
+# The phases as plain module constants: an enum member read through its class costs several
+# times a global, and apply and legal_actions read them every action.
+DRAW_PHASE: Final = Phase.DRAW
+DISCARD_PHASE: Final = Phase.DISCARD
+
+
 @dataclass(frozen=True, slots=True)
 class Draw:
     """Take the top card of the stock, or of a discard pile.

@@ -65,7 +65,7 @@ class Record(NamedTuple):
 @dataclass(frozen=True)
 class GameState:
     """Frozen. No __slots__ on purpose: apply copies the instance dict in one step (see
-    engine.game.play._evolve), several times faster than setting thirty slots."""
+    engine.game.evolve.evolve), several times faster than setting thirty slots."""
 
     rules: Rules
     players: tuple[str, ...]
