@@ -159,10 +159,8 @@ def deal(state: GameState, round_number: int, active: tuple[int, ...]) -> GameSt
     for _ in range(size):
         for seat in order:
             hands[seat].append(stock.pop())
-    upcard = stock.pop()
-    piles_count = n if rules.discard_piles == "per_player" else 1
-    piles: list[tuple[Card, ...]] = [() for _ in range(piles_count)]
-    piles[dealer if piles_count > 1 else 0] = (upcard,)
+    piles = _turned_up(stock, rules, dealer, order, n)
+    speed = rules.turns == "speed"
     return evolve(
         state,
         round=round_number,
@@ -181,7 +179,25 @@ def deal(state: GameState, round_number: int, active: tuple[int, ...]) -> GameSt
         last_turns=0,
         table=((),) * n,
         penalties=(0,) * n,
+        choices=(None,) * n if speed else (),
+        calls=0,
+        drawn=(None,) * n if speed else (),
+        upcards=(None,) * n if speed else (),
+        out_seats=(),
     )
+
+
+def _turned_up(
+    stock: list[Card], rules: Rules, dealer: int, order: list[int], n: int
+) -> tuple[tuple[Card, ...], ...]:
+    """The discard piles at the deal, their cards popped from ``stock``: one upcard on the shared
+    pile, or on the dealer's own; in a speed game one on each seat's pile, in play order."""
+    if rules.discard_piles != "per_player":
+        return ((stock.pop(),),)
+    piles: list[tuple[Card, ...]] = [() for _ in range(n)]
+    for seat in order if rules.turns == "speed" else (dealer,):
+        piles[seat] = (stock.pop(),)
+    return tuple(piles)
 
 
 def seats_after(seat: int, active: tuple[int, ...], n: int) -> list[int]:

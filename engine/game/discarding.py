@@ -3,11 +3,15 @@ restock, or the end of the round."""
 
 from __future__ import annotations
 
-from engine.cards import Card
+from collections.abc import Iterable
+
+from engine.cards import JOKER, Card
 from engine.errors import (
     CannotGoOut,
     CardNotInHand,
     IllegalAction,
+    NotAJoker,
+    OptionNotEnabled,
     WrongPhase,
 )
 from engine.game.actions import (
@@ -42,20 +46,30 @@ def legal_discards(state: GameState, seat: int) -> list[Action]:
     if upcard is not None and not rules.discard_drawn_upcard and hand.count(upcard) == 1:
         del distinct[upcard]
     actions: list[Action] = [DISCARDS[c] for c in distinct]
+    outs: Iterable[Card] = ()
     if go_out_refusal(state) is None:
         if rules.failed_go_out == "penalty":
-            actions += [GO_OUTS[c] for c in distinct]
+            outs = distinct
         else:
             out = going_out_discards(hand, state.wild, rules)
             if out:
-                actions += [GO_OUTS[c] for c in distinct if c in out]
+                outs = [c for c in distinct if c in out]
+        actions += [GO_OUTS[c] for c in outs]
+    if JOKER in distinct and rules.joker_discards == "any_pile":
+        going_out = JOKER in outs
+        for pile in state.active:
+            if pile != seat:
+                actions.append(Discard(JOKER, pile=pile))
+                if going_out:
+                    actions.append(Discard(JOKER, go_out=True, pile=pile))
     return actions
 
 
 def apply_discard(state: GameState, seat: int, action: Discard) -> GameState:
     if state.phase is not DISCARD_PHASE:
         raise WrongPhase(state.phase.value, action)
-    card = checked_discard(state, seat, action)
+    card = checked_discard(state, seat, action, state.upcard)
+    index = discard_pile(state, seat, action.pile, card)
     rest = without(state.hands[seat], card)
     penalties, out_seat, last_turns = _going_out(state, seat, action, rest)
     if out_seat is not None and out_seat != seat:
@@ -68,7 +82,6 @@ def apply_discard(state: GameState, seat: int, action: Discard) -> GameState:
         melds, deadwood, _ = arrange(rest, state.wild, state.rules)
         table = replace_at(table, seat, melds)
         hands = replace_at(hands, seat, deadwood)
-    index = seat if state.rules.discard_piles == "per_player" else 0
     # One new state per action: apply runs thousands of times a game.
     fields = dict(state.__dict__)
     fields["hands"] = hands
@@ -91,9 +104,10 @@ def apply_discard(state: GameState, seat: int, action: Discard) -> GameState:
     return state
 
 
-def checked_discard(state: GameState, seat: int, action: Discard) -> int:
+def checked_discard(state: GameState, seat: int, action: Discard, upcard: Card | None) -> int:
     """The card ``action`` discards from ``seat``'s hand, as a plain int, once the discard's
-    own fields are checked (the card is held, ``go_out`` is a bool, the drawn upcard rule)."""
+    own fields are checked (the card is held, ``go_out`` is a bool, the drawn upcard rule for
+    ``upcard``, the card the seat took from a pile)."""
     hand = state.hands[seat]
     card = action.card
     if not (type(card) is int or is_int(card)) or card not in hand:
@@ -101,13 +115,36 @@ def checked_discard(state: GameState, seat: int, action: Discard) -> int:
     card = int(card)  # a plain int, as in apply
     if not isinstance(action.go_out, bool):
         raise IllegalAction(f"go_out must be true or false, not {action.go_out!r}", field="go_out")
-    if not state.rules.discard_drawn_upcard and card == state.upcard and hand.count(card) == 1:
+    if not state.rules.discard_drawn_upcard and card == upcard and hand.count(card) == 1:
         raise IllegalAction(
             f"card {card} was just drawn from a discard pile: the rules do not allow "
             "discarding it again this turn",
             field="card",
         )
     return card
+
+
+def discard_pile(state: GameState, seat: int, pile: object, card: Card) -> int:
+    """The index of the pile a discard of ``card`` by ``seat`` onto ``pile`` lands on: the shared
+    pile, the seat's own, or under ``joker_discards: any_pile`` another dealt-in seat's pile for a
+    joker."""
+    rules = state.rules
+    if rules.discard_piles != "per_player":
+        if pile is not None:
+            raise OptionNotEnabled("discard_piles", field="pile")
+        return 0
+    if pile is None or pile == seat:
+        return seat
+    if not is_int(pile) or pile not in state.active:
+        raise IllegalAction(
+            f"no discard pile {pile!r} in play: the seats dealt in are {list(state.active)}",
+            field="pile",
+        )
+    if card != JOKER:
+        raise NotAJoker(card, pile)
+    if rules.joker_discards != "any_pile":
+        raise OptionNotEnabled("joker_discards", field="pile")
+    return pile
 
 
 def _going_out(

@@ -35,8 +35,26 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engine.errors import GameFinished, GameSetupError, IllegalAction, NotYourTurn
-from engine.game.actions import DRAW_PHASE, Action, Discard, Draw, EndLayOff, LayOff
+from engine.errors import (
+    GameFinished,
+    GameSetupError,
+    IllegalAction,
+    NotYourTurn,
+    OptionNotEnabled,
+)
+from engine.game.actions import (
+    CALL_TIMEOUT,
+    CALLER,
+    DRAW_PHASE,
+    Action,
+    CallEnd,
+    CallTimeout,
+    Chosen,
+    Discard,
+    Draw,
+    EndLayOff,
+    LayOff,
+)
 from engine.game.dealing import (
     check_players,
     choose_first_dealer,
@@ -50,6 +68,7 @@ from engine.game.discarding import apply_discard, legal_discards
 from engine.game.drawing import apply_draw, legal_draws
 from engine.game.evolve import is_int
 from engine.game.redemption import apply_lay_off, legal_lay_offs
+from engine.game.speed import apply_speed, legal_choices
 from engine.game.state import GameState, Shuffles
 from engine.rules import Rules
 
@@ -65,11 +84,19 @@ __all__ = [
     "wild_rank",
 ]
 
+_SPEED_ONLY = (CallTimeout, CallEnd, Chosen)
+
 
 def legal_actions(state: GameState, seat: int) -> list[Action]:
     """Every action ``seat`` may take now (none when it is not its turn). Discards are listed
-    once per distinct card, with ``go_out=True`` too for each card whose discard goes out."""
-    if state.status != "playing" or seat != state.turn:
+    once per distinct card, with ``go_out=True`` too for each card whose discard goes out.
+    In a speed game: every choice the seat may make in the open call (``CALLER``: the
+    timeout)."""
+    if state.status != "playing":
+        return []
+    if state.choices:
+        return [CALL_TIMEOUT] if seat == CALLER else legal_choices(state, seat)
+    if seat != state.turn:
         return []
     if state.phase is DRAW_PHASE:
         return legal_draws(state)
@@ -83,7 +110,13 @@ def apply(state: GameState, seat: int, action: Action) -> GameState:
     """The state after ``seat`` takes ``action``: a new value (``state`` is unchanged), or an
     ``EngineError`` naming what is wrong, with nothing applied."""
     if state.status != "playing":
+        if type(action) is CallEnd and action == state.last_record_action:
+            return state  # the call's end that finished the game, read back from its log
         raise GameFinished()
+    if state.choices:
+        return apply_speed(state, seat, action)
+    if type(action) in _SPEED_ONLY:
+        raise OptionNotEnabled("turns", field="type")
     # type() first: a plain int needs no call (apply runs thousands of times a game).
     if not (type(seat) is int or is_int(seat)) or not 0 <= seat < len(state.players):
         raise IllegalAction(f"no seat {seat!r}: seats are 0 to {len(state.players) - 1}")

@@ -30,24 +30,12 @@ def restock(state: GameState) -> GameState:
 
 def end_round(state: GameState) -> GameState:
     rules = state.rules
-    wild = state.wild
     n = len(state.players)
-    tiebreak = state.round > rules.rounds
-    results = []
-    all_melded = True
-    for seat in state.active:
-        melds, deadwood, points = lay_out_hand(state, seat, wild)
-        all_melded = all_melded and points == 0
-        score = seat_score(
-            rules, wild, points, went_out=seat == state.out_seat, penalty=state.penalties[seat]
-        )
-        results.append(SeatResult(seat, melds, deadwood, score))
-    replayed = rules.double_naughts and all_melded
-    result = RoundResult(
-        state.round, state.out_seat, tuple(results), replayed=replayed, tiebreak=tiebreak
-    )
+    result = round_result(state)
+    tiebreak = result.tiebreak
+    results = result.results
     state = evolve(state, last_round=result)
-    if replayed:
+    if result.replayed:
         return deal(state, state.round, state.active)
     if not tiebreak:
         by_seat = {r.seat: r.points for r in results}
@@ -67,6 +55,30 @@ def end_round(state: GameState) -> GameState:
     if len(tied) > 1 and rules.tie == "tiebreak":
         return deal(state, rules.rounds + 1, tied)
     return finish(state, tied)
+
+
+def round_result(state: GameState) -> RoundResult:
+    """Every hand dealt in laid out and scored; each seat that went out scores as one."""
+    rules = state.rules
+    wild = state.wild
+    out_seats = state.out_seats or (() if state.out_seat is None else (state.out_seat,))
+    results = []
+    all_melded = True
+    for seat in state.active:
+        melds, deadwood, points = lay_out_hand(state, seat, wild)
+        all_melded = all_melded and points == 0
+        score = seat_score(
+            rules, wild, points, went_out=seat in out_seats, penalty=state.penalties[seat]
+        )
+        results.append(SeatResult(seat, melds, deadwood, score))
+    return RoundResult(
+        state.round,
+        state.out_seat,
+        tuple(results),
+        replayed=rules.double_naughts and all_melded,
+        tiebreak=state.round > rules.rounds,
+        out_seats=out_seats,
+    )
 
 
 def lay_out_hand(

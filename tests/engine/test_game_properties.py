@@ -84,6 +84,8 @@ VIEW_FIELDS = {
     "table",
     "seeded",
     "deal",
+    "call",
+    "out_seats",
 }
 
 
