@@ -37,14 +37,11 @@ def legal_draws(state: GameState) -> list[Action]:
 def apply_draw(state: GameState, seat: int, action: Draw) -> GameState:
     if state.phase is not DRAW_PHASE:
         raise WrongPhase(state.phase.value, action)
+    check_source(action)
     if action.source == "stock":
-        if action.pile is not None:
-            raise IllegalAction(
-                f"a draw from the stock takes no pile, not pile {action.pile!r}", field="pile"
-            )
         card = state.stock[-1]
         stock, piles, upcard = state.stock[:-1], state.piles, None
-    elif action.source == "discard":
+    else:
         index = pile_index(state, seat, action.pile)
         pile = state.piles[index]
         if not pile:
@@ -52,10 +49,6 @@ def apply_draw(state: GameState, seat: int, action: Draw) -> GameState:
         card = pile[-1]
         stock, upcard = state.stock, card
         piles = replace_at(state.piles, index, pile[:-1])
-    else:
-        raise IllegalAction(
-            f"draw source must be 'stock' or 'discard', not {action.source!r}", field="source"
-        )
     hand = state.hands[seat]
     at = bisect.bisect(hand, card)
     fields = dict(state.__dict__)
@@ -67,6 +60,19 @@ def apply_draw(state: GameState, seat: int, action: Draw) -> GameState:
     fields["version"] = state.version + 1
     fields["records"] = recorded(state.records, Record(seat, shared(action), card, state.deal))
     return state_from(fields)
+
+
+def check_source(action: Draw) -> None:
+    """A draw is from the stock, which takes no pile, or from a discard pile."""
+    if action.source == "stock":
+        if action.pile is not None:
+            raise IllegalAction(
+                f"a draw from the stock takes no pile, not pile {action.pile!r}", field="pile"
+            )
+    elif action.source != "discard":
+        raise IllegalAction(
+            f"draw source must be 'stock' or 'discard', not {action.source!r}", field="source"
+        )
 
 
 def pile_index(state: GameState, seat: int, pile: int | None) -> int:

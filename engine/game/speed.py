@@ -46,6 +46,7 @@ from engine.game.actions import (
 )
 from engine.game.dealing import seats_after, shuffle
 from engine.game.discarding import checked_discard, discard_pile, go_out_refusal, legal_discards
+from engine.game.drawing import check_source
 from engine.game.evolve import evolve, is_int, recorded, replace_at, state_from
 from engine.game.melding import deadwood_points, without
 from engine.game.round_end import end_round
@@ -141,16 +142,9 @@ def _caller(state: GameState, action: Action) -> GameState:
 def _checked_draw(state: GameState, seat: int, action: Draw) -> Draw:
     if state.phase is not DRAW_PHASE:
         raise WrongCall(state.phase.value, action)
+    check_source(action)
     if action.source == "stock":
-        if action.pile is not None:
-            raise IllegalAction(
-                f"a draw from the stock takes no pile, not pile {action.pile!r}", field="pile"
-            )
         return STOCK_DRAW
-    if action.source != "discard":
-        raise IllegalAction(
-            f"draw source must be 'stock' or 'discard', not {action.source!r}", field="source"
-        )
     neighbour = right_neighbour(state, seat)
     if action.pile is not None and action.pile != neighbour:
         raise NotNeighboursPile(action.pile, neighbour)
