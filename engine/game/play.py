@@ -28,6 +28,10 @@ Where RULES.md leaves a house rule's details open, the engine plays it this way:
   a shared win); its scores are not added to the totals.
 - no discarding the upcard just drawn: with several decks, an identical copy the seat already
   held may still be discarded.
+- jokers discarded anywhere: with a pile per seat, ``Discard(JOKER, pile=seat)`` puts a joker
+  on another dealt-in seat's pile; any other card there is a ``NotAJoker``.
+- speed (``turns: speed``): calls instead of turns, in ``engine.game.speed``, whose docstring
+  says how it plays what the rules text leaves open.
 """
 
 from __future__ import annotations

@@ -116,6 +116,13 @@ def main() -> None:
         apply(state, CALLER, CALL_TIMEOUT)
         timeouts.append(time.process_time() - start)
     row("a call timed out at once (all defaults)", timeouts, "first 200 calls")
+    legal = []
+    for state, _ in [c for c in late if c[0].phase.value == "discard"][:100]:
+        start = time.process_time()
+        for seat in range(len(PLAYERS)):
+            legal_actions(state, seat)
+        legal.append(time.process_time() - start)
+    row("every seat's legal choices, discard call", legal, "10 seats, late discard calls")
     views = []
     for state, _ in late[:100]:
         start = time.process_time()
