@@ -74,7 +74,9 @@ class GameView:
     last_turns: int
     """After a go-out: the last turns still to be played."""
     upcard: Card | None
-    """The card the seat on turn just took from a discard pile (public: everyone saw it)."""
+    """The card the seat on turn just took from a discard pile (public: everyone saw it); in a
+    speed game's discard call, the card the viewer took from a pile on the draw call (None in
+    the public view)."""
     table: tuple[tuple[Meld, ...], ...] | None
     """Redemption: the melds each seat has laid on the table. None when redemption is off."""
     seeded: bool
@@ -149,13 +151,19 @@ def _view(state: GameState, hand: tuple[Card, ...] | None, seat: int | None) -> 
         active=state.active,
         tiebreak=state.round > state.rules.rounds,
         last_turns=state.last_turns if playing else 0,
-        upcard=state.upcard if playing else None,
+        upcard=_upcard(state, seat) if playing else None,
         table=state.table if state.rules.redemption else None,
         deal=state.deal,
         seeded=state.seed is not None,
         call=call,
         out_seats=state.out_seats if playing else (),
     )
+
+
+def _upcard(state: GameState, seat: int | None) -> Card | None:
+    if not state.choices:
+        return state.upcard
+    return None if seat is None else state.upcards[seat]
 
 
 def _call_view(state: GameState, seat: int | None) -> CallView:

@@ -291,3 +291,12 @@ def test_whole_games_in_turns_with_jokers_onto_any_pile_replay_and_keep_the_pack
         assert replay(game.players, rules, seed, game.log) == game
         assert loads(dumps(game)) == game  # every card of the pack in one place
     assert elsewhere > 0
+
+
+def test_a_seat_sees_the_card_it_took_from_a_pile_as_its_upcard() -> None:
+    game = speed_game(HANDS, ["4C", "8D", "JS"], "TC TD TH")
+    game = apply(game, 1, Draw("discard"))
+    game = apply(game, CALLER, CALL_TIMEOUT)
+    assert view(game, 1).upcard == c("JS")
+    assert view(game, 2).upcard is None
+    assert public_view(game).upcard is None
