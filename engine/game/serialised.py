@@ -541,7 +541,9 @@ def _records_in(raw: object) -> tuple[tuple[Record, ...], ...]:
 def _check_pack(state: GameState) -> None:
     """Every card of the pack in exactly one place: hands, stock, discard piles, table."""
     n = len(state.players)
-    if len(state.hands) != n or len(state.round_scores) != n or len(state.table) != n:
+    per_seat = (state.hands, state.round_scores, state.table)
+    speed = (state.choices, state.drawn, state.upcards) if state.choices else ()
+    if any(len(field) != n for field in (*per_seat, *speed)):
         raise StateFormatError("stored game state is damaged: per-seat fields disagree in length")
     placed: list[Card] = [*state.stock]
     for cards in (*state.hands, *state.piles):

@@ -20,6 +20,7 @@ from engine.errors import (
     RulesError,
     SeatHasGoneOut,
     SeatNotDealtIn,
+    StateFormatError,
     WrongCall,
 )
 from engine.game import (
@@ -300,3 +301,13 @@ def test_a_seat_sees_the_card_it_took_from_a_pile_as_its_upcard() -> None:
     assert view(game, 1).upcard == c("JS")
     assert view(game, 2).upcard is None
     assert public_view(game).upcard is None
+
+
+def test_a_stored_speed_game_with_a_damaged_call_is_refused() -> None:
+    game = speed_game(HANDS, ["4C", "8D", "JS"], "TC TD TH")
+    game = apply(game, 2, Draw("stock"))
+    assert loads(dumps(game)) == game
+    damaged = dumps(game).replace(b'"choices":[null,null,', b'"choices":[null,')
+    assert damaged != dumps(game)
+    with pytest.raises(StateFormatError, match="per-seat"):
+        loads(damaged)
