@@ -87,6 +87,7 @@ class GameState:
     active: tuple[int, ...]
     """The seats dealt in this round: every seat, or the tied seats in a tie-break round."""
     turn: int
+    """The seat on turn; in a speed game, which has no turns, the seat left of the dealer."""
     phase: Phase
     hands: tuple[tuple[Card, ...], ...]
     """Each seat's hand, sorted."""

@@ -96,7 +96,9 @@ class LogEntry:
     version: int
     """The game's version once this action was applied (the first action makes version 1)."""
     seat: int
+    """The seat that acted; ``CALLER`` (-1) for a speed call's end (a ``CallEnd``)."""
     action: Action
+    """In a speed game, another seat's choice while its deal is played is ``Chosen``."""
     card: Card | None
     """The card drawn, discarded or laid off. A card drawn from the stock is None unless the
     viewer drew it or its round is over."""
