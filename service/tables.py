@@ -79,7 +79,7 @@ def _required_token(authorization: str | None) -> str:
 
 async def create(services: Services, request: wire.CreateGameRequest) -> wire.GameCreated:
     """A game dealt at once when every seat is named; otherwise a table waiting for players."""
-    rules = translate.rules_from_wire(request.rules)
+    rules = translate.game_rules_from_wire(request.rules)
     rules.check_players(len(request.players))  # open seats count: the pack must hold them all
     names: list[str | None] = []
     levels: list[str | None] = []
