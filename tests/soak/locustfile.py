@@ -11,8 +11,8 @@ Each Locust user is one person who plays one game after another over HTTP, as a 
   sent again with the same key, to another instance for a failed connection.
 - Some people follow their seat's event stream (and never read the view: a GET of the view
   nudges a game's bots, which would hide a game left waiting); the others poll the view.
-- Each person picks an instance at random for each game and moves to another when it is down:
-  the load balancer is the people themselves.
+- Each person picks an instance at random for each game (and every 30 s) and moves to another
+  when it is down: the load balancer is the people themselves.
 
 Everything a person sees and sends is written down (``tests.soak.records``) for the audit.
 The run's settings come from the ``SOAK_CONFIG`` environment variable (JSON).
@@ -25,6 +25,7 @@ import itertools
 import json
 import os
 import random
+import re
 import time
 import urllib.parse
 import uuid
@@ -64,6 +65,9 @@ RETRY_SECONDS = 30.0
 STREAM_READ_SECONDS = 45.0
 """An open stream sends a keep-alive every 15 s: this long without a byte, it is dead."""
 RETRY_AFTER_CAP = 2.0
+REPICK_SECONDS = 30.0
+"""A person draws an instance at random this often (and for each game), as a load balancer
+spreads people: those moved off a killed instance come back once it is up again."""
 
 _config = json.loads(os.environ.get("SOAK_CONFIG", "null"))
 if _config is None:
@@ -169,6 +173,9 @@ class Seat:
                 self.view = view
         self.news.set()
 
+    def own_view(self) -> bool:
+        return self.view is not None and self.view.get("seat") == self.seat
+
     def ready(self) -> dict[str, Any] | None:
         """The seat's own view, if it is this seat's turn in it and it has not been refused."""
         view = self.view
@@ -194,6 +201,27 @@ class Seat:
         return turn, "away" if player.get("away") else kind
 
 
+def judged(response: Any) -> tuple[int, Any, str]:
+    """A try's status, its JSON body if 2xx, and a refusal's problem type (the last part of its
+    ``type``); marks it in Locust's table, where a 409 (a lost race) is no failure."""
+    status = response.status_code or NO_ANSWER
+    if status == NO_ANSWER:
+        response.failure(getattr(response, "error", None) or "no answer")
+        return status, None, ""
+    if status < 300:
+        response.success()
+        return status, response.json(), ""
+    try:
+        problem = re.split("[/:]", str(response.json().get("type", "")))[-1]
+    except ValueError:
+        problem = ""
+    if status == 409:
+        response.success()
+    else:
+        response.failure(f"{status} {problem}")
+    return status, None, problem
+
+
 @dataclass
 class Answer:
     status: int
@@ -216,10 +244,11 @@ class Person(FastHttpUser):
         self.address = forwarded_address(self.number)
         self.follows_stream = self.rng.random() < OPTIONS.stream_share
         self.instance = self.rng.randrange(len(INSTANCES))
+        self.repick_at = 0.0
 
     @task
     def play(self) -> None:
-        self.instance = self.rng.randrange(len(INSTANCES))  # a new game, maybe a new instance
+        self.repick_at = 0.0  # a new game, maybe a new instance
         seat = self.claim() if self.role == "guest" else self.create()
         if seat is None:
             gevent.sleep(1)
@@ -294,7 +323,7 @@ class Person(FastHttpUser):
 
     def wait_for_turn(self, seat: Seat) -> dict[str, Any] | None:
         """The seat's view once it is its turn; None once the game is over or given up."""
-        fresh = seat.view is not None and seat.view.get("seat") == seat.seat
+        fresh = seat.own_view()
         while True:
             self.stop_if_asked()
             if seat.status == "finished":
@@ -380,6 +409,9 @@ class Person(FastHttpUser):
         if key is not None:
             headers["Idempotency-Key"] = key
         statuses = [] if tries is None else tries
+        if time.monotonic() >= self.repick_at:
+            self.instance = self.rng.randrange(len(INSTANCES))
+            self.repick_at = time.monotonic() + REPICK_SECONDS
         deadline = time.monotonic() + RETRY_SECONDS
         while True:
             started = time.time()
@@ -391,24 +423,9 @@ class Person(FastHttpUser):
                 headers=headers,
                 catch_response=True,
             ) as response:
-                status = response.status_code or NO_ANSWER
+                status, payload, problem = judged(response)
                 ms = float(response.request_meta["response_time"])
-                payload: Any = None
-                problem = ""
-                if status == NO_ANSWER:
-                    response.failure(getattr(response, "error", None) or "no answer")
-                elif status < 300:
-                    payload = response.json()
-                    response.success()
-                else:
-                    try:
-                        problem = str(response.json().get("type", "")).rsplit("/", 1)[-1]
-                    except ValueError:
-                        problem = ""
-                    if status == 409:
-                        response.success()  # a lost race: counted apart, not a failure
-                    else:
-                        response.failure(f"{status} {problem}")
+                retry_after = response.headers.get("retry-after") if response.headers else None
             statuses.append(status)
             REQUESTS.add(started, route, status, ms, problem)
             if status not in (NO_ANSWER, 503) or time.monotonic() > deadline:
@@ -417,7 +434,7 @@ class Person(FastHttpUser):
                 self.move_on()
                 gevent.sleep(min(2.0, 0.1 * 2 ** len(statuses)))
             else:
-                gevent.sleep(min(RETRY_AFTER_CAP, float(response.headers.get("retry-after", 1))))
+                gevent.sleep(min(RETRY_AFTER_CAP, float(retry_after or 1)))
 
     def move_on(self) -> None:
         """This instance did not answer: another one, at random."""
@@ -448,7 +465,9 @@ class Person(FastHttpUser):
             "Accept": "text/event-stream",
             "X-Forwarded-For": self.address,
         }
-        if seat.status == "playing":
+        if seat.status == "playing" and seat.own_view():
+            # Resume after what this seat has seen; without a view of its own (a creator holds
+            # the public view) start afresh: a snapshot first.
             headers["Last-Event-ID"] = str(seat.version)
         started, clock = time.time(), time.perf_counter()
         connection = http.client.HTTPConnection(
