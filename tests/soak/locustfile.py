@@ -44,6 +44,7 @@ from tests.soak.records import (
     ACT,
     CLAIM,
     CREATE,
+    HEALTH,
     NO_ANSWER,
     RECORDS_FILE,
     REQUESTS_FILE,
@@ -199,6 +200,32 @@ class Seat:
         player = view["players"][turn]
         kind = "me" if turn == self.seat else "bot" if player.get("bot") else "person"
         return turn, "away" if player.get("away") else kind
+
+
+class Probe(FastHttpUser):
+    """Not a person: ``GET /healthz`` on each instance in turn, twice a second. The health check
+    does no work, so its latency is what the machine (a busy core, a full event loop) adds to
+    every request: the baseline to read people's latencies against."""
+
+    fixed_count = 1
+    host = INSTANCES[0]
+    wait_time = constant(0.5)
+    connection_timeout = 5.0
+    network_timeout = 20.0
+
+    def on_start(self) -> None:
+        self.turn = itertools.cycle(INSTANCES)
+
+    @task
+    def probe(self) -> None:
+        started = time.time()
+        with self.client.request(
+            "GET", next(self.turn) + "/healthz", name=HEALTH.split(" ", 1)[1], catch_response=True
+        ) as response:
+            status, _, problem = judged(response)
+            REQUESTS.add(
+                started, HEALTH, status, float(response.request_meta["response_time"]), problem
+            )
 
 
 def judged(response: Any) -> tuple[int, Any, str]:

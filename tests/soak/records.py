@@ -35,6 +35,7 @@ CLAIM = "POST /v1/invites/{code}"
 VIEW = "GET /v1/games/{id}"
 ACT = "POST /v1/games/{id}/actions"
 STREAM = "GET /v1/games/{id}/events"
+HEALTH = "GET /healthz"
 
 
 class GameCreated(msgspec.Struct, tag="game", kw_only=True):

@@ -14,7 +14,9 @@ from tests.soak.audit import EXAMPLES, Audit
 from tests.soak.options import SoakOptions
 from tests.soak.records import (
     ACT,
+    HEALTH,
     NO_ANSWER,
+    ActionTried,
     Finished,
     GameCreated,
     Left,
@@ -199,49 +201,35 @@ def _routes(run: Run) -> list[str]:
 
 
 def _actions(run: Run, out: list[str]) -> dict[str, list[float]]:
+    """People's actions and their latency in and out of kill windows, beside /healthz's."""
     latencies: dict[str, list[float]] = {"outside": [], "inside": []}
+    health: dict[str, list[float]] = {"outside": [], "inside": []}
     for request in run.requests:
-        if request.route == ACT and request.status != NO_ANSWER:
-            inside = run.in_kill_window(request.started)
-            latencies["inside" if inside else "outside"].append(request.ms)
-    people_ok = sum(1 for r in run.records if getattr(r, "status", None) == 200)
+        if request.route in (ACT, HEALTH) and request.status != NO_ANSWER:
+            inside = "inside" if run.in_kill_window(request.started) else "outside"
+            (latencies if request.route == ACT else health)[inside].append(request.ms)
+    people_ok = sum(1 for r in run.records if isinstance(r, ActionTried) and r.status == 200)
     entries = sum(len(log["entries"]) for log in run.logs.values() if log is not None)
     machine_moves = max(0, entries - run.audit.matched - run.audit.in_flight)
     seconds = max(run.seconds, 1e-9)
+
+    def timed(label: str, values: list[float]) -> tuple[Any, ...]:
+        return label, len(values), math.nan, percentile(values, 0.5), percentile(values, 0.99)
+
+    def counted(label: str, count: int) -> tuple[Any, ...]:
+        return label, count, count / seconds, math.nan, math.nan
+
     out.append("Actions")
     out.append(
         table(
             ["", "count", "per second", "p50 ms", "p99 ms"],
             [
-                (
-                    "people's actions answered 200",
-                    people_ok,
-                    people_ok / seconds,
-                    math.nan,
-                    math.nan,
-                ),
-                (
-                    "  answers outside kill windows",
-                    len(latencies["outside"]),
-                    math.nan,
-                    percentile(latencies["outside"], 0.5),
-                    percentile(latencies["outside"], 0.99),
-                ),
-                (
-                    "  answers inside kill windows",
-                    len(latencies["inside"]),
-                    math.nan,
-                    percentile(latencies["inside"], 0.5),
-                    percentile(latencies["inside"], 0.99),
-                ),
-                ("every action in the games' logs", entries, entries / seconds, math.nan, math.nan),
-                (
-                    "  of which bots' and clocks' moves",
-                    machine_moves,
-                    machine_moves / seconds,
-                    math.nan,
-                    math.nan,
-                ),
+                counted("people's actions answered 200", people_ok),
+                timed("  answers outside kill windows", latencies["outside"]),
+                timed("  answers inside kill windows", latencies["inside"]),
+                timed("GET /healthz outside kill windows (baseline)", health["outside"]),
+                counted("every action in the games' logs", entries),
+                counted("  of which bots' and clocks' moves", machine_moves),
             ],
         )
     )
@@ -326,8 +314,13 @@ def _games(run: Run, out: list[str], verdict: Verdict) -> None:
         ("games left by their person (stuck / table never joined)",
          f"{sum(r.reason == 'stuck' for r in left)} / {sum(r.reason == 'unjoined' for r in left)}"),
     ]  # fmt: skip
+    away = [r for r in run.records if isinstance(r, ActionTried) and r.away]
+    rows.append(("turns a person let the clock play", len(away)))
+    rows.append(
+        ("  the clock had not played 4 s after its time", sum(r.status == 200 for r in away))
+    )
     if run.games_in_redis is not None:
-        rows.append(("games in Redis at the end (all kinds of keys ':game')", run.games_in_redis))
+        rows.append(("games Redis holds at the end", run.games_in_redis))
     out.append("Games")
     out.append(table(["", "count"], rows))
     refused = [r for r in claims if r.game_id is None]

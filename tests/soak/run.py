@@ -114,12 +114,13 @@ def soak(options: SoakOptions, workdir: Path) -> bool:
 
 
 def run_locust(options: SoakOptions, urls: list[str], workdir: Path) -> float:
-    """Run Locust headless until the duration is up; its CPU seconds."""
+    """Run Locust headless until the duration is up (the people, and one probe of /healthz);
+    its CPU seconds."""
     config = {"options": options.to_json(), "instances": urls, "out": str(workdir)}
     env = {**os.environ, "SOAK_CONFIG": json.dumps(config), "PYTHONPATH": str(ROOT)}
     command = [
         sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless",
-        "--users", str(options.people), "--spawn-rate", f"{options.spawn_rate:.2f}",
+        "--users", str(options.people + 1), "--spawn-rate", f"{options.spawn_rate:.2f}",
         "--run-time", f"{round(options.duration)}s", "--stop-timeout", str(STOP_TIMEOUT),
         "--csv", str(workdir / "locust"), "--only-summary", "--loglevel", "WARNING",
         "--logfile", str(workdir / "locust.log"), "--host", urls[0],
