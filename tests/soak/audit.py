@@ -9,8 +9,10 @@ explained by an action that person was answered 200 for at that version; otherwi
   have been applied): a **clock move**, as the contract promises;
 - the person's request was still in flight when the run ended: **in flight**;
 - the person's request got no answer, was sent again with its Idempotency-Key, and the retry was
-  refused (409, ...): the first try was applied but its answer never came back, and the retry
-  did not return it: **unacknowledged** (a retry that is not safe);
+  refused (409, ...), while the seat's next view did not show it away (so the clock had not
+  played it): the first try was applied but its answer never came back, and the retry did not
+  return it: **unacknowledged** (a retry that is not safe). On a clock table with no view after
+  the refusal, it is counted **ambiguous**;
 - nothing the person did accounts for it: **unexplained** (an action applied twice, or by
   someone else in that seat).
 """
@@ -35,6 +37,7 @@ class Audit:
     matched: int = 0
     clock_moves: int = 0
     in_flight: int = 0
+    ambiguous: int = 0
     lost: list[str] = field(default_factory=list)
     unacknowledged: list[str] = field(default_factory=list)
     unexplained: list[str] = field(default_factory=list)
@@ -95,10 +98,19 @@ def _audit_game(
     tried: list[ActionTried],
 ) -> None:
     entries = {entry["version"]: entry for entry in log["entries"]}
-    clock = next(iter(people.values()), None)
-    at: dict[tuple[int, int], list[ActionTried]] = defaultdict(list)
+    _check_answers(result, game_id, log, entries, tried)
+    _check_entries(result, game_id, entries, people, tried)
+
+
+def _check_answers(
+    result: Audit,
+    game_id: str,
+    log: dict[str, Any],
+    entries: dict[int, dict[str, Any]],
+    tried: list[ActionTried],
+) -> None:
+    """Every action answered 200 is in the log, as sent, at the version it was answered with."""
     for action in tried:
-        at[action.seat, action.expected_version].append(action)
         if action.status != 200:
             continue
         result.answered += 1
@@ -117,6 +129,20 @@ def _audit_game(
             )
         else:
             result.matched += 1
+
+
+def _check_entries(
+    result: Audit,
+    game_id: str,
+    entries: dict[int, dict[str, Any]],
+    people: dict[int, int | None],
+    tried: list[ActionTried],
+) -> None:
+    """Every entry in a person's seat is explained by what that person sent."""
+    clock = next(iter(people.values()), None)
+    at: dict[tuple[int, int], list[ActionTried]] = defaultdict(list)
+    for action in tried:
+        at[action.seat, action.expected_version].append(action)
     for version, entry in sorted(entries.items()):
         if entry["seat"] not in people:
             continue
@@ -125,12 +151,16 @@ def _audit_game(
             continue
         if any(action.status is None for action in attempts):
             result.in_flight += 1
-        elif any(len(action.statuses) > 1 and NO_ANSWER in action.statuses for action in attempts):
-            action = attempts[0]
+        elif (retried := _retried(attempts)) is not None and not (
+            clock is not None and retried.away_after is not False
+        ):
+            action = retried
             result.unacknowledged.append(
                 f"{game_id} v{version}: seat {entry['seat']}'s {action.body} was applied; its "
                 f"tries were answered {action.statuses} (key {action.key})"
             )
+        elif retried is not None and retried.away_after is None:
+            result.ambiguous += 1
         elif clock is not None:
             result.clock_moves += 1
         else:
@@ -139,3 +169,11 @@ def _audit_game(
                 f"on a table without a clock; the person's tries at v{version - 1}: "
                 f"{[action.statuses for action in attempts] or 'none'}"
             )
+
+
+def _retried(attempts: list[ActionTried]) -> ActionTried | None:
+    """The attempt that got no answer, was sent again and was then refused, if any."""
+    for action in attempts:
+        if action.status not in (None, 200) and NO_ANSWER in action.statuses:
+            return action
+    return None

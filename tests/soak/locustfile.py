@@ -156,6 +156,9 @@ class Seat:
     news: Event = field(default_factory=Event)
     refused_at: int = -1
     """A version at which this seat's action was refused: act again only at a later one."""
+    unanswered: ActionTried | None = None
+    """An action whose first try got no answer and whose retry was refused: the next view
+    tells whether the turn clock played the seat (it is then shown away)."""
 
     def see(self, view: dict[str, Any]) -> None:
         """Keep the newest view (an action's answer can be older than streamed events)."""
@@ -172,6 +175,14 @@ class Seat:
             self.version, self.status = view["version"], view["status"]
             if view.get("seat") == self.seat or self.view is None:
                 self.view = view
+        tried = self.unanswered
+        if (
+            tried is not None
+            and view.get("seat") == self.seat
+            and view["version"] > self.refused_at
+        ):
+            tried.away_after = bool(view["players"][self.seat].get("away"))
+            self.unanswered = None
         self.news.set()
 
     def own_view(self) -> bool:
@@ -410,6 +421,8 @@ class Person(FastHttpUser):
             seat.see(answer.body)
         else:
             seat.refused_at = view["version"]
+            if NO_ANSWER in record.statuses:
+                seat.unanswered = record  # was the first try applied, or did the clock play?
 
     def stop_if_asked(self) -> None:
         if _stopping.is_set():
@@ -464,7 +477,15 @@ class Person(FastHttpUser):
                 gevent.sleep(min(RETRY_AFTER_CAP, float(retry_after or 1)))
 
     def move_on(self) -> None:
-        """This instance did not answer: another one, at random."""
+        """This instance did not answer: forget its kept-alive connections (those opened before
+        a kill are dead, and would fail the first request after its restart) and take another
+        instance, at random."""
+        address = urllib.parse.urlsplit(INSTANCES[self.instance])
+        dead = self.client.client.clientpool.clients.pop(
+            (address.hostname or "", address.port), None
+        )
+        if dead is not None:
+            dead.close()
         if len(INSTANCES) > 1:
             others = [index for index in range(len(INSTANCES)) if index != self.instance]
             self.instance = self.rng.choice(others)

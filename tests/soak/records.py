@@ -82,6 +82,9 @@ class ActionTried(msgspec.Struct, tag="action", kw_only=True):
     version: int | None = None
     away: bool = False
     """The person had let the turn clock run out before sending it."""
+    away_after: bool | None = None
+    """For an action whose first try got no answer and whose retry was refused: whether the
+    seat's next view showed it away (the turn clock played it); None if no view came."""
 
 
 class Stalled(msgspec.Struct, tag="stall", kw_only=True):

@@ -58,8 +58,11 @@ class Run:
     def seconds(self) -> float:
         return self.ended - self.started
 
-    def in_kill_window(self, moment: float) -> bool:
-        return any(window.covers(moment) for window in self.windows)
+    def during_a_kill(self, request: Request) -> bool:
+        """Whether the request was sent or answered inside a kill window (one in flight when
+        its instance was killed started before the window)."""
+        end = request.started + request.ms / 1000
+        return any(window.covers(request.started) or window.covers(end) for window in self.windows)
 
 
 def read_locust_stats(path: Path) -> list[dict[str, str]]:
@@ -206,7 +209,7 @@ def _actions(run: Run, out: list[str]) -> dict[str, list[float]]:
     health: dict[str, list[float]] = {"outside": [], "inside": []}
     for request in run.requests:
         if request.route in (ACT, HEALTH) and request.status != NO_ANSWER:
-            inside = "inside" if run.in_kill_window(request.started) else "outside"
+            inside = "inside" if run.during_a_kill(request) else "outside"
             (latencies if request.route == ACT else health)[inside].append(request.ms)
     people_ok = sum(1 for r in run.records if isinstance(r, ActionTried) and r.status == 200)
     entries = sum(len(log["entries"]) for log in run.logs.values() if log is not None)
@@ -241,7 +244,7 @@ def _statuses(run: Run, out: list[str], verdict: Verdict) -> None:
     counts: Counter[tuple[str, bool]] = Counter()
     errors: Counter[str] = Counter()
     for request in run.requests:
-        inside = run.in_kill_window(request.started)
+        inside = run.during_a_kill(request)
         kind = _kind(request)
         counts[kind, inside] += 1
         if kind == "error" or (kind in ("503", "no answer") and not inside):
@@ -369,6 +372,7 @@ def _audit(run: Run, out: list[str], verdict: Verdict) -> None:
                 ("applied but answered otherwise after a retry", len(audit.unacknowledged)),
                 ("applied with no request explaining it (doubled?)", len(audit.unexplained)),
                 ("turn-clock moves in people's seats", audit.clock_moves),
+                ("  clock, or applied and its retry refused (no view after)", audit.ambiguous),
                 ("in flight when the run ended", audit.in_flight),
                 ("logs that could not be read", len(audit.unreadable)),
             ],
