@@ -52,6 +52,9 @@ class Run:
     cpu: dict[str, float]
     """CPU seconds over the run: instances, redis, locust."""
     games_in_redis: int | None = None
+    revived: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Games still stuck at the end: their log's version before one GET of the view, and a few
+    seconds after it (a GET nudges the game's bots)."""
     findings: list[str] = field(default_factory=list)
 
     @property
@@ -324,6 +327,10 @@ def _games(run: Run, out: list[str], verdict: Verdict) -> None:
     )
     if run.games_in_redis is not None:
         rows.append(("games Redis holds at the end", run.games_in_redis))
+        rows.append(
+            ("  that no person was answered for (a create applied twice?)",
+             max(0, run.games_in_redis - len(created)))
+        )  # fmt: skip
     out.append("Games")
     out.append(table(["", "count"], rows))
     refused = [r for r in claims if r.game_id is None]
@@ -336,6 +343,11 @@ def _games(run: Run, out: list[str], verdict: Verdict) -> None:
     if stalls:
         out.append(
             "  stuck, by who was on turn: " + ", ".join(f"{k} {n}" for k, n in by_kind.items())
+        )
+    for game_id, (before, after) in run.revived.items():
+        moved = f"moved on to v{after}" if after > before else "did not move"
+        out.append(
+            f"  {game_id}, still at v{before} after the run: one GET of its view, it {moved}"
         )
     for stall in stalls[:EXAMPLES]:
         kill = _kill_before(run, stall.since)
@@ -352,7 +364,7 @@ def _games(run: Run, out: list[str], verdict: Verdict) -> None:
 
 def _kill_before(run: Run, moment: float) -> str:
     """The kill that came shortly before a moment, if any (a stall it may have caused)."""
-    for window in run.windows:
+    for window in reversed(run.windows):
         if window.killed <= moment <= window.killed + run.options.stuck_seconds:
             return f"{moment - window.killed:.1f} s after kill of instance {window.instance}"
     return ""

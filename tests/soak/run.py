@@ -24,6 +24,7 @@ from tests.soak.records import (
     GameCreated,
     Record,
     SeatClaimed,
+    Stalled,
     read_records,
     read_requests,
 )
@@ -105,6 +106,7 @@ def soak(options: SoakOptions, workdir: Path) -> bool:
             logs=logs,
             cpu=cpu,
             games_in_redis=store.count_keys("*}:game"),
+            revived=revive(fleet.urls, still_stuck(records)),
         )
         text, passed = render(run)
         print(text, flush=True)
@@ -137,6 +139,32 @@ def games_of(records: list[Record]) -> list[str]:
     games = {r.game_id for r in records if isinstance(r, GameCreated)}
     games |= {r.game_id for r in records if isinstance(r, SeatClaimed) and r.game_id}
     return sorted(games)
+
+
+def still_stuck(records: list[Record]) -> list[str]:
+    return sorted({r.game_id for r in records if isinstance(r, Stalled) and r.until is None})
+
+
+def revive(urls: list[str], games: list[str], seconds: float = 10.0) -> dict[str, tuple[int, int]]:
+    """For each game still stuck after the run: its log's version, then one GET of its public
+    view (which nudges its bots), and its version again once it moves or ``seconds`` pass."""
+    found: dict[str, tuple[int, int]] = {}
+    for game_id in games:
+        before = _version(urls, game_id)
+        with contextlib.suppress(OSError):
+            urllib.request.urlopen(f"{urls[0]}/v1/games/{game_id}", timeout=10).close()
+        deadline = time.monotonic() + seconds
+        after = before
+        while after == before and time.monotonic() < deadline:
+            time.sleep(0.5)
+            after = _version(urls, game_id)
+        found[game_id] = (before, after)
+    return found
+
+
+def _version(urls: list[str], game_id: str) -> int:
+    log = fetch_logs(urls, [game_id])[game_id]
+    return -1 if log is None else int(log["version"])
 
 
 def fetch_logs(urls: list[str], games: list[str]) -> dict[str, dict[str, Any] | None]:
