@@ -55,6 +55,7 @@ from tests.soak.records import (
     GameCreated,
     Left,
     Record,
+    Request,
     RequestLog,
     SeatClaimed,
     Stalled,
@@ -225,18 +226,17 @@ class Probe(FastHttpUser):
     network_timeout = 20.0
 
     def on_start(self) -> None:
-        self.turn = itertools.cycle(INSTANCES)
+        self.turn = itertools.cycle(range(len(INSTANCES)))
 
     @task
     def probe(self) -> None:
-        started = time.time()
+        started, instance = time.time(), next(self.turn)
         with self.client.request(
-            "GET", next(self.turn) + "/healthz", name=HEALTH.split(" ", 1)[1], catch_response=True
+            "GET", INSTANCES[instance] + "/healthz", name="/healthz", catch_response=True
         ) as response:
             status, _, problem = judged(response)
-            REQUESTS.add(
-                started, HEALTH, status, float(response.request_meta["response_time"]), problem
-            )
+            ms = float(response.request_meta["response_time"])
+            REQUESTS.add(Request(started, HEALTH, status, ms, problem, instance, "/healthz", ""))
 
 
 def judged(response: Any) -> tuple[int, Any, str]:
@@ -467,7 +467,9 @@ class Person(FastHttpUser):
                 ms = float(response.request_meta["response_time"])
                 retry_after = response.headers.get("retry-after") if response.headers else None
             statuses.append(status)
-            REQUESTS.add(started, route, status, ms, problem)
+            REQUESTS.add(
+                Request(started, route, status, ms, problem, self.instance, path, key or "")
+            )
             if status not in (NO_ANSWER, 503) or time.monotonic() > deadline:
                 return Answer(status, payload)
             if status == NO_ANSWER:
@@ -518,12 +520,13 @@ class Person(FastHttpUser):
             # the public view) start afresh: a snapshot first.
             headers["Last-Event-ID"] = str(seat.version)
         started, clock = time.time(), time.perf_counter()
+        path = f"/v1/games/{seat.game_id}/events"
         connection = http.client.HTTPConnection(
             address.hostname or "127.0.0.1", address.port, timeout=STREAM_READ_SECONDS
         )
         error: Exception | None = None
         try:
-            connection.request("GET", f"/v1/games/{seat.game_id}/events", headers=headers)
+            connection.request("GET", path, headers=headers)
             response = connection.getresponse()
             status = response.status
         except (OSError, http.client.HTTPException) as failure:
@@ -535,7 +538,7 @@ class Person(FastHttpUser):
             request_type="GET", name=STREAM.split(" ", 1)[1], response_time=ms, response_length=0,
             exception=error, context={}, response=None, url=seat.game_id, start_time=started,
         )  # fmt: skip
-        REQUESTS.add(started, STREAM, status, ms, "")
+        REQUESTS.add(Request(started, STREAM, status, ms, "", self.instance, path, ""))
         try:
             if status == 200:
                 self.read_events(seat, response)

@@ -7,8 +7,9 @@ Two files in the run's directory, written by the Locust process:
   answered with, every stall (a playing game with no new version for ``--stuck`` seconds),
   every game seen finished, every game left.
 - ``requests.csv``: every HTTP request (retries included): start (wall clock), route, status
-  (0: no answer, the connection failed), milliseconds, and a refusal's problem type. The kill
-  windows are in wall-clock time too, so each request is known to be inside one or not.
+  (0: no answer, the connection failed), milliseconds, a refusal's problem type, the instance
+  (its index), the path and the Idempotency-Key. The kill windows are in wall-clock time too, so
+  each request is known to be inside one or not.
 
 Times are ``time.time()`` seconds: the people and the chaos loop run in different processes.
 """
@@ -145,6 +146,10 @@ class Request:
     ms: float
     problem: str
     """The last part of a refusal's problem ``type`` (``stale-version``, ...); empty for 2xx."""
+    instance: int
+    path: str
+    key: str
+    """The Idempotency-Key it carried (an action's, a create's, a claim's), else empty."""
 
 
 class RequestLog:
@@ -154,14 +159,21 @@ class RequestLog:
         self._file = path.open("w", newline="", buffering=1 << 16)
         self._rows = csv.writer(self._file)
 
-    def add(self, started: float, route: str, status: int, ms: float, problem: str) -> None:
-        self._rows.writerow((f"{started:.3f}", route, status, f"{ms:.2f}", problem))
+    def add(self, request: Request) -> None:
+        self._rows.writerow(
+            (
+                f"{request.started:.3f}", request.route, request.status, f"{request.ms:.2f}",
+                request.problem, request.instance, request.path, request.key,
+            )
+        )  # fmt: skip
 
     def close(self) -> None:
         self._file.close()
 
 
-def read_requests(path: Path) -> Iterator[Request]:
-    with path.open(newline="") as rows:
-        for started, route, status, ms, problem in csv.reader(rows):
-            yield Request(float(started), route, int(status), float(ms), problem)
+def read_requests(file: Path) -> Iterator[Request]:
+    with file.open(newline="") as rows:
+        for started, route, status, ms, problem, instance, path, key in csv.reader(rows):
+            yield Request(
+                float(started), route, int(status), float(ms), problem, int(instance), path, key
+            )

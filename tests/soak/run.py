@@ -91,6 +91,9 @@ def soak(options: SoakOptions, workdir: Path) -> bool:
         print("soak: auditing every game's log", flush=True)
         records = read_records(workdir / RECORDS_FILE)
         logs = fetch_logs(fleet.urls, games_of(records))
+        # Kept for looking into a finding: the logs audited, and the kill windows.
+        (workdir / "logs.json").write_text(json.dumps(logs))
+        (workdir / "kills.json").write_text(json.dumps([vars(w) for w in chaos.windows]))
         run = Run(
             options=options,
             started=started,
