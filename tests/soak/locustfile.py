@@ -172,10 +172,12 @@ class Seat:
             if self.stall is not None:
                 self.stall.until = time.time()
                 self.stall = None
-        if ahead or view["version"] == self.version:
-            self.version, self.status = view["version"], view["status"]
-            if view.get("seat") == self.seat or self.view is None:
-                self.view = view
+        if not (ahead or view["version"] == self.version):
+            self.news.set()
+            return  # older than what was seen
+        self.version, self.status = view["version"], view["status"]
+        if view.get("seat") == self.seat or self.view is None:
+            self.view = view
         tried = self.unanswered
         if (
             tried is not None
@@ -423,6 +425,8 @@ class Person(FastHttpUser):
             seat.refused_at = view["version"]
             if NO_ANSWER in record.statuses:
                 seat.unanswered = record  # was the first try applied, or did the clock play?
+                if seat.view is not None:
+                    seat.see(seat.view)  # a newer view may be here already (a stream's)
 
     def stop_if_asked(self) -> None:
         if _stopping.is_set():
