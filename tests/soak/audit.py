@@ -54,7 +54,7 @@ def people_of(records: list[Record]) -> dict[str, dict[int, int | None]]:
     clocks: dict[str, int | None] = {}
     seats: dict[str, set[int]] = defaultdict(set)
     for record in records:
-        if isinstance(record, GameCreated):
+        if isinstance(record, GameCreated) and record.game_id:
             clocks[record.game_id] = record.clock
             seats[record.game_id].add(record.seat)
         elif isinstance(record, SeatClaimed) and record.game_id is not None:

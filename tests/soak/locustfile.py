@@ -318,16 +318,22 @@ class Person(FastHttpUser):
         if self.role == "host" and self.rng.random() < 0.5:
             body["listed"] = True
         record = GameCreated(
-            game_id="", role=self.role, seat=0, clock=clock, seats=len(players), at=time.time(),
+            game_id="",
+            role=self.role,
+            number=self.number,
+            seat=0,
+            clock=clock,
+            seats=len(players),
+            at=time.time(),
             statuses=[],
-        )  # fmt: skip
+        )
+        RECORDS.append(record)  # a create never answered 201 is written down too
         answer = self.send(
             "POST", "/v1/games", CREATE, body=body, key=uuid.uuid4().hex, tries=record.statuses
         )
         if answer.status != 201:
             return None
         record.game_id = answer.body["game_id"]
-        RECORDS.append(record)
         seat = Seat(record.game_id, 0, answer.body["seats"][0]["token"], clock)
         seat.see(answer.body["view"])
         if self.role == "host":

@@ -43,7 +43,10 @@ class GameCreated(msgspec.Struct, tag="game", kw_only=True):
     """A game a person created: alone with bots (``solo``) or a table for a guest (``host``)."""
 
     game_id: str
+    """Empty if no try was answered 201."""
     role: str
+    number: int
+    """The person's number (its name is ``Soak <number>``)."""
     seat: int
     clock: int | None
     """The table's ``turn_seconds``, or None."""

@@ -52,6 +52,8 @@ class Run:
     cpu: dict[str, float]
     """CPU seconds over the run: instances, redis, locust."""
     games_in_redis: int | None = None
+    strangers: dict[str, str] = field(default_factory=dict)
+    """Games Redis holds that no person was answered for, and who sits at them."""
     revived: dict[str, tuple[int, int]] = field(default_factory=dict)
     """Games still stuck at the end: their log's version before one GET of the view, and a few
     seconds after it (a GET nudges the game's bots)."""
@@ -298,7 +300,8 @@ def _kind(request: Request) -> str:
 
 
 def _games(run: Run, out: list[str], verdict: Verdict) -> None:
-    created = [r for r in run.records if isinstance(r, GameCreated)]
+    creates = [r for r in run.records if isinstance(r, GameCreated)]
+    created = [r for r in creates if r.game_id]
     claims = [r for r in run.records if isinstance(r, SeatClaimed)]
     finished = {r.game_id for r in run.records if isinstance(r, Finished)}
     left = [r for r in run.records if isinstance(r, Left)]
@@ -309,6 +312,7 @@ def _games(run: Run, out: list[str], verdict: Verdict) -> None:
     stuck_label = f"games stuck (playing, no new version for {run.options.stuck_seconds:.0f} s)"
     rows: list[tuple[str, Any]] = [
         ("games created", len(created)),
+        ("  creates not answered 201", len(creates) - len(created)),
         ("  with a turn clock", clocks),
         ("  creates sent more than once", sum(len(r.statuses) > 1 for r in created)),
         ("seats claimed by invite code", sum(r.game_id is not None for r in claims)),
@@ -333,6 +337,14 @@ def _games(run: Run, out: list[str], verdict: Verdict) -> None:
         )  # fmt: skip
     out.append("Games")
     out.append(table(["", "count"], rows))
+    retried = {f"Soak {r.number}": r for r in creates if len(r.statuses) > 1}
+    for game_id, seated in run.strangers.items():
+        out.append(f"  nobody was answered for {game_id}: {seated}")
+    for name, record in retried.items():
+        out.append(
+            f"  {name}'s create {record.game_id or '(none)'} was sent "
+            f"{len(record.statuses)} times, answered {record.statuses}"
+        )
     refused = [r for r in claims if r.game_id is None]
     for claim in refused[:EXAMPLES]:
         out.append(
@@ -423,7 +435,7 @@ def _memory(run: Run, out: list[str], verdict: Verdict) -> None:
         )
     out.append("Memory (MB)")
     out.append(table(["", "start", "after ramp", "end", "max", "restarts"], rows))
-    created = sum(1 for r in run.records if isinstance(r, GameCreated))
+    created = sum(1 for r in run.records if isinstance(r, GameCreated) and r.game_id)
     if created:
         per_game = (end.redis_bytes - start.redis_bytes) / created
         out.append(f"Redis grew {per_game / 1024:.1f} KB per game created (games are kept a week)")

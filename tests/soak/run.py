@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from tests.soak.audit import audit
+from tests.soak.audit import EXAMPLES, audit
 from tests.soak.options import SoakOptions, parse
 from tests.soak.records import (
     RECORDS_FILE,
@@ -108,7 +108,8 @@ def soak(options: SoakOptions, workdir: Path) -> bool:
             audit=audit(records, logs),
             logs=logs,
             cpu=cpu,
-            games_in_redis=store.count_keys("*}:game"),
+            games_in_redis=len(stored := store.game_ids()),
+            strangers=describe(fleet.urls, sorted(stored - set(logs))[:EXAMPLES]),
             revived=revive(fleet.urls, still_stuck(records)),
         )
         text, passed = render(run)
@@ -139,9 +140,24 @@ def run_locust(options: SoakOptions, urls: list[str], workdir: Path) -> float:
 
 
 def games_of(records: list[Record]) -> list[str]:
-    games = {r.game_id for r in records if isinstance(r, GameCreated)}
+    games = {r.game_id for r in records if isinstance(r, GameCreated) and r.game_id}
     games |= {r.game_id for r in records if isinstance(r, SeatClaimed) and r.game_id}
     return sorted(games)
+
+
+def describe(urls: list[str], games: list[str]) -> dict[str, str]:
+    """Who sits at each game (public view): for games Redis holds that no person knows of."""
+    found = {}
+    for game_id in games:
+        try:
+            with urllib.request.urlopen(f"{urls[0]}/v1/games/{game_id}", timeout=10) as answer:
+                view = json.load(answer)
+        except OSError as error:
+            found[game_id] = f"unreadable ({error})"
+            continue
+        names = ", ".join(str(player["name"]) for player in view["players"])
+        found[game_id] = f"{view['status']} at v{view['version']}: {names}"
+    return found
 
 
 def still_stuck(records: list[Record]) -> list[str]:

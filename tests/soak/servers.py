@@ -60,12 +60,15 @@ class Store:
             for info in (_info(port, "cpu") for port in self.ports)
         )
 
-    def count_keys(self, pattern: str) -> int:
-        """Keys matching ``pattern`` (SCAN, every node)."""
-        return sum(
-            len(redis_cli(port, "--scan", "--pattern", pattern, timeout=120).split())
+    def game_ids(self) -> set[str]:
+        """The games Redis holds: the hash tag of each ``…{<game_id>}:game`` key (SCAN, every
+        node; the key layout of ``service.redis_store``)."""
+        keys = [
+            key
             for port in self.ports
-        )
+            for key in redis_cli(port, "--scan", "--pattern", "*}:game", timeout=120).split()
+        ]
+        return {key[key.index("{") + 1 : key.rindex("}")] for key in keys if "{" in key}
 
     def stop(self) -> None:
         if self._nodes is not None:

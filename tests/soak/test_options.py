@@ -86,7 +86,7 @@ def test_options_travel_to_the_locust_process_unchanged() -> None:
 
 def test_an_answered_action_missing_from_its_log_is_lost() -> None:
     created = GameCreated(
-        game_id="g", role="solo", seat=0, clock=None, seats=2, at=0, statuses=[201]
+        game_id="g", role="solo", number=0, seat=0, clock=None, seats=2, at=0, statuses=[201]
     )
     draw = ActionTried(
         game_id="g", seat=0, key="k", expected_version=0, body={"type": "draw", "source": "stock"},
@@ -104,8 +104,9 @@ def test_an_entry_no_request_explains_is_unexplained_without_a_clock() -> None:
     entry = {"version": 1, "seat": 0, "action": {"type": "draw", "source": "stock"}, "card": None}
     log = {"game_id": "g", "version": 1, "entries": [entry]}
     for clock, unexplained, clock_moves in ((None, 1, 0), (15, 0, 1)):
-        created = GameCreated(game_id="g", role="solo", seat=0, clock=clock, seats=2, at=0,
-                              statuses=[201])  # fmt: skip
+        created = GameCreated(
+            game_id="g", role="solo", number=0, seat=0, clock=clock, seats=2, at=0, statuses=[]
+        )
         found = audit.audit([created], {"g": log})
         assert (len(found.unexplained), found.clock_moves) == (unexplained, clock_moves)
 
