@@ -463,8 +463,10 @@ def _cpu(run: Run, out: list[str]) -> None:
     )
     if cores > 0:
         out.append(
-            f"Per core of the service (instances + Redis): {run.options.games / cores:,.0f} "
-            f"concurrent games, {machine_moves / seconds / cores:,.1f} bot and clock moves/s, "
-            f"{entries / seconds / cores:,.1f} actions/s"
+            f"The service (instances + Redis) kept {run.options.games:,} games going on "
+            f"{cores:.2f} busy cores: per busy core {run.options.games / cores:,.0f} games, "
+            f"{machine_moves / seconds / cores:,.1f} bot and clock moves/s and "
+            f"{entries / seconds / cores:,.1f} actions/s (a capacity only if the run filled "
+            "the machine)"
         )
     out.append("")
