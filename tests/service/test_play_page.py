@@ -11,6 +11,7 @@ Screenshots at a phone's size (390x844) and a desktop's (1280x800) are written t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -125,15 +126,19 @@ def best_discard(api: httpx.Client, hand: list[str], wild: str) -> str:
     return card
 
 
-def play_one_turn(person: Person, api: httpx.Client) -> None:
+def play_one_turn(person: Person, api: httpx.Client, *, hints: bool = False) -> None:
     """Draws from the stock by clicking it, then goes out if the page offers it, else clicks the
-    card the analyser would discard."""
+    card the analyser would discard; with ``hints``, asks for a hint before each."""
     page = person.page
     before = person.version()
+    if hints:
+        assert_hints_shown(page)
     page.get_by_role("button", name="Stock").click()
     person.wait_for_newer(before)
     expect(page.locator("#app")).to_have_attribute("data-act", "discard", timeout=WAIT_MS)
     drawn = person.version()
+    if hints:
+        assert_hints_shown(page)
     go_out = page.locator("#go-out button")
     if go_out.count():
         go_out.first.click()
@@ -187,8 +192,9 @@ def play_one_turn_by_keyboard(person: Person, api: httpx.Client) -> None:
 def assert_hints_shown(page: Page) -> None:
     """The hint's advice is written out and what it advises is marked."""
     page.get_by_role("button", name="Hint").click()
-    expect(page.locator("#hint")).not_to_be_empty(timeout=WAIT_MS)
-    expect(page.locator("#piles .hinted, #hand .hinted").first).to_be_visible(timeout=WAIT_MS)
+    expect(page.locator("#hint")).not_to_have_text(re.compile("^(Thinking…)?$"), timeout=WAIT_MS)
+    where = "#piles" if page.locator("#app").get_attribute("data-act") == "draw" else "#hand"
+    expect(page.locator(f"{where} .hinted")).to_have_count(1, timeout=WAIT_MS)
 
 
 @needs_chromium
@@ -202,46 +208,13 @@ def test_a_person_plays_a_whole_game_against_a_bot_by_clicking(browser: Browser,
     expect(page.locator("#players")).to_contain_text("Ann (you)")
     expect(page.locator("#players")).to_contain_text("easy bot")
 
-    hinted = {"draw": False, "discard": False}
-    shot_mid_game = False
     with httpx.Client(base_url=base, timeout=10) as api:
-        for _ in range(TURNS_AT_MOST):
-            ann.wait_for_turn_or_end()
-            if ann.app["status"] == "finished":
-                break
-            if not hinted["draw"]:
-                assert_hints_shown(page)
-                hinted["draw"] = True
-            round_now = int(page.locator("#round-info").inner_text().split()[1])
-            if round_now >= 3 and not shot_mid_game:
-                # A hand laid out in melds, a round result beside it.
-                expect(page.locator("#hand .group").first).to_be_visible()
-                expect(page.locator("#round-result .result-hand")).to_have_count(2)
-                ann.screenshot("game-desktop", DESKTOP)
-                ann.screenshot("game-phone", PHONE)
-                shot_mid_game = True
-            play_one_turn(ann, api)
-        assert ann.app["status"] == "finished"
-
+        play_to_the_end(ann, api)
         game_id = ann.app["gameId"]
         final = api.get(f"/v1/games/{game_id}").json()
     assert final["status"] == "finished"
     assert final["round"] == final["rounds"] == 11
-
-    # The winners, the last round laid out hand by hand, every round's points, the chart.
-    names = {p["seat"]: p["name"] for p in final["players"]}
-    winners = page.locator("#winners").inner_text()
-    assert all(("You" if s == 0 else names[s]) in winners for s in final["winners"])
-    expect(page.locator("#round-result .result-hand")).to_have_count(2)
-    expect(page.locator("#round-result")).to_contain_text("Round 11")
-    rows = page.locator("#score-table tbody tr")
-    expect(rows).to_have_count(11)
-    totals = page.locator("#score-table tfoot td").all_inner_texts()
-    assert totals == [str(p["score"]) for p in final["players"]]
-    for seat, player in enumerate(final["players"]):
-        column = rows.evaluate_all(f"rows => rows.map(r => r.cells[{seat + 1}].textContent)")
-        assert column == [str(s) for s in player["round_scores"]]
-    expect(page.locator("#score-chart svg polyline")).to_have_count(2)
+    assert_final_screen(page, final)
     ann.screenshot("final-desktop", DESKTOP)
     ann.screenshot("final-phone", PHONE)
 
@@ -252,6 +225,45 @@ def test_a_person_plays_a_whole_game_against_a_bot_by_clicking(browser: Browser,
     expect(page.locator("#round-info")).to_contain_text("Round 1 of 11")
     assert ann.errors == []
     ann.close()
+
+
+def play_to_the_end(ann: Person, api: httpx.Client) -> None:
+    """Ann's turns until the game is over: hints asked on the first, screenshots in round 3."""
+    page = ann.page
+    shot_mid_game = False
+    for turn in range(TURNS_AT_MOST):
+        ann.wait_for_turn_or_end()
+        if ann.app["status"] == "finished":
+            return
+        round_now = int(page.locator("#round-info").inner_text().split()[1])
+        if round_now >= 3 and not shot_mid_game:
+            # A hand laid out in melds, a round result beside it.
+            expect(page.locator("#hand .group").first).to_be_visible()
+            expect(page.locator("#round-result-body .result-hand")).to_have_count(2)
+            ann.screenshot("game-desktop", DESKTOP)
+            ann.screenshot("game-phone", PHONE)
+            shot_mid_game = True
+        play_one_turn(ann, api, hints=turn == 0)
+    raise AssertionError(f"no end after {TURNS_AT_MOST} turns")
+
+
+def assert_final_screen(page: Page, final: dict[str, Any]) -> None:
+    """The winners, the last round laid out hand by hand and the earlier ones, every round's
+    points and the totals as the API has them, the chart."""
+    names = {p["seat"]: p["name"] for p in final["players"]}
+    winners = page.locator("#winners").inner_text()
+    assert all(("You" if s == 0 else names[s]) in winners for s in final["winners"])
+    expect(page.locator("#round-result-body .result-hand")).to_have_count(2)
+    expect(page.locator("#round-result")).to_contain_text("Round 11")
+    expect(page.locator("#earlier-rounds .earlier-round")).to_have_count(10)
+    rows = page.locator("#score-table tbody tr")
+    expect(rows).to_have_count(11)
+    totals = page.locator("#score-table tfoot td").all_inner_texts()
+    assert totals == [str(p["score"]) for p in final["players"]]
+    for seat, player in enumerate(final["players"]):
+        column = rows.evaluate_all(f"rows => rows.map(r => r.cells[{seat + 1}].textContent)")
+        assert column == [str(s) for s in player["round_scores"]]
+    expect(page.locator("#score-chart svg polyline")).to_have_count(2)
 
 
 @needs_chromium

@@ -32,6 +32,7 @@ const state = {
   hint: null, // {version, advice}
   busy: false, // an action is on its way: further clicks wait for its answer
   shownRound: null, // the last round whose result was announced
+  pastRounds: [], // every round result this page has seen, in order (a view holds the last only)
   reviewFor: null,
 };
 
@@ -51,7 +52,9 @@ function showProblem(error) {
 
 async function takeSeat(seat) {
   state.seat?.stop();
-  Object.assign(state, { seat, analysis: null, hint: null, shownRound: null, reviewFor: null });
+  Object.assign(state, {
+    seat, analysis: null, hint: null, shownRound: null, pastRounds: [], reviewFor: null,
+  });
   $("moves").replaceChildren();
   seat.save();
   seat.addEventListener("view", (e) => seat === state.seat && render(e.detail));
@@ -194,6 +197,11 @@ function renderWaiting(view) {
   show("waiting");
   document.title = "Waiting for players · Three Thirteen";
   const code = view.invite_code;
+  // A rematch has no open seat: it waits for every person of the last game to ask for it.
+  const rematch = !code && !view.players.some((p) => p.open);
+  $("waiting-title").textContent = rematch
+    ? "Waiting for the other players to ask for the rematch"
+    : "Waiting for players";
   $("invite").hidden = !code;
   if (code) {
     $("invite-code").textContent = code;
@@ -219,7 +227,10 @@ function renderRoundOver(view) {
   $("round-result").hidden = !result;
   $("news").hidden = !result;
   if (!result) return;
-  renderRoundResult($("round-result-body"), view);
+  const seen = state.pastRounds.at(-1);
+  if (!seen || JSON.stringify(seen) !== JSON.stringify(result)) state.pastRounds.push(result);
+  renderRoundResult($("round-result-body"), view, result);
+  renderEarlierRounds(view);
   if (state.shownRound !== result.round) {
     // Fresh (highlighted) when it ended while this page watched, not on a page (re)load.
     $("round-result").classList.toggle("fresh", state.shownRound !== null);
@@ -229,6 +240,19 @@ function renderRoundOver(view) {
   const out = result.out_seat == null ? "" : `${seatName(view, result.out_seat)} went out; `;
   const next = view.status === "playing" && view.wild ? ` Now ${rankName(view.wild, true)} are wild.` : "";
   $("news").textContent = `Round ${result.round}: ${out}you scored ${mine?.points ?? 0}.${next}`;
+}
+
+function renderEarlierRounds(view) {
+  const earlier = state.pastRounds.slice(0, -1).reverse();
+  $("earlier-rounds").hidden = !earlier.length;
+  const body = $("earlier-rounds-body");
+  body.replaceChildren();
+  for (const result of earlier) {
+    const box = document.createElement("div");
+    box.className = "earlier-round";
+    renderRoundResult(box, view, result);
+    body.append(box);
+  }
 }
 
 function renderFinal(view) {

@@ -1,13 +1,11 @@
-// A finished round (the view's `last_round`: every hand laid out in its best melds, what it
+// A finished round (a view's `last_round`: every hand laid out in its best melds, what it
 // scored) and the score table (each player's `round_scores` and total).
 
 import { cardElement, sortedCards } from "./cards.js";
 import { seatName } from "./narration.js";
 
-export function renderRoundResult(container, view) {
-  const result = view.last_round;
+export function renderRoundResult(container, view, result) {
   container.replaceChildren();
-  if (!result) return;
   const heading = document.createElement("p");
   heading.className = "result-heading";
   const out = result.out_seat == null ? "nobody went out" : `${seatName(view, result.out_seat)} went out`;

@@ -66,6 +66,8 @@ export function setUpStart({ onSeat, onProblem }) {
     const players = [{ name }, ...kinds.map((k) => (k === "open" ? { open: true } : { bot: k }))];
     const body = { players, rules: create.elements.rules.value };
     if (create.elements.listed.checked && kinds.includes("open")) body.listed = true;
+    const clock = create.elements.turn_seconds.value;
+    if (clock) body.turn_seconds = Number(clock);
     submitting(create, async () => {
       const created = await api.createGame(body);
       onSeat(new Seat({ gameId: created.game_id, token: created.seats[0].token, seat: created.seats[0].seat }));
