@@ -61,6 +61,7 @@ export function renderPiles(container, view, { onAct, hint }) {
     disabled: !stockEntry,
     onClick: () => onAct(stockEntry),
   });
+  if (stockEntry) stock.classList.add("playable");
   container.append(pile("stock", "Stock", stock, `${view.stock_count}`, hint?.draw === "stock"));
 
   const tops = view.discard_tops ?? [view.discard_top];
@@ -76,6 +77,7 @@ export function renderPiles(container, view, { onAct, hint }) {
         disabled: !entry,
         label: `${title} pile: ${cardText(top)}${entry ? ", take it" : ""}`,
       });
+      if (entry) face.classList.add("playable");
     } else {
       face = document.createElement("span");
       face.className = "card empty";

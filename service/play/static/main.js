@@ -24,6 +24,11 @@ import { Seat } from "./seat.js";
 import { setUpStart } from "./start.js";
 
 const $ = (id) => document.getElementById(id);
+
+/** Live regions are written only when their words change, so nothing is announced twice. */
+function say(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
 const MOVES_SHOWN = 12;
 
 const state = {
@@ -122,7 +127,7 @@ function render(view) {
   }
   show("game");
   document.title = `${app.dataset.act ? "Your turn" : `Round ${view.round}`} · Three Thirteen`;
-  $("turn").textContent = turnLine(view);
+  say($("turn"), turnLine(view));
   renderRoundInfo($("round-info"), view);
   renderCall($("call"), view);
   renderPlayers($("players"), view);
@@ -156,7 +161,7 @@ function renderTable(view) {
   });
   renderActions($("go-out"), $("other-actions"), view, { analysis, onAct: perform });
   $("hint-button").disabled = !(view.legal ?? []).length;
-  if (!hint) $("hint").textContent = "";
+  if (!hint) say($("hint"), "");
 }
 
 function handKey(view) {
@@ -239,7 +244,7 @@ function renderRoundOver(view) {
   const mine = result.results.find((r) => r.seat === view.seat);
   const out = result.out_seat == null ? "" : `${seatName(view, result.out_seat)} went out; `;
   const next = view.status === "playing" && view.wild ? ` Now ${rankName(view.wild, true)} are wild.` : "";
-  $("news").textContent = `Round ${result.round}: ${out}you scored ${mine?.points ?? 0}.${next}`;
+  say($("news"), `Round ${result.round}: ${out}you scored ${mine?.points ?? 0}.${next}`);
 }
 
 function renderEarlierRounds(view) {
@@ -263,7 +268,7 @@ function renderFinal(view) {
   const best = Math.min(...view.players.map((p) => p.score));
   const verb = winners.length === 1 && winners[0] !== "You" ? "wins" : "win";
   $("winners").textContent = `${winners.join(" and ")} ${verb} with ${best} points.`;
-  $("turn").textContent = "Game over.";
+  say($("turn"), "Game over.");
   if (state.reviewFor !== view.game_id) {
     state.reviewFor = view.game_id;
     offerReview($("review"), view);

@@ -64,13 +64,11 @@ export class Seat extends EventTarget {
       this.dispatchEvent(new CustomEvent("finished", { detail: JSON.parse(e.data) }));
     });
     source.addEventListener("error", () => {
+      if (this.finished || this.source !== source) return;
+      this.#connection("lost");
       // An EventSource reconnects by itself (with Last-Event-ID) unless the service refused it
       // (a 4xx or 5xx answer): then a fresh view and a fresh stream URL, after a pause.
-      if (source.readyState !== EventSource.CLOSED || this.finished || this.source !== source) {
-        this.#connection("lost");
-        return;
-      }
-      this.#connection("lost");
+      if (source.readyState !== EventSource.CLOSED) return;
       const delay = RETRY_MS[Math.min(this.retries, RETRY_MS.length - 1)];
       this.retries += 1;
       this.retryTimer = setTimeout(() => this.#resume(), delay);
