@@ -21,9 +21,11 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 from playwright.sync_api import (
+    APIResponse,
     Browser,
     ConsoleMessage,
     Page,
+    Route,
     ViewportSize,
     expect,
     sync_playwright,
@@ -312,6 +314,41 @@ def test_a_second_person_joins_by_code_and_each_page_follows_the_other(
     assert ann.errors == bob.errors == []
     ann.close()
     bob.close()
+
+
+@needs_chromium
+def test_an_answer_older_than_the_streamed_events_does_not_take_the_page_back(
+    browser: Browser, base: str
+) -> None:
+    """The answer to the person's discard is held back until the stream has brought the bot's
+    draw and discard after it; once it arrives, the page keeps the newer view (its turn again)."""
+    ann = Person(browser, base, DESKTOP)
+    page = ann.page
+    ann.create_table("Ann", "easy")
+    expect(page.locator("#app")).to_have_attribute("data-act", "draw", timeout=WAIT_MS)
+    page.get_by_role("button", name="Stock").click()
+    expect(page.locator("#app")).to_have_attribute("data-act", "discard", timeout=WAIT_MS)
+    drawn = ann.version()
+
+    held: list[tuple[Route, APIResponse]] = []
+    page.route("**/actions", lambda route: held.append((route, route.fetch())))
+    page.locator("#hand .card").first.click()
+    # The bot's draw and discard, streamed while the answer to Ann's discard is still held.
+    ann.page.wait_for_function(
+        "v => Number(document.getElementById('app').dataset.version) >= v",
+        arg=drawn + 3,
+        timeout=WAIT_MS,
+    )
+    expect(page.locator("#app")).to_have_attribute("data-busy", "true")
+    (route, answer) = held[0]
+    assert answer.json()["version"] == drawn + 1
+    newest = ann.version()
+    route.fulfill(response=answer)
+    expect(page.locator("#app")).not_to_have_attribute("data-busy", "true", timeout=WAIT_MS)
+    assert ann.version() == newest
+    expect(page.locator("#app")).to_have_attribute("data-act", "draw")
+    assert ann.errors == []
+    ann.close()
 
 
 def test_the_page_is_served_with_its_types_and_a_policy_of_this_origin_only(
