@@ -311,6 +311,12 @@ def test_a_second_person_joins_by_code_and_each_page_follows_the_other(
     expect(watcher.page.locator("#app")).to_have_attribute("data-act", "draw", timeout=WAIT_MS)
     size = PHONE if watcher is bob else DESKTOP
     watcher.screenshot(f"your-turn-{'phone' if watcher is bob else 'desktop'}", size)
+
+    # A reload finds the seat again (the tab keeps it) and follows the game from where it is.
+    game_id, version = watcher.app["gameId"], watcher.version()
+    watcher.page.reload()
+    expect(watcher.page.locator("#app")).to_have_attribute("data-act", "draw", timeout=WAIT_MS)
+    assert (watcher.app["gameId"], watcher.version()) == (game_id, version)
     assert ann.errors == bob.errors == []
     ann.close()
     bob.close()

@@ -24,12 +24,12 @@ import { Seat } from "./seat.js";
 import { setUpStart } from "./start.js";
 
 const $ = (id) => document.getElementById(id);
+const MOVES_SHOWN = 12;
 
 /** Live regions are written only when their words change, so nothing is announced twice. */
 function say(element, text) {
   if (element.textContent !== text) element.textContent = text;
 }
-const MOVES_SHOWN = 12;
 
 const state = {
   seat: null,
@@ -61,6 +61,7 @@ async function takeSeat(seat) {
     seat, analysis: null, hint: null, shownRound: null, pastRounds: [], reviewFor: null,
   });
   $("moves").replaceChildren();
+  $("earlier-rounds-body").replaceChildren();
   seat.save();
   seat.addEventListener("view", (e) => seat === state.seat && render(e.detail));
   seat.addEventListener("move", (e) => seat === state.seat && addMove(e.detail));
@@ -235,7 +236,9 @@ function renderRoundOver(view) {
   const seen = state.pastRounds.at(-1);
   if (!seen || JSON.stringify(seen) !== JSON.stringify(result)) state.pastRounds.push(result);
   renderRoundResult($("round-result-body"), view, result);
-  renderEarlierRounds(view);
+  if ($("earlier-rounds-body").childElementCount !== state.pastRounds.length - 1) {
+    renderEarlierRounds(view);
+  }
   if (state.shownRound !== result.round) {
     // Fresh (highlighted) when it ended while this page watched, not on a page (re)load.
     $("round-result").classList.toggle("fresh", state.shownRound !== null);
@@ -268,7 +271,6 @@ function renderFinal(view) {
   const best = Math.min(...view.players.map((p) => p.score));
   const verb = winners.length === 1 && winners[0] !== "You" ? "wins" : "win";
   $("winners").textContent = `${winners.join(" and ")} ${verb} with ${best} points.`;
-  say($("turn"), "Game over.");
   if (state.reviewFor !== view.game_id) {
     state.reviewFor = view.game_id;
     offerReview($("review"), view);

@@ -40,9 +40,15 @@ export class Seat extends EventTarget {
     this.accept(await api.getView(this.gameId, this.token));
   }
 
-  /** Opens the seat's private stream: a snapshot first, then one event per action. */
+  /** Opens the seat's private stream: a snapshot first, then one event per action. A finished
+   * game's stream has nothing more to say (the service answers it 204). */
   async follow() {
     this.stop();
+    if (this.view?.status === "finished") {
+      this.finished = true;
+      this.#connection("closed");
+      return;
+    }
     const { url } = await api.streamUrl(this.gameId, this.token);
     const source = new EventSource(url);
     this.source = source;
@@ -78,7 +84,7 @@ export class Seat extends EventTarget {
   async #resume() {
     try {
       await this.refresh();
-      if (this.view?.status !== "finished") await this.follow();
+      await this.follow();
     } catch (error) {
       if (error instanceof api.ApiError && (error.status === 401 || error.status === 404)) {
         this.#connection("closed"); // the seat was left, or the game expired
