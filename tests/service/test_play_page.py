@@ -230,21 +230,23 @@ def test_a_person_plays_a_whole_game_against_a_bot_by_clicking(browser: Browser,
 
 
 def play_to_the_end(ann: Person, api: httpx.Client) -> None:
-    """Ann's turns until the game is over: hints asked on the first, screenshots in round 3."""
+    """Ann's turns until the game is over: hints asked on the first, screenshots in rounds 3
+    and 10 (a hand of twelve cards)."""
     page = ann.page
-    shot_mid_game = False
+    shots = {3: "game", 10: "late"}
     for turn in range(TURNS_AT_MOST):
         ann.wait_for_turn_or_end()
         if ann.app["status"] == "finished":
             return
         round_now = int(page.locator("#round-info").inner_text().split()[1])
-        if round_now >= 3 and not shot_mid_game:
+        shot = next((name for r, name in shots.items() if round_now >= r), None)
+        if shot:
             # A hand laid out in melds, a round result beside it.
             expect(page.locator("#hand .group").first).to_be_visible()
             expect(page.locator("#round-result-body .result-hand")).to_have_count(2)
-            ann.screenshot("game-desktop", DESKTOP)
-            ann.screenshot("game-phone", PHONE)
-            shot_mid_game = True
+            ann.screenshot(f"{shot}-desktop", DESKTOP)
+            ann.screenshot(f"{shot}-phone", PHONE)
+            shots = {r: name for r, name in shots.items() if r > round_now}
         play_one_turn(ann, api, hints=turn == 0)
     raise AssertionError(f"no end after {TURNS_AT_MOST} turns")
 

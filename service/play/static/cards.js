@@ -55,8 +55,8 @@ export function cardLabel(code, { wild, standsFor } = {}) {
 
 /**
  * A card face: a button when `onClick` is given (focusable; `disabled` keeps it focusable but
- * inert, through aria-disabled), else a plain element. Wilds carry a badge; in a meld,
- * `standsFor` shows what a wild plays as.
+ * inert, through aria-disabled), else a plain element. Wilds carry a badge, which in a meld
+ * (`standsFor`) shows what the wild plays as.
  */
 export function cardElement(code, { wild, standsFor, onClick, disabled, small, label } = {}) {
   const card = document.createElement(onClick ? "button" : "span");
@@ -83,8 +83,8 @@ export function cardElement(code, { wild, standsFor, onClick, disabled, small, l
     card.classList.add(`suit-${code[1].toLowerCase()}`);
     card.append(face("rank", RANKS[code[0]]?.[0] ?? code[0]), face("suit", SUITS[code[1]]?.[0] ?? "?"));
   }
-  if (wildCard) card.append(face("badge", "wild"));
-  if (standsFor) card.append(face("as", `= ${cardText(standsFor)}`));
+  // The gold badge marks a wild; in a meld it says what the wild plays as.
+  if (wildCard) card.append(face("badge", standsFor ? `= ${cardText(standsFor)}` : "wild"));
   for (const part of card.children) part.setAttribute("aria-hidden", "true");
   return card;
 }
