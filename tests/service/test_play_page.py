@@ -102,9 +102,10 @@ class Person:
             timeout=WAIT_MS,
         )
 
-    def create_table(self, name: str, seat: str) -> None:
+    def create_table(self, name: str, seat: str, *, listed: bool = False) -> None:
         self.page.get_by_label("Your name").first.fill(name)
         self.page.get_by_label("Seat 2", exact=True).select_option(seat)
+        self.page.get_by_label("Show open seats in the lobby").set_checked(listed)
         self.page.get_by_role("button", name="Create table").click()
 
     def screenshot(self, name: str, viewport: ViewportSize) -> None:
@@ -275,17 +276,25 @@ def test_a_second_person_joins_by_code_and_each_page_follows_the_other(
     browser: Browser, base: str
 ) -> None:
     ann = Person(browser, base, DESKTOP)
-    ann.create_table("Ann", "open")
+    ann.create_table("Ann", "open", listed=True)
     expect(ann.page.locator("#app")).to_have_attribute("data-screen", "waiting", timeout=WAIT_MS)
     code = ann.page.locator("#invite-code").inner_text()
     expect(ann.page.locator("#invite-link")).to_have_attribute("href", f"{base}/play?code={code}")
     ann.screenshot("waiting-desktop", DESKTOP)
 
-    # Bob opens the shared link on his phone: the code is filled in; he gives his name.
+    # Bob first mistypes the code: the service's problem is shown, nothing else happens.
     bob = Person(browser, base, PHONE)
-    bob.page.goto(f"{base}/play?code={code.lower()}")
     join = bob.page.locator("#join")
+    join.get_by_label("Invite code").fill("WWWWWW")
+    join.get_by_label("Your name").fill("Bob")
+    join.get_by_role("button", name="Join table").click()
+    expect(bob.page.locator("#problem")).to_contain_text("WWWWWW")
+    assert [e for e in bob.errors if "404" not in e] == []  # the browser logs the 404 itself
+    bob.errors.clear()
+    # Then he opens the shared link: the code is filled in, and the table is in the lobby too.
+    bob.page.goto(f"{base}/play?code={code.lower()}")
     expect(join.get_by_label("Invite code")).to_have_value(code.lower())
+    expect(bob.page.locator("#lobby-tables")).to_contain_text(code)
     join.get_by_label("Your name").fill("Bob")
     join.get_by_role("button", name="Join table").click()
 
@@ -319,6 +328,12 @@ def test_a_second_person_joins_by_code_and_each_page_follows_the_other(
     watcher.page.reload()
     expect(watcher.page.locator("#app")).to_have_attribute("data-act", "draw", timeout=WAIT_MS)
     assert (watcher.app["gameId"], watcher.version()) == (game_id, version)
+
+    # Bob leaves: his page is back at the start, and a bot plays his seat on Ann's.
+    bob.page.once("dialog", lambda dialog: dialog.accept())
+    bob.page.get_by_role("button", name="Leave table").click()
+    expect(bob.page.locator("#app")).to_have_attribute("data-screen", "start", timeout=WAIT_MS)
+    expect(ann.page.locator("#players li").nth(1)).to_contain_text("normal bot", timeout=WAIT_MS)
     assert ann.errors == bob.errors == []
     ann.close()
     bob.close()

@@ -2,7 +2,7 @@
 // pile(s), and the legal actions that are not a click on a card of the hand (going out, laying
 // off). Every action offered is an entry of the view's `legal`, posted as it is.
 
-import { cardBack, cardElement, cardText, rankName } from "./cards.js";
+import { cardBack, cardElement, cardLabel, rankName } from "./cards.js";
 import { describeLegal } from "./narration.js";
 
 export function renderRoundInfo(element, view) {
@@ -75,7 +75,7 @@ export function renderPiles(container, view, { onAct, hint }) {
         wild: view.wild,
         onClick: () => entry && onAct(entry),
         disabled: !entry,
-        label: `${title} pile: ${cardText(top)}${entry ? ", take it" : ""}`,
+        label: `${title} pile: ${cardLabel(top, { wild: view.wild })}${entry ? ", take it" : ""}`,
       });
       if (entry) face.classList.add("playable");
     } else {

@@ -312,11 +312,13 @@ async function leaveTable() {
   const playing = seat.view?.status === "playing";
   const question = playing ? "Leave the game? A bot plays your seat to the end." : "Leave this table?";
   if (seat.view?.status !== "finished" && !window.confirm(question)) return;
+  seat.stop(); // leaving ends the stream key: no reconnection to a 401
   try {
     if (seat.view?.status !== "finished") await api.leave(seat.gameId, seat.token);
   } catch (error) {
     if (!(error instanceof api.ApiError && [401, 404, 409].includes(error.status))) {
       showProblem(error);
+      seat.follow().catch(showProblem);
       return;
     }
   }
