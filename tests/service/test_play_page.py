@@ -340,36 +340,38 @@ def test_a_second_person_joins_by_code_and_each_page_follows_the_other(
 
 
 @needs_chromium
-def test_an_answer_older_than_the_streamed_events_does_not_take_the_page_back(
+def test_answers_older_than_the_streamed_events_neither_block_nor_take_the_page_back(
     browser: Browser, base: str
 ) -> None:
-    """The answer to the person's discard is held back until the stream has brought the bot's
-    draw and discard after it; once it arrives, the page keeps the newer view (its turn again)."""
+    """Every answer to Ann's actions is held back. Her draw shows through the stream first, and
+    her click on a card of that newer view is taken (not dropped as a repeat of the draw); the
+    stream then brings her discard and the bot's draw and discard. Once the two old answers
+    arrive, the page keeps the newest view: her turn again."""
     ann = Person(browser, base, DESKTOP)
     page = ann.page
+    app = page.locator("#app")
     ann.create_table("Ann", "easy")
-    expect(page.locator("#app")).to_have_attribute("data-act", "draw", timeout=WAIT_MS)
-    page.get_by_role("button", name="Stock").click()
-    expect(page.locator("#app")).to_have_attribute("data-act", "discard", timeout=WAIT_MS)
-    drawn = ann.version()
-
+    expect(app).to_have_attribute("data-act", "draw", timeout=WAIT_MS)
+    start = ann.version()
     held: list[tuple[Route, APIResponse]] = []
     page.route("**/actions", lambda route: held.append((route, route.fetch())))
+
+    page.get_by_role("button", name="Stock").click()
+    expect(app).to_have_attribute("data-act", "discard", timeout=WAIT_MS)  # from the stream
+    expect(app).to_have_attribute("data-busy", "true")  # the draw's answer is still held
     page.locator("#hand .card").first.click()
-    # The bot's draw and discard, streamed while the answer to Ann's discard is still held.
     ann.page.wait_for_function(
         "v => Number(document.getElementById('app').dataset.version) >= v",
-        arg=drawn + 3,
+        arg=start + 4,  # the bot's draw and discard after Ann's
         timeout=WAIT_MS,
     )
-    expect(page.locator("#app")).to_have_attribute("data-busy", "true")
-    (route, answer) = held[0]
-    assert answer.json()["version"] == drawn + 1
+    assert [answer.json()["version"] for _, answer in held] == [start + 1, start + 2]
     newest = ann.version()
-    route.fulfill(response=answer)
-    expect(page.locator("#app")).not_to_have_attribute("data-busy", "true", timeout=WAIT_MS)
+    for route, answer in held:
+        route.fulfill(response=answer)
+    expect(app).not_to_have_attribute("data-busy", "true", timeout=WAIT_MS)
     assert ann.version() == newest
-    expect(page.locator("#app")).to_have_attribute("data-act", "draw")
+    expect(app).to_have_attribute("data-act", "draw")
     assert ann.errors == []
     ann.close()
 

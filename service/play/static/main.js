@@ -35,7 +35,8 @@ const state = {
   seat: null,
   analysis: null, // {key, result}: the analyser's answer for the hand `key`
   hint: null, // {version, advice}
-  busy: false, // an action is on its way: further clicks wait for its answer
+  actedOn: null, // the version an action on its way was chosen from: clicks on it are repeats
+  inFlight: 0, // actions on their way
   shownRound: null, // the last round whose result was announced
   pastRounds: [], // every round result this page has seen, in order (a view holds the last only)
   reviewFor: null,
@@ -58,7 +59,7 @@ function showProblem(error) {
 async function takeSeat(seat) {
   state.seat?.stop();
   Object.assign(state, {
-    seat, analysis: null, hint: null, shownRound: null, pastRounds: [], reviewFor: null,
+    seat, analysis: null, hint: null, shownRound: null, pastRounds: [], reviewFor: null, actedOn: null,
   });
   $("moves").replaceChildren();
   $("earlier-rounds-body").replaceChildren();
@@ -90,9 +91,16 @@ function forgetSeat() {
   show("start");
 }
 
+/**
+ * Posts a legal entry of the view on screen. A second click on the same view (a double click)
+ * is dropped; a click on a newer view is not, even before the last action's answer is back:
+ * the stream often shows the action's effect first.
+ */
 async function perform(entry) {
-  if (state.busy || !entry) return;
-  state.busy = true;
+  const version = state.seat?.view?.version;
+  if (!entry || state.actedOn === version) return;
+  state.actedOn = version;
+  state.inFlight += 1;
   $("app").dataset.busy = "true";
   try {
     await state.seat.act(entry);
@@ -101,8 +109,9 @@ async function perform(entry) {
     showProblem(error);
     state.seat.refresh().catch(() => {});
   } finally {
-    state.busy = false;
-    delete $("app").dataset.busy;
+    if (state.actedOn === version) state.actedOn = null;
+    state.inFlight -= 1;
+    if (!state.inFlight) delete $("app").dataset.busy;
   }
 }
 

@@ -24,6 +24,7 @@ export class Seat extends EventTarget {
     this.finished = false;
     this.retries = 0;
     this.retryTimer = null;
+    this.generation = 0; // bumped by stop(): a follow() under way then opens nothing
   }
 
   /** Takes `view` unless a newer one is already held; says whether it was taken. */
@@ -44,12 +45,14 @@ export class Seat extends EventTarget {
    * game's stream has nothing more to say (the service answers it 204). */
   async follow() {
     this.stop();
+    const generation = this.generation;
     if (this.view?.status === "finished") {
       this.finished = true;
       this.#connection("closed");
       return;
     }
     const { url } = await api.streamUrl(this.gameId, this.token);
+    if (generation !== this.generation) return; // stopped meanwhile
     const source = new EventSource(url);
     this.source = source;
     source.addEventListener("open", () => {
@@ -100,6 +103,7 @@ export class Seat extends EventTarget {
   }
 
   stop() {
+    this.generation += 1;
     clearTimeout(this.retryTimer);
     this.source?.close();
     this.source = null;
