@@ -47,6 +47,8 @@ needs_chromium = pytest.mark.skipif(
     not CHROMIUM.exists(),
     reason="needs Debian's chromium at /usr/bin/chromium (.ci/run installs it)",
 )
+# One worker runs the module, so its tests share one browser (a module-scoped fixture).
+pytestmark = pytest.mark.xdist_group("test_play_page")
 
 
 @pytest.fixture(scope="module")
