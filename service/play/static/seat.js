@@ -53,7 +53,10 @@ export class Seat extends EventTarget {
     }
     const { url } = await api.streamUrl(this.gameId, this.token);
     if (generation !== this.generation) return; // stopped meanwhile
-    const source = new EventSource(url);
+    // The URL is built from the request's Host; the page is served by the service itself, so
+    // its own origin is right even where a proxy passes another Host or scheme.
+    const { pathname, search } = new URL(url, location.href);
+    const source = new EventSource(pathname + search);
     this.source = source;
     source.addEventListener("open", () => {
       this.retries = 0;
