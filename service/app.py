@@ -36,6 +36,7 @@ from service.openapi_document import (
     finish_document,
 )
 from service.operations import OperationsController
+from service.play.routes import play_routes
 from service.problems import EXCEPTION_MAP
 from service.rate_limits import rate_limit_config, rate_limit_stores
 from service.read_timeout import ReadTimeoutMiddleware
@@ -179,6 +180,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             OperationsController,
             ScoreSheetsController,
             docs_assets,
+            play_routes,
         ],
         state=State({"services": services, "sheets": build_sheet_store(settings, store)}),
         plugins=[

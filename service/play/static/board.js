@@ -1,0 +1,130 @@
+// The table around the hand: who sits where and whose turn it is, the stock and the discard
+// pile(s), and the legal actions that are not a click on a card of the hand (going out, laying
+// off). Every action offered is an entry of the view's `legal`, posted as it is.
+
+import { cardBack, cardElement, cardLabel, rankName } from "./cards.js";
+import { describeLegal } from "./narration.js";
+
+export function renderRoundInfo(element, view) {
+  if (view.status === "finished") {
+    element.textContent = `${view.round} rounds played.`;
+    return;
+  }
+  const parts = [`Round ${view.round} of ${view.rounds}`];
+  if (view.wild) parts.push(`${rankName(view.wild, true)} are wild`);
+  parts.push(`${view.stock_count} cards in the stock`);
+  if (view.tiebreak) parts.push("tie-break round");
+  element.textContent = parts.join(" · ");
+}
+
+export function renderPlayers(list, view) {
+  list.replaceChildren();
+  for (const player of view.players) {
+    const item = document.createElement("li");
+    item.className = "player";
+    item.dataset.seat = player.seat;
+    if (player.seat === view.turn) {
+      item.classList.add("on-turn");
+      item.setAttribute("aria-current", "true");
+    }
+    if (player.seat === view.seat) item.classList.add("me");
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = player.seat === view.seat ? `${player.name} (you)` : player.name ?? "open seat";
+    const tags = [];
+    if (player.bot) tags.push(`${player.bot} bot`);
+    if (player.away) tags.push("away");
+    if (player.seat === view.out_seat) tags.push("went out");
+    if (player.seat === view.dealer) tags.push("dealer");
+    const facts = document.createElement("span");
+    facts.className = "facts";
+    facts.textContent = [`${player.hand_count} cards`, `${player.score} pts`, ...tags].join(" · ");
+    item.append(name, facts);
+    list.append(item);
+  }
+}
+
+/**
+ * The stock and each discard pile, clickable where a legal draw takes from it. `hint` is the
+ * hint's advice in the draw phase ({draw, pile}) or null.
+ */
+export function renderPiles(container, view, { onAct, hint }) {
+  const focusedPile = document.activeElement?.closest?.("[data-pile]")?.dataset.pile;
+  container.replaceChildren();
+  const draws = (view.legal ?? []).filter((e) => e.type === "draw");
+  const drawFrom = (source, pile) =>
+    draws.find((e) => e.source === source && (e.pile ?? null) === pile);
+
+  const stockEntry = drawFrom("stock", null);
+  const stock = cardBack({
+    label: `Stock, ${view.stock_count} cards${stockEntry ? ": draw" : ""}`,
+    disabled: !stockEntry,
+    onClick: () => onAct(stockEntry),
+  });
+  if (stockEntry) stock.classList.add("playable");
+  container.append(pile("stock", "Stock", stock, `${view.stock_count}`, hint?.draw === "stock"));
+
+  const tops = view.discard_tops ?? [view.discard_top];
+  tops.forEach((top, index) => {
+    const owner = view.discard_tops ? index : null;
+    const entry = drawFrom("discard", owner);
+    const title = owner == null ? "Discard" : view.players[index]?.name ?? `Seat ${index + 1}`;
+    let face;
+    if (top) {
+      face = cardElement(top, {
+        wild: view.wild,
+        onClick: () => entry && onAct(entry),
+        disabled: !entry,
+        label: `${title} pile: ${cardLabel(top, { wild: view.wild })}${entry ? ", take it" : ""}`,
+      });
+      if (entry) face.classList.add("playable");
+    } else {
+      face = document.createElement("span");
+      face.className = "card empty";
+      face.textContent = "empty";
+    }
+    const hinted = hint?.draw === "discard" && (hint.pile ?? null) === owner;
+    container.append(pile(`discard-${owner ?? "shared"}`, title, face, "", hinted));
+  });
+  if (focusedPile) container.querySelector(`[data-pile="${focusedPile}"] .card`)?.focus();
+}
+
+function pile(key, title, face, count, hinted) {
+  const box = document.createElement("div");
+  box.className = "pile";
+  box.dataset.pile = key;
+  if (hinted) face.classList.add("hinted");
+  const caption = document.createElement("span");
+  caption.className = "pile-title";
+  caption.setAttribute("aria-hidden", "true");
+  caption.textContent = count ? `${title} · ${count}` : title;
+  box.append(face, caption);
+  return box;
+}
+
+/**
+ * Going out, and whatever else `legal` offers beyond drawing and discarding a card: one button
+ * per entry. A go-out is offered for the cards whose discard leaves no deadwood (under the
+ * `penalty` rule `legal` lists every card; the analysis says which go out cleanly).
+ */
+export function renderActions(goOut, others, view, { analysis, onAct }) {
+  goOut.replaceChildren();
+  others.replaceChildren();
+  const clean = new Set(
+    analysis?.discards.filter((d) => d.deadwood_points === 0).map((d) => d.card) ?? [],
+  );
+  for (const entry of view.legal ?? []) {
+    if (entry.type === "draw" || (entry.type === "discard" && !entry.go_out)) continue;
+    if (entry.type === "discard" && analysis && !clean.has(entry.card)) continue;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = describeLegal(view, entry);
+    button.addEventListener("click", () => onAct(entry));
+    if (entry.type === "discard") {
+      button.className = "primary go-out-button";
+      goOut.append(button);
+    } else {
+      others.append(button);
+    }
+  }
+}

@@ -1,0 +1,361 @@
+// The play page: one person's seat, from the start screen to the end of the game and the rematch.
+//
+// How the API is used, in order: create a table (POST /v1/games) or claim a seat by its invite
+// code (POST /v1/invites/{code}); keep the seat's token; ask for a stream URL (POST
+// .../stream-url) and follow it with an EventSource; draw every view from the newest `version`
+// seen (seat.js); act by posting entries of the view's `legal` as they are; lay the hand out with
+// POST /v1/analyse; ask GET .../hint; when finished, POST .../rematch.
+//
+// The modules: api.js (the routes), seat.js (token, stream, newest view), start.js (the start
+// screen), board.js (players, piles, actions), hand.js, results.js (round results, score table),
+// chart.js, narration.js (words), cards.js; call.js (speed games) and review.js (a finished
+// game's review) are the extension points for the features being built now.
+
+import * as api from "./api.js";
+import { renderActions, renderPiles, renderPlayers, renderRoundInfo } from "./board.js";
+import { renderCall } from "./call.js";
+import { rankName } from "./cards.js";
+import { renderChart } from "./chart.js";
+import { enableHandKeys, renderHand } from "./hand.js";
+import { describeMove, seatName, turnLine } from "./narration.js";
+import { renderRoundResult, renderScoreTable } from "./results.js";
+import { offerReview } from "./review.js";
+import { Seat } from "./seat.js";
+import { setUpStart } from "./start.js";
+
+const $ = (id) => document.getElementById(id);
+const MOVES_SHOWN = 12;
+
+/** Live regions are written only when their words change, so nothing is announced twice. */
+function say(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
+const state = {
+  seat: null,
+  analysis: null, // {key, result}: the analyser's answer for the hand `key`
+  hint: null, // {version, advice}
+  actedOn: null, // the version an action on its way was chosen from: clicks on it are repeats
+  inFlight: 0, // actions on their way
+  shownRound: null, // the last round whose result was announced
+  pastRounds: [], // every round result this page has seen, in order (a view holds the last only)
+  reviewFor: null,
+};
+
+function show(screen) {
+  $("app").dataset.screen = screen;
+  for (const id of ["start", "waiting", "game"]) $(id).hidden = id !== screen;
+  $("leave").hidden = screen === "start";
+}
+
+function showProblem(error) {
+  const problem = $("problem");
+  problem.textContent = error ? error.message : "";
+  problem.hidden = !error;
+}
+
+// -- a seat ------------------------------------------------------------------------------------
+
+async function takeSeat(seat) {
+  state.seat?.stop();
+  Object.assign(state, {
+    seat, analysis: null, hint: null, shownRound: null, pastRounds: [], reviewFor: null, actedOn: null,
+  });
+  $("moves").replaceChildren();
+  $("earlier-rounds-body").replaceChildren();
+  seat.save();
+  seat.addEventListener("view", (e) => seat === state.seat && render(e.detail));
+  seat.addEventListener("move", (e) => seat === state.seat && addMove(e.detail));
+  seat.addEventListener("connection", (e) => seat === state.seat && showConnection(e.detail));
+  showProblem(null);
+  if (seat.view) render(seat.view);
+  try {
+    await seat.refresh();
+    await seat.follow();
+  } catch (error) {
+    if (error instanceof api.ApiError && [401, 404].includes(error.status)) {
+      forgetSeat(); // an expired game, or a seat left from another tab
+      return;
+    }
+    showProblem(error);
+  }
+}
+
+function forgetSeat() {
+  state.seat?.stop();
+  state.seat = null;
+  Seat.forget();
+  const app = $("app");
+  for (const key of ["status", "version", "gameId", "act", "wild"]) delete app.dataset[key];
+  document.title = "Three Thirteen";
+  show("start");
+}
+
+/**
+ * Posts a legal entry of the view on screen. A second click on the same view (a double click)
+ * is dropped; a click on a newer view is not, even before the last action's answer is back:
+ * the stream often shows the action's effect first.
+ */
+async function perform(entry) {
+  const version = state.seat?.view?.version;
+  if (!entry || state.actedOn === version) return;
+  state.actedOn = version;
+  state.inFlight += 1;
+  $("app").dataset.busy = "true";
+  try {
+    await state.seat.act(entry);
+    showProblem(null);
+  } catch (error) {
+    showProblem(error);
+    state.seat.refresh().catch(() => {});
+  } finally {
+    if (state.actedOn === version) state.actedOn = null;
+    state.inFlight -= 1;
+    if (!state.inFlight) delete $("app").dataset.busy;
+  }
+}
+
+function showConnection(status) {
+  const words = { live: "", lost: "Reconnecting…", closed: "" };
+  $("connection").textContent = words[status] ?? "";
+}
+
+// -- drawing a view ----------------------------------------------------------------------------
+
+function render(view) {
+  const app = $("app");
+  Object.assign(app.dataset, {
+    status: view.status,
+    version: view.version,
+    gameId: view.game_id,
+    act: [...new Set((view.legal ?? []).map((e) => e.type))].join(" "),
+    wild: view.wild ?? "",
+  });
+  if (view.status === "waiting") {
+    renderWaiting(view);
+    return;
+  }
+  show("game");
+  document.title = `${app.dataset.act ? "Your turn" : `Round ${view.round}`} · Three Thirteen`;
+  say($("turn"), turnLine(view));
+  renderRoundInfo($("round-info"), view);
+  renderCall($("call"), view);
+  renderPlayers($("players"), view);
+  renderTable(view);
+  renderRoundOver(view);
+  renderScoreTable($("score-table"), view);
+  renderChart($("score-chart"), view);
+  renderFinal(view);
+  if (view.hand) analyseHand(view);
+}
+
+/** The parts that change with the hand's analysis and the hint as well as with the view. */
+function renderTable(view) {
+  const playing = view.status === "playing";
+  for (const id of ["piles", "hand", "actions"]) $(id).hidden = !playing;
+  if (!playing) return;
+  const hint = state.hint?.version === view.version ? state.hint.advice : null;
+  const key = handKey(view);
+  const analysis = state.analysis?.key === key ? state.analysis.result : null;
+  const discards = new Map(
+    (view.legal ?? []).filter((e) => e.type === "discard" && !e.go_out).map((e) => [e.card, e]),
+  );
+  renderPiles($("piles"), view, { onAct: perform, hint: hint?.phase === "draw" ? hint : null });
+  renderHand($("hand"), {
+    hand: view.hand ?? [],
+    arrangement: analysis,
+    wild: view.wild,
+    discards,
+    onDiscard: perform,
+    hinted: hint?.phase === "discard" ? hint.suggested : null,
+  });
+  renderActions($("go-out"), $("other-actions"), view, { analysis, onAct: perform });
+  $("hint-button").disabled = !(view.legal ?? []).length;
+  if (!hint) say($("hint"), "");
+}
+
+function handKey(view) {
+  return `${view.game_id}:${view.round}:${view.wild}:${(view.hand ?? []).join(",")}`;
+}
+
+async function analyseHand(view) {
+  const key = handKey(view);
+  if (state.analysis?.key === key || !view.hand?.length) return;
+  state.analysis = { key, result: null };
+  try {
+    const result = await api.analyse(view.hand, view.wild, view.rules);
+    if (state.analysis?.key !== key) return; // the hand moved on meanwhile
+    state.analysis = { key, result };
+    const current = state.seat?.view;
+    if (current && handKey(current) === key) renderTable(current);
+  } catch {
+    // The hand stays in one sorted row; playing does not need the analysis.
+  }
+}
+
+async function askHint() {
+  const view = state.seat?.view;
+  if (!view) return;
+  const output = $("hint");
+  output.textContent = "Thinking…";
+  try {
+    const advice = await api.getHint(view.game_id, state.seat.token);
+    state.hint = { version: view.version, advice };
+    output.textContent = advice.reason;
+    if (state.seat.view.version === view.version) renderTable(state.seat.view);
+  } catch (error) {
+    output.textContent = error.message;
+  }
+}
+
+function renderWaiting(view) {
+  show("waiting");
+  document.title = "Waiting for players · Three Thirteen";
+  const code = view.invite_code;
+  // A rematch has no open seat: it waits for every person of the last game to ask for it.
+  const rematch = !code && !view.players.some((p) => p.open);
+  $("waiting-title").textContent = rematch
+    ? "Waiting for the other players to ask for the rematch"
+    : "Waiting for players";
+  $("invite").hidden = !code;
+  if (code) {
+    $("invite-code").textContent = code;
+    const link = `${location.origin}/play?code=${encodeURIComponent(code)}`;
+    $("invite-link").href = link;
+    $("invite-link").textContent = link;
+  }
+  const seats = $("waiting-seats");
+  seats.replaceChildren();
+  for (const player of view.players) {
+    const item = document.createElement("li");
+    item.className = player.open ? "open" : "taken";
+    const who = player.seat === view.seat ? `${player.name} (you)` : player.name;
+    item.textContent = `Seat ${player.seat + 1}: ${player.open ? "waiting for someone to join" : who}`;
+    if (player.bot) item.textContent += ` (${player.bot} bot)`;
+    seats.append(item);
+  }
+}
+
+/** A new round result is announced once, and the result panel marked fresh until the next. */
+function renderRoundOver(view) {
+  const result = view.last_round;
+  $("round-result").hidden = !result;
+  $("news").hidden = !result;
+  if (!result) return;
+  const seen = state.pastRounds.at(-1);
+  if (!seen || JSON.stringify(seen) !== JSON.stringify(result)) state.pastRounds.push(result);
+  renderRoundResult($("round-result-body"), view, result);
+  if ($("earlier-rounds-body").childElementCount !== state.pastRounds.length - 1) {
+    renderEarlierRounds(view);
+  }
+  if (state.shownRound !== result.round) {
+    // Fresh (highlighted) when it ended while this page watched, not on a page (re)load.
+    $("round-result").classList.toggle("fresh", state.shownRound !== null);
+    state.shownRound = result.round;
+  }
+  const mine = result.results.find((r) => r.seat === view.seat);
+  const out = result.out_seat == null ? "" : `${seatName(view, result.out_seat)} went out; `;
+  const next = view.status === "playing" && view.wild ? ` Now ${rankName(view.wild, true)} are wild.` : "";
+  say($("news"), `Round ${result.round}: ${out}you scored ${mine?.points ?? 0}.${next}`);
+}
+
+function renderEarlierRounds(view) {
+  const earlier = state.pastRounds.slice(0, -1).reverse();
+  $("earlier-rounds").hidden = !earlier.length;
+  const body = $("earlier-rounds-body");
+  body.replaceChildren();
+  for (const result of earlier) {
+    const box = document.createElement("div");
+    box.className = "earlier-round";
+    renderRoundResult(box, view, result);
+    body.append(box);
+  }
+}
+
+function renderFinal(view) {
+  const finished = view.status === "finished";
+  $("final").hidden = !finished;
+  if (!finished) return;
+  const winners = (view.winners ?? []).map((s) => seatName(view, s));
+  const best = Math.min(...view.players.map((p) => p.score));
+  const verb = winners.length === 1 && winners[0] !== "You" ? "wins" : "win";
+  $("winners").textContent = `${winners.join(" and ")} ${verb} with ${best} points.`;
+  if (state.reviewFor !== view.game_id) {
+    state.reviewFor = view.game_id;
+    offerReview($("review"), view);
+  }
+}
+
+function addMove(entry) {
+  const view = state.seat?.view;
+  if (!view) return;
+  const item = document.createElement("li");
+  item.textContent = describeMove(view, entry);
+  const moves = $("moves");
+  moves.prepend(item);
+  while (moves.children.length > MOVES_SHOWN) moves.lastChild.remove();
+}
+
+// -- buttons -----------------------------------------------------------------------------------
+
+async function requestRematch() {
+  const seat = state.seat;
+  if (!seat) return;
+  const button = $("rematch");
+  button.disabled = true;
+  try {
+    const next = await api.rematch(seat.gameId, seat.token);
+    const rematched = new Seat({ gameId: next.game_id, token: next.token, seat: next.seat });
+    rematched.accept(next.view);
+    await takeSeat(rematched);
+  } catch (error) {
+    showProblem(error);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function leaveTable() {
+  const seat = state.seat;
+  if (!seat) return;
+  const playing = seat.view?.status === "playing";
+  const question = playing ? "Leave the game? A bot plays your seat to the end." : "Leave this table?";
+  if (seat.view?.status !== "finished" && !window.confirm(question)) return;
+  seat.stop(); // leaving ends the stream key: no reconnection to a 401
+  try {
+    if (seat.view?.status !== "finished") await api.leave(seat.gameId, seat.token);
+  } catch (error) {
+    if (!(error instanceof api.ApiError && [401, 404, 409].includes(error.status))) {
+      showProblem(error);
+      seat.follow().catch(showProblem);
+      return;
+    }
+  }
+  forgetSeat();
+}
+
+async function copyInvite() {
+  const link = $("invite-link").href;
+  try {
+    await navigator.clipboard.writeText(link);
+    $("copy-invite").textContent = "Copied";
+  } catch {
+    // No clipboard outside a secure context: select the link for the person to copy.
+    getSelection().selectAllChildren($("invite-link"));
+  }
+}
+
+function start() {
+  enableHandKeys($("hand"));
+  $("hint-button").addEventListener("click", askHint);
+  $("rematch").addEventListener("click", requestRematch);
+  $("new-game").addEventListener("click", forgetSeat);
+  $("leave").addEventListener("click", leaveTable);
+  $("copy-invite").addEventListener("click", copyInvite);
+  setUpStart({ onSeat: takeSeat, onProblem: showProblem });
+  const saved = Seat.saved();
+  if (saved) takeSeat(saved);
+  else show("start");
+}
+
+start();

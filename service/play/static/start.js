@@ -1,0 +1,159 @@
+// The start screen: a new table (against bots, with open seats for people, or both), joining a
+// table by its invite code, and the lobby of listed tables waiting for players.
+
+import * as api from "./api.js";
+import { Seat } from "./seat.js";
+
+const NAME_KEY = "three-thirteen-name";
+const SEAT_KINDS = [
+  ["easy", "Bot: easy"],
+  ["normal", "Bot: normal"],
+  ["hard", "Bot: hard"],
+  ["open", "Open seat: invite someone"],
+];
+const MAX_OTHER_SEATS = 7;
+
+/** Wires the forms; `onSeat(seat)` is called with the seat a person created or claimed. */
+export function setUpStart({ onSeat, onProblem }) {
+  const create = document.getElementById("create");
+  const join = document.getElementById("join");
+  const opponents = document.getElementById("opponents");
+  const addSeat = document.getElementById("add-seat");
+
+  const savedName = localStorage.getItem(NAME_KEY) ?? "";
+  create.elements.name.value = savedName;
+  join.elements.name.value = savedName;
+
+  const renumber = () => {
+    [...opponents.children].forEach((row, i) => {
+      row.querySelector("label").textContent = `Seat ${i + 2}`;
+      row.querySelector("label").htmlFor = `seat-${i + 2}`;
+      row.querySelector("select").id = `seat-${i + 2}`;
+      row.querySelector("button").setAttribute("aria-label", `Remove seat ${i + 2}`);
+      row.querySelector("button").disabled = opponents.children.length === 1;
+    });
+    addSeat.disabled = opponents.children.length >= MAX_OTHER_SEATS;
+  };
+  const addOpponent = (kind) => {
+    const row = document.createElement("li");
+    const label = document.createElement("label");
+    label.className = "seat-label";
+    const select = document.createElement("select");
+    select.name = "seat";
+    for (const [value, title] of SEAT_KINDS) select.add(new Option(title, value, false, value === kind));
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "quiet";
+    remove.textContent = "Remove";
+    remove.addEventListener("click", () => {
+      row.remove();
+      renumber();
+      addSeat.focus();
+    });
+    row.append(label, select, remove);
+    opponents.append(row);
+    renumber();
+    return select;
+  };
+  addOpponent("normal");
+  addSeat.addEventListener("click", () => addOpponent("open").focus());
+
+  create.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = nameOf(create);
+    if (!name) return;
+    const kinds = [...opponents.querySelectorAll("select")].map((s) => s.value);
+    const players = [{ name }, ...kinds.map((k) => (k === "open" ? { open: true } : { bot: k }))];
+    const body = { players, rules: create.elements.rules.value };
+    if (create.elements.listed.checked && kinds.includes("open")) body.listed = true;
+    const clock = create.elements.turn_seconds.value;
+    if (clock) body.turn_seconds = Number(clock);
+    submitting(create, async () => {
+      const created = await api.createGame(body);
+      onSeat(new Seat({ gameId: created.game_id, token: created.seats[0].token, seat: created.seats[0].seat }));
+    }, onProblem);
+  });
+
+  join.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const code = join.elements.code;
+    if (!code.value.trim()) {
+      code.reportValidity();
+      return;
+    }
+    const name = nameOf(join);
+    if (!name) return;
+    submitting(join, async () => {
+      const claimed = await api.claimSeat(code.value.trim(), name);
+      const seat = new Seat({ gameId: claimed.game_id, token: claimed.token, seat: claimed.seat });
+      seat.accept(claimed.view);
+      onSeat(seat);
+    }, onProblem);
+  });
+
+  const invited = new URLSearchParams(location.search).get("code");
+  if (invited) {
+    join.elements.code.value = invited;
+    (join.elements.name.value ? join.querySelector("[type=submit]") : join.elements.name).focus();
+  }
+
+  const refresh = document.getElementById("lobby-refresh");
+  refresh.addEventListener("click", () => showLobby(join));
+  showLobby(join);
+}
+
+function nameOf(form) {
+  const input = form.elements.name;
+  input.value = input.value.trim();
+  if (!input.reportValidity()) return null;
+  localStorage.setItem(NAME_KEY, input.value);
+  return input.value;
+}
+
+async function submitting(form, work, onProblem) {
+  const button = form.querySelector("[type=submit]");
+  button.disabled = true;
+  try {
+    await work();
+  } catch (error) {
+    onProblem(error);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function showLobby(join) {
+  const list = document.getElementById("lobby-tables");
+  let tables = [];
+  try {
+    ({ tables } = await api.listTables());
+  } catch {
+    list.replaceChildren(note("The lobby could not be loaded."));
+    return;
+  }
+  list.replaceChildren();
+  if (!tables.length) list.append(note("No listed table is waiting."));
+  for (const table of tables) {
+    const item = document.createElement("li");
+    const seats = table.seats.map((s) => (s.open ? "open" : s.name)).join(", ");
+    const text = document.createElement("span");
+    text.textContent = `${table.invite_code} · ${table.preset} · ${seats}`;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Join";
+    button.setAttribute("aria-label", `Join table ${table.invite_code}`);
+    button.addEventListener("click", () => {
+      join.elements.code.value = table.invite_code;
+      join.elements.name.focus();
+    });
+    item.append(text, button);
+    list.append(item);
+  }
+}
+
+function note(text) {
+  const item = document.createElement("li");
+  item.className = "note";
+  item.textContent = text;
+  return item;
+}
