@@ -1,4 +1,4 @@
-"""Costly analyses in worker processes (``service.analysis_pool``): answered as the event loop
+"""Costly analyses in worker processes (``service.analysis.pool``): answered as the event loop
 would answer them, from another process, refused with 503 past the queue's bound, and the
 processes started with the first costly analysis and stopped with the app."""
 
@@ -20,11 +20,11 @@ from litestar.testing import TestClient
 
 import engine
 from engine.cards import JOKER, parse_cards, parse_rank
-from service import translate
-from service.analysis_pool import AnalysisPool, is_costly
-from service.app import create_app
-from service.problems import AnalysesBusy
+from service.analysis.pool import AnalysisPool, is_costly
+from service.http.app import create_app
+from service.http.problems import AnalysesBusy
 from service.settings import Settings
+from service.vocabulary import translate
 from tests.service.costly_hands import LARGER_THAN_A_DEAL as LARGE
 from tests.service.costly_hands import SLOWEST_KNOWN as SLOW
 from tests.service.costly_hands import codes

@@ -1,13 +1,13 @@
-"""The due moves (``service.due_moves``) on memory, Redis and a Redis Cluster: one suite for all
-three. An entry is taken once its time has come, moved on by the lease as it is taken, so two
-takers racing never both get it while the lease holds, and again once the lease ran out."""
+"""The due moves (``service.bots.due_moves``) on memory, Redis and a Redis Cluster: one suite
+for all three. An entry is taken once its time has come, moved on by the lease as it is taken, so
+two takers racing never both get it while the lease holds, and again once the lease ran out."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from service.due_moves import DueMoves, MemoryDueMoves, due_moves_for
+from service.bots.due_moves import DueMoves, MemoryDueMoves, due_moves_for
 from tests.service.test_store import StoreKind, new_id, run, store_kind
 
 __all__ = ["store_kind"]  # the fixture, shared with the store suite

@@ -12,8 +12,8 @@ from jsonschema_rs import Draft202012Validator
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.event_stream import STREAM_EVENTS
-from service.openapi import render
+from service.openapi.export import render
+from service.streams.events import STREAM_EVENTS
 
 Client = TestClient[Litestar]
 COMMITTED = Path(__file__).parents[2] / "openapi" / "openapi.json"

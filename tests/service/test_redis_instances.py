@@ -18,9 +18,9 @@ from typing import Any
 import httpx
 import pytest
 
-from service.app import build_channels_backend, build_store
-from service.redis_store import GameEventsBackend
+from service.http.app import build_channels_backend, build_store
 from service.settings import Settings
+from service.streams.redis_channels import GameEventsBackend
 from tests.redis_servers import (
     HttpResponse,
     LeanHttpClient,

@@ -15,8 +15,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service import game_records
-from service.sheet_store import MemorySheetStore
+from service.games import records as game_records
+from service.sheets.store import MemorySheetStore
 
 Client = TestClient[Litestar]
 Json = dict[str, Any]

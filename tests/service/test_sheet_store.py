@@ -16,17 +16,18 @@ import redis
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service import scoresheets, sheet_wire
-from service.app import create_app
-from service.redis_store import RedisStore
+from service.http.app import create_app
 from service.settings import Settings
-from service.sheet_store import (
+from service.sheets import lifecycle as scoresheets
+from service.sheets import wire as sheet_wire
+from service.sheets.store import (
     MemorySheetStore,
     SheetExists,
     SheetStore,
     StoredSheet,
     build_sheet_store,
 )
+from service.storage.redis_game_store import RedisStore
 from tests.service.conftest_redis import delete_prefixed
 
 DAY = 86400.0

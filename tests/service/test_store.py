@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.redis_store import RedisStore
-from service.store import GameExists, MemoryStore, Store, StoredGame
+from service.storage.game_store import GameExists, MemoryStore, Store, StoredGame
+from service.storage.redis_game_store import RedisStore
 from tests.service.conftest_redis import delete_prefixed
 
 StoreFactory = Callable[..., Store]

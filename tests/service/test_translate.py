@@ -1,4 +1,5 @@
-"""``service.translate``: what it remembers between requests changes nothing it answers."""
+"""``service.vocabulary.translate``: what it remembers between requests changes nothing it
+answers."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ import engine
 from engine.analysis import analysis_document, build_document
 from engine.cards import ACE, KING
 from engine.rules import RulesSpec
-from service import translate, wire
-from service.problems import InvalidField
+from service.analysis.wire import AnalyseResponse, DiscardOut
+from service.http.problems import InvalidField
+from service.vocabulary import translate
+from service.vocabulary.wire import RulesOverrides
 
 
-def overrides(body: bytes) -> wire.RulesOverrides:
-    return msgspec.json.decode(body, type=wire.RulesOverrides)
+def overrides(body: bytes) -> RulesOverrides:
+    return msgspec.json.decode(body, type=RulesOverrides)
 
 
 def test_equal_rules_objects_share_one_rules_value() -> None:
@@ -75,7 +78,7 @@ def test_the_wire_answer_is_the_engine_s_analysis_document(
     analysis = engine.analyse(hand.split(), wild, rules)
     document = analysis_document(analysis)
     assert msgspec.to_builtins(translate.analysis_to_wire(analysis)) == document
-    assert msgspec.convert(document, wire.AnalyseResponse) == translate.analysis_to_wire(analysis)
+    assert msgspec.convert(document, AnalyseResponse) == translate.analysis_to_wire(analysis)
     assert msgspec.json.decode(msgspec.json.encode(document)) == document  # plain JSON values
 
 
@@ -89,4 +92,4 @@ def test_a_document_field_the_wire_lacks_fails_at_once() -> None:
 
     analysis = engine.analyse(["AH", "2H", "3H"], None, "classic")
     with pytest.raises(TypeError):
-        build_document(analysis, wire.AnalyseResponse, Narrower, wire.DiscardOut)
+        build_document(analysis, AnalyseResponse, Narrower, DiscardOut)

@@ -1,0 +1,155 @@
+"""``GET /v1/games/{game_id}/hint`` and ``POST /v1/advise``: the engine's hint over HTTP.
+
+The hint is computed from the seat's view and the public log as that seat sees them
+(``engine.seen``), never from the game's state; ``advise`` builds the same from a bare hand.
+Each hint analyses one hand per distinct unseen card, a few milliseconds for a game's hands, so
+it runs in a worker thread rather than holding the event loop.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import anyio
+import anyio.to_thread
+from litestar import Controller, Request, get, post
+from litestar.params import FromPath, JSONBody
+
+import engine
+from engine import game
+from engine.advice import DrawHint, Hint, PackError, advise, hint
+from engine.cards import Card, Rank
+from engine.seen import sight
+from service.advice.wire import AdviseRequest, DiscardOptionOut, DrawOptionOut, HintOut
+from service.games import lifecycle as game_flow
+from service.games.routes import Authorization
+from service.http.dependencies import services_of
+from service.http.openapi_declarations import SEAT, problems
+from service.http.problems import InvalidField, MissingToken, MissingWild
+from service.vocabulary import translate
+
+LARGEST_HAND: Final = 16
+"""The largest hand a game holds after its draw (15 dealt, extended schedule, plus one)."""
+
+_HINTS: Final = anyio.CapacityLimiter(2)
+
+
+def hint_to_wire(advice: Hint) -> HintOut:
+    if isinstance(advice, DrawHint):
+        return HintOut(
+            phase="draw",
+            draw=advice.advised.source,
+            pile=advice.advised.pile,
+            options=[
+                DrawOptionOut(
+                    source=o.source,
+                    pile=o.pile,
+                    card=translate.optional_card_code(o.card),
+                    expected_deadwood=round(o.expected_deadwood, 4),
+                    go_out_chance=round(o.go_out_chance, 4),
+                )
+                for o in advice.options
+            ],
+            reason=advice.reason,
+        )
+    return HintOut(
+        phase="discard",
+        discards=[_discard_out(d) for d in advice.discards],
+        suggested=translate.card_code(advice.suggested),
+        reason=advice.reason,
+    )
+
+
+def _discard_out(option: engine.advice.DiscardOption) -> DiscardOptionOut:
+    return DiscardOptionOut(
+        card=translate.card_code(option.card),
+        deadwood_points=option.deadwood_points,
+        go_out=option.go_out,
+    )
+
+
+def _wild_of(data: AdviseRequest, rules: engine.Rules) -> Rank:
+    if data.wild is not None:
+        wild = translate.rank_from_code(data.wild, "wild")
+        if wild not in rules.ranks:
+            raise InvalidField(
+                f"wild rank {data.wild!r} is not a rank of the {rules.preset} pack", field="wild"
+            )
+        return wild
+    if data.round is not None:
+        return rules.wild_rank(data.round)
+    raise MissingWild("give the wild rank as `wild`, or the round as `round`", field="wild")
+
+
+def _advice_of(data: AdviseRequest) -> Hint:
+    rules = translate.rules_from_wire(data.rules)
+    wild = _wild_of(data, rules)
+    hand = translate.cards_from_codes(data.hand, "hand")
+    upcard: Card | None = None
+    if data.upcard is not None:
+        upcard = translate.cards_from_codes([data.upcard], "upcard")[0]
+    if len(hand) + (upcard is not None) > LARGEST_HAND:
+        raise InvalidField(
+            f"{len(hand)} cards: advice takes a game's hands, at most {LARGEST_HAND} cards "
+            "after the draw",
+            field="hand",
+        )
+    seen = translate.cards_from_codes(data.seen, "seen")
+    try:
+        return advise(hand, wild, rules, upcard=upcard, seen=seen, players=data.players)
+    except PackError as exc:
+        raise InvalidField(str(exc), field=exc.field) from None
+
+
+class AdviceController(Controller):
+    tags = ("advice",)
+
+    @get(
+        "/v1/games/{game_id:str}/hint",
+        operation_id="getHint",
+        security=SEAT,
+        summary="Advice for the seat on turn: which source to draw from, or what to discard",
+        description=(
+            "From what the seat has seen (its view and the public log), never the hidden cards. "
+            "Draw phase: each source's mean least deadwood over the unseen cards after the best "
+            "discard (exact for a pile's top card) and its go-out chance. Discard phase: every "
+            "card ranked. Needs the seat's token; off turn, a 409."
+        ),
+        responses=problems(401, 404, 409, 503),
+    )
+    async def hint(
+        self,
+        request: Request[Any, Any, Any],
+        game_id: FromPath[str],
+        authorization: Authorization = None,
+    ) -> HintOut:
+        token = game_flow.token_from_header(authorization)
+        if token is None:
+            raise MissingToken("a hint is for a seat: send its token as 'Bearer <token>'")
+        loaded = await game_flow.load_game(services_of(request), game_id, token=token)
+        seat = loaded.seat_of(token)
+        state = loaded.state
+        if state.status != "playing":
+            raise engine.GameFinished()
+        if seat != state.turn:
+            raise engine.NotYourTurn(seat, state.turn)
+        seen = sight(game.view(state, seat), game.public_log(state, seat), seat, state.rules)
+        advice = await anyio.to_thread.run_sync(hint, seen, limiter=_HINTS)
+        return hint_to_wire(advice)
+
+    @post(
+        "/v1/advise",
+        operation_id="adviseHand",
+        summary="The hint for a bare hand, for tools",
+        description=(
+            "Stateless: with `upcard`, the advice for the draw (the hand before it); without, "
+            "for the discard (the hand after it). `seen` cards are out of the stock; `players` "
+            "sets the pack where the rules make it depend on the table. The wild rank is "
+            "`wild`, or else the wild rank of `round`."
+        ),
+        status_code=200,
+        responses=problems(400, 413, 422),
+    )
+    async def advise(self, data: JSONBody[AdviseRequest]) -> HintOut:
+        advice = await anyio.to_thread.run_sync(_advice_of, data, limiter=_HINTS)
+        return hint_to_wire(advice)

@@ -1,0 +1,40 @@
+"""The JSON shapes of ``POST /v1/analyse``."""
+
+from __future__ import annotations
+
+from service.http.wire import Out, Strict
+from service.vocabulary.wire import (
+    CanonicalCard,
+    CanonicalRank,
+    Count,
+    Hand,
+    MeldOut,
+    RankCode,
+    RoundNumber,
+    RulesSpec,
+)
+
+
+class AnalyseRequest(Strict, frozen=True):
+    hand: Hand
+    wild: RankCode | None = None
+    """The wild rank; when omitted, the wild rank of ``round`` under the rules' schedule."""
+    round: RoundNumber | None = None
+    rules: RulesSpec = "classic"
+
+
+class DiscardOut(Out, frozen=True):
+    card: CanonicalCard
+    deadwood_points: Count
+    """The least deadwood of the hand left after discarding ``card``."""
+
+
+class AnalyseResponse(Out, frozen=True):
+    wild: CanonicalRank | None
+    melds: list[MeldOut]
+    deadwood: list[CanonicalCard]
+    deadwood_points: Count
+    melded: bool
+    discards: list[DiscardOut]
+    suggested_discard: CanonicalCard | None
+    can_go_out: bool

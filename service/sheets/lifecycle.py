@@ -1,0 +1,258 @@
+"""A score sheet's life through its store: create, load, enter a round; and its wire form.
+
+The store keeps what was entered (the players, the rules, the first dealer, each round's
+entries as given and the edit token's SHA-256), never the scores: a sheet is scored again from
+its entries by ``engine.scoresheet.restore`` whenever it is loaded, so what it shows always
+follows the engine's scoring. Entering a round is load → check the token → ``enter_round`` →
+a compare-and-set commit; when another write got in first, the round is entered again on the
+sheet as that write left it (a PUT of one round does not depend on the others'), so neither
+write is lost.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import msgspec
+
+from engine import scoresheet
+from engine.scoresheet import CardsEntry, Entry, PointsEntry, ScoredEntry, Sheet
+from service.games import records as game_records
+from service.games.lifecycle import token_from_header
+from service.http.problems import (
+    InvalidField,
+    MissingEditToken,
+    SheetNotFound,
+    SheetWriteConflict,
+    WrongEditToken,
+)
+from service.sheets import wire as sheet_wire
+from service.sheets.store import SheetExists, SheetStore
+from service.vocabulary import translate
+
+COMMIT_ATTEMPTS: Final = 8
+"""Writes that lose the compare-and-set try again on the newer sheet this many times at most."""
+
+
+class EntryRecord(msgspec.Struct, frozen=True, array_like=True):
+    seat: int
+    cards: list[int] | None
+    """Card ints as entered; None for a points entry."""
+    points: int | None
+    failed_go_outs: int
+
+
+class DealRecord(msgspec.Struct, frozen=True, array_like=True):
+    round: int
+    out_seat: int | None
+    entries: list[EntryRecord]
+
+
+class SheetRecord(msgspec.Struct, frozen=True, array_like=True):
+    players: list[str]
+    rules: dict[str, Any]
+    """``Rules.to_spec()``: every option, so a preset changed later leaves the sheet as it was."""
+    first_dealer: int
+    token_hash: bytes
+    created: float
+    deals: list[DealRecord]
+    """``Sheet.deals`` as entered, in the order played."""
+
+
+_encoder: Final = msgspec.msgpack.Encoder()
+_decoder: Final = msgspec.msgpack.Decoder(SheetRecord)
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedSheet:
+    sheet_id: str
+    version: int
+    record: SheetRecord
+    sheet: Sheet
+
+    def check_token(self, authorization: str | None) -> None:
+        """401 unless the Authorization header carries this sheet's edit token (compared in
+        constant time)."""
+        token = token_from_header(authorization)
+        if token is None:
+            raise MissingEditToken("send the sheet's edit token as 'Authorization: Bearer <token>'")
+        if not hmac.compare_digest(game_records.token_hash(token), self.record.token_hash):
+            raise WrongEditToken("the token is not this sheet's edit token")
+
+    def to_wire(self) -> sheet_wire.ScoreSheet:
+        return sheet_to_wire(self.sheet_id, self.version, self.sheet)
+
+
+# -- the store ------------------------------------------------------------------------------------
+
+
+async def create_sheet(
+    store: SheetStore, request: sheet_wire.CreateSheetRequest
+) -> sheet_wire.SheetCreated:
+    rules = translate.rules_from_wire(request.rules)
+    sheet = scoresheet.new_sheet(request.players, rules, request.first_dealer)
+    token = game_records.new_token()
+    record = SheetRecord(
+        players=list(sheet.players),
+        rules=sheet.rules.to_spec(),
+        first_dealer=sheet.first_dealer,
+        token_hash=game_records.token_hash(token),
+        created=game_records.now(),
+        deals=[],
+    )
+    encoded = _encoder.encode(record)
+    while True:
+        sheet_id = game_records.new_game_id()
+        try:
+            await store.create(sheet_id, encoded)
+            break
+        except SheetExists:  # 96 random bits: practically never, but never overwrite a sheet
+            continue
+    return sheet_wire.SheetCreated(
+        sheet_id=sheet_id, edit_token=token, sheet=sheet_to_wire(sheet_id, 0, sheet)
+    )
+
+
+async def load_sheet(store: SheetStore, sheet_id: str) -> LoadedSheet:
+    stored = await store.load(sheet_id)
+    if stored is None:
+        raise SheetNotFound(f"no score sheet {sheet_id!r} (it may have expired)")
+    record = _decoder.decode(stored.record)
+    sheet = scoresheet.restore(
+        record.players,
+        record.rules,
+        record.first_dealer,
+        [(d.round, d.out_seat, [_entry_of(e) for e in d.entries]) for d in record.deals],
+    )
+    return LoadedSheet(sheet_id, stored.version, record, sheet)
+
+
+async def enter_round(
+    store: SheetStore,
+    sheet_id: str,
+    round_number: int,
+    authorization: str | None,
+    request: sheet_wire.EnterRoundRequest,
+) -> sheet_wire.ScoreSheet:
+    """Enter (or correct) one round; the sheet as it is after. Nothing is written unless the
+    whole round is valid."""
+    entries: list[Entry] | None = None
+    for _ in range(COMMIT_ATTEMPTS):
+        loaded = await load_sheet(store, sheet_id)
+        loaded.check_token(authorization)
+        entries = entries_from_wire(request.entries) if entries is None else entries
+        sheet = scoresheet.enter_round(loaded.sheet, round_number, request.out_seat, entries)
+        record = msgspec.structs.replace(loaded.record, deals=_deal_records(sheet))
+        if await store.commit(sheet_id, loaded.version, _encoder.encode(record)):
+            return sheet_to_wire(sheet_id, loaded.version + 1, sheet)
+    raise SheetWriteConflict(
+        f"the sheet changed under {COMMIT_ATTEMPTS} attempts to enter round {round_number}; "
+        "try again"
+    )
+
+
+def _deal_records(sheet: Sheet) -> list[DealRecord]:
+    return [
+        DealRecord(d.round, d.out_seat, [_entry_record(e.entry) for e in d.entries])
+        for d in sheet.deals
+    ]
+
+
+def _entry_record(entry: Entry) -> EntryRecord:
+    if isinstance(entry, CardsEntry):
+        return EntryRecord(entry.seat, list(entry.cards), None, entry.failed_go_outs)
+    return EntryRecord(entry.seat, None, entry.points, entry.failed_go_outs)
+
+
+def _entry_of(record: EntryRecord) -> Entry:
+    if record.cards is not None:
+        return CardsEntry(record.seat, tuple(record.cards), record.failed_go_outs)
+    return PointsEntry(record.seat, record.points or 0, record.failed_go_outs)
+
+
+# -- the wire -------------------------------------------------------------------------------------
+
+
+def entries_from_wire(entries: Sequence[sheet_wire.EntryIn]) -> list[Entry]:
+    """Each entry as the engine's: its cards parsed (a bad code named by its place), or its
+    points; exactly one of the two."""
+    out: list[Entry] = []
+    for index, entry in enumerate(entries):
+        field = f"entries[{index}]"
+        if (entry.cards is None) == (entry.points is None):
+            raise InvalidField(
+                f"{field}: give the seat's cards or its points, exactly one of the two",
+                field=f"{field}.cards" if entry.cards is not None else field,
+            )
+        if entry.cards is not None:
+            cards = translate.cards_from_codes(entry.cards, f"{field}.cards")
+            out.append(CardsEntry(entry.seat, tuple(cards), entry.failed_go_outs))
+        else:
+            out.append(PointsEntry(entry.seat, entry.points or 0, entry.failed_go_outs))
+    return out
+
+
+def sheet_to_wire(sheet_id: str, version: int, sheet: Sheet) -> sheet_wire.ScoreSheet:
+    counted = sheet.counted
+    running = [0] * len(sheet.players)
+    rounds = []
+    for shape in sheet.shapes():
+        deal = counted.get(shape.round)
+        totals = None
+        if deal is not None and not shape.tiebreak:
+            running = [t + deal.points_of(seat) for seat, t in enumerate(running)]
+            totals = list(running)
+        rounds.append(
+            sheet_wire.SheetRoundOut(
+                round=shape.round,
+                cards_dealt=shape.cards_dealt,
+                wild=translate.rank_code(shape.wild) or "",
+                dealer=shape.dealer,
+                seats=list(shape.seats),
+                tiebreak=shape.tiebreak,
+                entered=deal is not None,
+                out_seat=None if deal is None else deal.out_seat,
+                entries=None if deal is None else [_entry_to_wire(e) for e in deal.entries],
+                totals=totals,
+                replayed=[
+                    sheet_wire.ReplayedDealOut(
+                        out_seat=d.out_seat, entries=[_entry_to_wire(e) for e in d.entries]
+                    )
+                    for d in sheet.replays_of(shape.round)
+                ],
+            )
+        )
+    finished = sheet.next_round is None
+    return sheet_wire.ScoreSheet(
+        sheet_id=sheet_id,
+        version=version,
+        status="finished" if finished else "playing",
+        rules=translate.rules_to_wire(sheet.rules),
+        players=[
+            sheet_wire.SheetPlayerOut(seat=seat, name=name)
+            for seat, name in enumerate(sheet.players)
+        ],
+        first_dealer=sheet.first_dealer,
+        rounds=rounds,
+        next_round=sheet.next_round,
+        totals=list(sheet.totals),
+        winners=list(sheet.winners) if finished else None,
+    )
+
+
+def _entry_to_wire(scored: ScoredEntry) -> sheet_wire.SheetEntryOut:
+    entry = scored.entry
+    is_cards = isinstance(entry, CardsEntry)
+    return sheet_wire.SheetEntryOut(
+        seat=entry.seat,
+        points=scored.points,
+        given="cards" if is_cards else "points",
+        cards=translate.card_codes(sorted(entry.cards)) if isinstance(entry, CardsEntry) else None,
+        melds=[translate.meld_to_wire(m) for m in scored.melds] if is_cards else None,
+        deadwood=translate.card_codes(scored.deadwood) if is_cards else None,
+        deadwood_points=scored.deadwood_points,
+        failed_go_outs=entry.failed_go_outs,
+    )
