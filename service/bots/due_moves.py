@@ -13,7 +13,7 @@ and works out from its record what, if anything, is due.
 from __future__ import annotations
 
 import heapq
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
 
 _SLACK: Final = 64
 """Replaced entries the heap may hold beyond twice the live ones before it is rebuilt."""
@@ -65,13 +65,3 @@ class MemoryDueMoves:
         for game_id in taken:
             await self.schedule(game_id, now + lease)
         return taken
-
-
-def due_moves_for(store: Any) -> DueMoves:
-    """The entries that go with a store: in memory, or on the Redis store's own client."""
-    redis_client = getattr(store, "redis", None)
-    if redis_client is None:
-        return MemoryDueMoves()
-    from service.bots.redis_due_moves import RedisDueMoves  # noqa: PLC0415  # Redis deployments only
-
-    return RedisDueMoves(redis_client, key_prefix=store.key_prefix)

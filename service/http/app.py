@@ -4,12 +4,9 @@
 from __future__ import annotations
 
 import gc
-from typing import Any, Literal
 
 from litestar import Litestar
 from litestar.channels import ChannelsPlugin
-from litestar.channels.backends.base import ChannelsBackend
-from litestar.channels.backends.memory import MemoryChannelsBackend
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.logging import LoggingConfig
@@ -25,14 +22,13 @@ from service.advice.routes import AdviceController
 from service.analysis.pool import AnalysisPool
 from service.analysis.routes import AnalysisController
 from service.bots import turns as bot_turns
-from service.bots.due_moves import due_moves_for
 from service.bots.tasks import BotTasks
 from service.games.decoded_cache import DecodedGames
 from service.games.routes import GamesController
 from service.http.client_address import TrustedProxies
 from service.http.dependencies import Services
 from service.http.problems import EXCEPTION_MAP
-from service.http.rate_limits import rate_limit_config, rate_limit_stores
+from service.http.rate_limits import STORE_NAME, rate_limit_config
 from service.http.read_timeout import ReadTimeoutMiddleware
 from service.http.strict_body import decode_body_strictly
 from service.openapi.document import FinishedJsonRenderPlugin, FinishedSwaggerRenderPlugin
@@ -40,10 +36,8 @@ from service.openapi.links import finish_document
 from service.operations.routes import OperationsController
 from service.settings import Settings
 from service.sheets.routes import ScoreSheetsController
-from service.sheets.store import build_sheet_store
-from service.storage.game_store import MemoryStore, Store
+from service.storage.backends import build_backends
 from service.streams.limits import StreamSlots
-from service.tables.index import table_index_for
 from service.tables.routes import InvitesController, SeatsController, TablesController
 
 API_VERSION = "1.0.0"
@@ -54,49 +48,6 @@ Three Thirteen rummy as a service: create games, take turns, stream events, and 
 (best melds, least deadwood, every discard ranked). Errors are RFC 9457 problem details.
 Seat tokens go in `Authorization: Bearer <token>`; each is shown once, to whoever takes the seat.
 """
-
-
-def build_store(settings: Settings) -> tuple[Store, Literal["memory", "redis"]]:
-    if not settings.redis_url:
-        return (
-            MemoryStore(
-                game_ttl=settings.game_ttl,
-                idempotency_ttl=settings.idempotency_ttl,
-                max_games=settings.max_games,
-            ),
-            "memory",
-        )
-    # Only a Redis deployment loads the Redis client code.
-    from service.storage.redis_game_store import RedisStore  # noqa: PLC0415
-
-    store = RedisStore.from_url(
-        settings.redis_url,
-        game_ttl=settings.game_ttl,
-        idempotency_ttl=settings.idempotency_ttl,
-        cluster=settings.redis_cluster,
-        pool_size=settings.redis_pool_size,
-        pool_timeout=settings.redis_pool_timeout,
-    )
-    return store, "redis"
-
-
-def build_channels_backend(settings: Settings, store: Store) -> ChannelsBackend:
-    """In memory for one process; a Redis stream per game when games live in Redis, so a stream
-    on one instance hears actions applied on another. Only versions travel on a channel.
-
-    The Redis one is ``GameEventsBackend`` (``service.streams.redis_channels``): Litestar's
-    stream backend that keeps reading through a Redis outage and publishes without queueing
-    behind each answer."""
-    redis_client: Any = getattr(store, "redis", None)
-    if redis_client is None:
-        return MemoryChannelsBackend(history=settings.event_history)
-    from service.streams.redis_channels import GameEventsBackend  # noqa: PLC0415  # Redis deployments only
-
-    return GameEventsBackend(
-        redis=redis_client,
-        history=settings.event_history,
-        stream_ttl_ms=int(settings.game_ttl * 1000),
-    )
 
 
 def openapi_config() -> OpenAPIConfig:
@@ -131,9 +82,9 @@ def openapi_config() -> OpenAPIConfig:
 
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
-    store, store_kind = build_store(settings)
+    backends = build_backends(settings)
     channels = ChannelsPlugin(
-        backend=build_channels_backend(settings, store),
+        backend=backends.channels,
         arbitrary_channels_allowed=True,
         # A slow stream loses old notices, never the events: it catches up from the game's log.
         subscriber_max_backlog=64,
@@ -143,8 +94,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
     bots = BotTasks(AnalysisPool(processes=settings.bot_processes, queue=settings.bot_queue))
     services = Services(
         settings=settings,
-        store=store,
-        store_kind=store_kind,
+        store=backends.games,
+        store_kind=backends.kind,
         channels=channels,
         decoded=DecodedGames(),
         analyses=analyses,
@@ -152,8 +103,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             per_instance=settings.max_streams, per_client=settings.max_streams_per_client
         ),
         proxies=TrustedProxies(settings.trusted_proxies),
-        tables=table_index_for(store, game_ttl=settings.game_ttl),
-        due=due_moves_for(store),
+        tables=backends.tables,
+        due=backends.due,
         bots=bots,
     )
     rate_limits = rate_limit_config(settings)
@@ -178,7 +129,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             ScoreSheetsController,
             docs_assets,
         ],
-        state=State({"services": services, "sheets": build_sheet_store(settings, store)}),
+        state=State({"services": services, "sheets": backends.sheets}),
         plugins=[
             ProblemDetailsPlugin(
                 ProblemDetailsConfig(
@@ -194,7 +145,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             DefineMiddleware(ReadTimeoutMiddleware, timeout=settings.read_timeout),
             *([] if rate_limits is None else [rate_limits.middleware]),
         ],
-        stores=rate_limit_stores(store),
+        stores={STORE_NAME: backends.rate_limits},
         before_request=decode_body_strictly,
         cors_config=CORSConfig(
             allow_origins=list(settings.cors_origins),
@@ -208,7 +159,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             log_exceptions="debug",
         ),
         request_max_body_size=settings.max_body_bytes,
-        on_shutdown=[store.close, analyses.close],
+        on_shutdown=[backends.games.close, analyses.close],
         debug=False,
     )
     finish_document(app)

@@ -18,14 +18,10 @@ from typing import Any, Final
 from litestar import Request
 from litestar.exceptions import TooManyRequestsException
 from litestar.middleware.rate_limit import RateLimitConfig, RateLimitMiddleware
-from litestar.stores.base import Store as LitestarStore
-from litestar.stores.memory import MemoryStore as LitestarMemoryStore
-from litestar.stores.redis import RedisStore as LitestarRedisStore
 from litestar.types import Receive, Scope, Send
 
 from service.http.client_address import TrustedProxies
 from service.settings import Settings
-from service.storage.game_store import Store
 
 RATE_LIMITED_OPERATIONS: Final = frozenset(
     {
@@ -77,13 +73,3 @@ def rate_limit_config(settings: Settings) -> RateLimitConfig | None:
         middleware_class=_RateLimitMiddleware,
         store=STORE_NAME,
     )
-
-
-def rate_limit_stores(store: Store) -> dict[str, LitestarStore]:
-    """Where the counts live: beside the games in Redis (shared by every instance, under the
-    games' key prefix and ``_rate_limit``), else in this process."""
-    redis_client: Any = getattr(store, "redis", None)
-    if redis_client is None:
-        return {STORE_NAME: LitestarMemoryStore()}
-    namespace = f"{getattr(store, 'key_prefix', 'ttt')}_rate_limit"
-    return {STORE_NAME: LitestarRedisStore(redis_client, namespace=namespace)}

@@ -15,9 +15,6 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
-from service.settings import Settings
-from service.storage.game_store import Store
-
 
 class SheetExists(Exception):
     """A sheet id was created twice."""
@@ -70,16 +67,3 @@ class MemorySheetStore:
         stored = StoredSheet(expected_version + 1, record)
         self._sheets[sheet_id] = (stored, time.monotonic() + self._ttl)
         return True
-
-
-def build_sheet_store(settings: Settings, store: Store) -> SheetStore:
-    """Beside the games: in memory when they are, else on their Redis client and key prefix.
-    A sheet lives as long as a game (``GAME_TTL`` after its last write)."""
-    client = getattr(store, "redis", None)
-    if client is None:
-        return MemorySheetStore(ttl=settings.game_ttl)
-    # Only a Redis deployment loads the Redis client code.
-    from service.sheets.redis_store import RedisSheetStore  # noqa: PLC0415
-
-    prefix: str = getattr(store, "key_prefix", "ttt")
-    return RedisSheetStore(client, ttl=settings.game_ttl, key_prefix=prefix)

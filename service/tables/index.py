@@ -17,7 +17,7 @@ table that is full or gone: every claim checks the record itself.
 from __future__ import annotations
 
 import time
-from typing import Any, Protocol
+from typing import Protocol
 
 FULL_CODE_GRACE = 600.0
 """Seconds a full table's code still answers 409 before it is unknown (404) and free again."""
@@ -88,13 +88,3 @@ class MemoryTableIndex:
             del self._codes[code]
         for game_id in [g for g, (_, until) in self._lobby.items() if until < now]:
             del self._lobby[game_id]
-
-
-def table_index_for(store: Any, *, game_ttl: float) -> TableIndex:
-    """The index that goes with a store: in memory, or on the Redis store's own client."""
-    redis_client = getattr(store, "redis", None)
-    if redis_client is None:
-        return MemoryTableIndex(game_ttl=game_ttl)
-    from service.tables.redis_index import RedisTableIndex  # noqa: PLC0415  # Redis deployments only
-
-    return RedisTableIndex(redis_client, key_prefix=store.key_prefix, game_ttl=game_ttl)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from service.bots.due_moves import DueMoves, MemoryDueMoves, due_moves_for
-from tests.service.test_store import StoreKind, new_id, run, store_kind
+from service.bots.due_moves import DueMoves, MemoryDueMoves
+from tests.service.test_store import StoreKind, beside, new_id, run, store_kind
 
 __all__ = ["store_kind"]  # the fixture, shared with the store suite
 
@@ -21,7 +21,7 @@ def with_due_moves(store_kind: StoreKind, check: DueTest) -> None:
     async def go() -> None:
         store = store_kind.make()
         try:
-            await check(due_moves_for(store))
+            await check(beside(store).due)
         finally:
             await store.close()
 

@@ -25,8 +25,8 @@ from service.sheets.store import (
     SheetExists,
     SheetStore,
     StoredSheet,
-    build_sheet_store,
 )
+from service.storage.redis_backends import backends_beside
 from service.storage.redis_game_store import RedisStore
 from tests.service.conftest_redis import delete_prefixed
 
@@ -60,7 +60,7 @@ def kind(request: pytest.FixtureRequest, key_prefix: str) -> Iterator[SheetStore
         games = RedisStore.from_url(
             url, game_ttl=DAY, idempotency_ttl=DAY, cluster=cluster, key_prefix=key_prefix
         )
-        return build_sheet_store(Settings(game_ttl=ttl), games)
+        return backends_beside(games, Settings(game_ttl=ttl)).sheets
 
     yield SheetStoreKind(request.param, make, url, key_prefix)
     delete_prefixed(url, key_prefix, cluster=cluster)
@@ -136,7 +136,7 @@ def test_on_redis_a_sheet_is_one_hash_under_the_games_prefix(
     games = RedisStore.from_url(
         url, game_ttl=DAY, idempotency_ttl=DAY, cluster=cluster, key_prefix=key_prefix
     )
-    store = build_sheet_store(Settings(game_ttl=DAY), games)
+    store = backends_beside(games, Settings(game_ttl=DAY)).sheets
     assert getattr(store, "redis", None) is games.redis, "the games' client, not a second pool"
     sheet = new_id()
     run(store.create(sheet, b"v0"))

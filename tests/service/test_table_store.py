@@ -31,9 +31,9 @@ from service.settings import Settings
 from service.storage.game_store import Store
 from service.streams.limits import StreamSlots
 from service.tables import creation, seating
-from service.tables.index import TableIndex, table_index_for
+from service.tables.index import TableIndex
 from service.tables.wire import SeatClaimed
-from tests.service.test_store import DAY, StoreKind, new_id, run, store_kind
+from tests.service.test_store import DAY, StoreKind, beside, new_id, run, store_kind
 
 __all__ = ["store_kind"]  # the fixture, shared with the store suite
 
@@ -44,7 +44,7 @@ def indexed(store_kind: StoreKind, check: TableTest, *, game_ttl: float = DAY) -
     async def go() -> None:
         store = store_kind.make(game_ttl=game_ttl)
         try:
-            await check(store, table_index_for(store, game_ttl=game_ttl))
+            await check(store, beside(store, Settings(game_ttl=game_ttl)).tables)
         finally:
             await store.close()
 
@@ -204,7 +204,7 @@ def test_a_listed_table_shows_in_the_lobby_of_every_store_user(store_kind: Store
     async def check(store: Store, index: TableIndex) -> None:
         shared = store_kind.name == "memory"  # one process: one store, one index
         second = store if shared else store_kind.make()
-        second_index = index if shared else table_index_for(second, game_ttl=DAY)
+        second_index = index if shared else beside(second, Settings(game_ttl=DAY)).tables
         async with services_on(store, index) as one, services_on(second, second_index) as other:
             created = await creation.create(one, open_table(3))
             seen = [t.game_id for t in (await seating.lobby(other)).tables]
