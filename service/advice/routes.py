@@ -8,11 +8,11 @@ it runs in a worker thread rather than holding the event loop.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 import anyio
 import anyio.to_thread
-from litestar import Controller, Request, get, post
+from litestar import Controller, get, post
 from litestar.params import FromPath, JSONBody
 
 import engine
@@ -22,10 +22,9 @@ from engine.cards import Card, Rank
 from engine.seen import sight
 from service.advice.wire import AdviseRequest, DiscardOptionOut, DrawOptionOut, HintOut
 from service.games import lifecycle as game_flow
-from service.games.routes import Authorization
-from service.http.dependencies import services_of
+from service.games.acting_seat import Acting
 from service.http.openapi_declarations import SEAT, problems
-from service.http.problems import InvalidField, MissingToken, MissingWild
+from service.http.problems import InvalidField, MissingWild
 from service.vocabulary import translate
 
 LARGEST_HAND: Final = 16
@@ -117,18 +116,8 @@ class AdviceController(Controller):
         ),
         responses=problems(401, 404, 409, 503),
     )
-    async def hint(
-        self,
-        request: Request[Any, Any, Any],
-        game_id: FromPath[str],
-        authorization: Authorization = None,
-    ) -> HintOut:
-        token = game_flow.token_from_header(authorization)
-        if token is None:
-            raise MissingToken("a hint is for a seat: send its token as 'Bearer <token>'")
-        loaded = await game_flow.load_game(services_of(request), game_id, token=token)
-        seat = loaded.seat_of(token)
-        state = loaded.state
+    async def hint(self, game_id: FromPath[str], acting_seat: Acting) -> HintOut:
+        seat, state = acting_seat.seat, game_flow.dealt(acting_seat.loaded).state
         if state.status != "playing":
             raise engine.GameFinished()
         if seat != state.turn:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from litestar import Controller, Request, get, post
+from litestar import Controller, get, post
 from litestar.params import JSONBody
 
 import engine
@@ -12,7 +10,7 @@ from engine.cards import Card, Rank
 from engine.rules import PRESET_NAMES
 from service.analysis.pool import analysed, is_costly
 from service.analysis.wire import AnalyseRequest, AnalyseResponse
-from service.http.dependencies import services_of
+from service.http.dependencies import AppServices
 from service.http.openapi_declarations import problems
 from service.http.problems import InvalidField, MissingWild
 from service.operations import metrics
@@ -59,10 +57,9 @@ class AnalysisController(Controller):
         ),
     )
     async def analyse(
-        self, request: Request[Any, Any, Any], data: JSONBody[AnalyseRequest]
+        self, services: AppServices, data: JSONBody[AnalyseRequest]
     ) -> AnalyseResponse:
         hand, wild, rules = _inputs(data)
-        services = services_of(request)
         settings = services.settings
         if is_costly(hand, wild, settings.analysis_inline_cards, settings.analysis_inline_wilds):
             answer = await services.analyses.analyse(hand, wild, rules)

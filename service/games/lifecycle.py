@@ -26,7 +26,6 @@ from service.http.dependencies import Services
 from service.http.problems import (
     GameNotFound,
     IdempotencyKeyReused,
-    MissingToken,
     StaleVersion,
     TableWaiting,
     UnknownStreamKey,
@@ -38,22 +37,12 @@ from service.streams.keys import seat_of_stream_key
 from service.tables import waiting_tables as waiting
 from service.vocabulary import translate
 
-_BEARER: Final = "bearer "
 _encoder: Final = msgspec.json.Encoder()
 _NOTHING_SEALED: Final = game.Sealed(0, 0)
 
 
 def channel_of(game_id: str) -> str:
     return f"game:{game_id}"
-
-
-def token_from_header(authorization: str | None) -> str | None:
-    """The token of ``Authorization: Bearer <token>``; None when the header is absent."""
-    if authorization is None:
-        return None
-    if not authorization[: len(_BEARER)].lower() == _BEARER or not authorization[7:].strip():
-        raise MissingToken("the Authorization header must be 'Bearer <token>'")
-    return authorization[len(_BEARER) :].strip()
 
 
 class _Seats:
@@ -69,15 +58,14 @@ class _Seats:
             raise UnknownToken("the token is not one of this game's seats")
         return seat
 
-    def viewer(self, authorization: str | None) -> int | None:
-        """The seat the Authorization header names, None for the public, 401 for a bad token."""
-        token = token_from_header(authorization)
+    def viewer(self, token: str | None) -> int | None:
+        """The seat ``token`` names, None for the public (no token), 401 for a bad token."""
         return None if token is None else self.seat_of(token)
 
-    def stream_viewer(self, authorization: str | None, key: str | None) -> int | None:
+    def stream_viewer(self, token: str | None, key: str | None) -> int | None:
         """The seat of a stream: a stream key's (``service.streams.keys``), else the token's."""
         if key is None:
-            return self.viewer(authorization)
+            return self.viewer(token)
         seat = seat_of_stream_key(self.game_id, key, self.record.token_hashes)
         if seat is None:
             raise UnknownStreamKey("the stream key is not one of this game's seats", field="key")
@@ -184,11 +172,16 @@ async def load_game(
     a waiting table checks it first: a token that is none of its seats' is a 401 whatever the
     table's state, as it is for a game in play."""
     loaded = await _load(services, game_id, recall)
+    if isinstance(loaded, LoadedTable) and token is not None:
+        loaded.seat_of(token)
+    return dealt(loaded)
+
+
+def dealt(loaded: LoadedGame | LoadedTable) -> LoadedGame:
+    """The game; 409 for a table still waiting for players."""
     if isinstance(loaded, LoadedTable):
-        if token is not None:
-            loaded.seat_of(token)
         raise TableWaiting(
-            f"game {game_id!r} waits for players: it is dealt once every open seat is taken"
+            f"game {loaded.game_id!r} waits for players: it is dealt once every open seat is taken"
         )
     return loaded
 
@@ -256,15 +249,12 @@ async def _decoded(
 async def take_turn(
     services: Services,
     game_id: str,
-    authorization: str | None,
+    token: str,
     idempotency_key: str | None,
     request: ActionRequest,
 ) -> bytes:
-    """Apply one action; the JSON of the seat's new view (or of the first response to this
-    Idempotency-Key)."""
-    token = token_from_header(authorization)
-    if token is None:
-        raise MissingToken("send the seat's token as 'Authorization: Bearer <token>'")
+    """Apply one action as the seat of ``token``; the JSON of the seat's new view (or of the
+    first response to this Idempotency-Key)."""
     # Keys are per seat: named by the token's hash, so the load can fetch a saved response in
     # the same round trip, before the token has been matched to its seat.
     saved_key = (

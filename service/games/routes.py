@@ -15,7 +15,8 @@ from service.bots import seats as bot_seats
 from service.games import lifecycle as game_flow
 from service.games.lifecycle import LoadedGame
 from service.games.wire import ActionRequest, CreateGameRequest, GameCreated, GameLog, GameView
-from service.http.dependencies import services_of
+from service.http.auth import OptionalToken, RequiredToken
+from service.http.dependencies import AppServices
 from service.http.openapi_declarations import SEAT, SEAT_OR_PUBLIC, problems
 from service.http.problems import InvalidField
 from service.streams.events import game_events
@@ -24,15 +25,6 @@ from service.vocabulary import translate
 
 AnyRequest = Request[Any, Any, Any]
 
-Authorization = Annotated[
-    str | None,
-    HeaderParameter(
-        name="Authorization",
-        required=False,
-        # The route's `security` documents it (the seatToken scheme), not a parameter.
-        include_in_schema=False,
-    ),
-]
 IdempotencyKey = Annotated[
     str | None,
     HeaderParameter(
@@ -134,9 +126,9 @@ class GamesController(Controller):
         responses=problems(400, 413, 422, 503),
     )
     async def create(
-        self, request: AnyRequest, data: JSONBody[CreateGameRequest]
+        self, services: AppServices, data: JSONBody[CreateGameRequest]
     ) -> Response[GameCreated]:
-        answer = await creation.create(services_of(request), data)
+        answer = await creation.create(services, data)
         return created(answer, answer.game_id)
 
     @get(
@@ -151,11 +143,10 @@ class GamesController(Controller):
         responses=problems(401, 404, 503),
     )
     async def get_game(
-        self, request: AnyRequest, game_id: FromPath[str], authorization: Authorization = None
+        self, services: AppServices, game_id: FromPath[str], viewer_token: OptionalToken
     ) -> GameView:
-        services = services_of(request)
         loaded = await game_flow.load_any(services, game_id)
-        view = loaded.view(loaded.viewer(authorization))
+        view = loaded.view(loaded.viewer(viewer_token))
         if isinstance(loaded, LoadedGame):  # a move left undone by an instance that died
             bot_seats.look_after(services, loaded.game_id, loaded.record, loaded.state)
         return view
@@ -174,15 +165,13 @@ class GamesController(Controller):
     )
     async def act(
         self,
-        request: AnyRequest,
+        services: AppServices,
         game_id: FromPath[str],
         data: JSONBody[ActionRequest],
-        authorization: Authorization = None,
+        seat_token: RequiredToken,
         idempotency_key: IdempotencyKey = None,
     ) -> Response[GameView]:
-        body = await game_flow.take_turn(
-            services_of(request), game_id, authorization, idempotency_key, data
-        )
+        body = await game_flow.take_turn(services, game_id, seat_token, idempotency_key, data)
         # The body is the saved JSON (also what a retry with the same Idempotency-Key gets).
         response: Response[Any] = Response(body, media_type="application/json")
         return response
@@ -210,9 +199,10 @@ class GamesController(Controller):
     async def events(
         self,
         request: AnyRequest,
+        services: AppServices,
         game_id: FromPath[str],
         *,
-        authorization: Authorization = None,
+        viewer_token: OptionalToken,
         last_event_id: LastEventId = None,
         idle_timeout: IdleTimeout = 300.0,
         key: StreamKey = None,
@@ -223,9 +213,8 @@ class GamesController(Controller):
                 "the URL of POST /v1/games/{game_id}/stream-url",
                 field="token",
             )
-        services = services_of(request)
         loaded = await game_flow.load_any(services, game_id)
-        seat = loaded.stream_viewer(authorization, key)
+        seat = loaded.stream_viewer(viewer_token, key)
         resume = _resume_point(last_event_id)
         if isinstance(loaded, LoadedGame) and _nothing_left(loaded, resume):
             return Response(None, status_code=204, headers={"Cache-Control": "no-store"})
@@ -247,10 +236,10 @@ class GamesController(Controller):
         responses=problems(401, 404, 503),
     )
     async def log(
-        self, request: AnyRequest, game_id: FromPath[str], authorization: Authorization = None
+        self, services: AppServices, game_id: FromPath[str], viewer_token: OptionalToken
     ) -> GameLog:
-        loaded = await game_flow.load_any(services_of(request), game_id)
-        seat = loaded.viewer(authorization)
+        loaded = await game_flow.load_any(services, game_id)
+        seat = loaded.viewer(viewer_token)
         if not isinstance(loaded, LoadedGame):  # a table waiting for players: nothing played
             return GameLog(game_id=game_id, version=0, entries=[])
         return GameLog(

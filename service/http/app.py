@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import gc
+from typing import Final
 
 from litestar import Litestar
 from litestar.channels import ChannelsPlugin
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
+from litestar.di import Provide
 from litestar.logging import LoggingConfig
 from litestar.middleware.base import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
@@ -23,10 +25,12 @@ from service.analysis.pool import AnalysisPool
 from service.analysis.routes import AnalysisController
 from service.bots import turns as bot_turns
 from service.bots.tasks import BotTasks
+from service.games.acting_seat import acting_seat
 from service.games.decoded_cache import DecodedGames
 from service.games.routes import GamesController
+from service.http.auth import seat_token, viewer_token
 from service.http.client_address import TrustedProxies
-from service.http.dependencies import Services
+from service.http.dependencies import Services, services_from_state
 from service.http.problems import EXCEPTION_MAP
 from service.http.rate_limits import STORE_NAME, rate_limit_config
 from service.http.read_timeout import ReadTimeoutMiddleware
@@ -35,6 +39,7 @@ from service.openapi.document import FinishedJsonRenderPlugin, FinishedSwaggerRe
 from service.openapi.links import finish_document
 from service.operations.routes import OperationsController
 from service.settings import Settings
+from service.sheets.lifecycle import sheet_editor
 from service.sheets.routes import ScoreSheetsController
 from service.storage.backends import build_backends
 from service.streams.limits import StreamSlots
@@ -48,6 +53,16 @@ Three Thirteen rummy as a service: create games, take turns, stream events, and 
 (best melds, least deadwood, every discard ranked). Errors are RFC 9457 problem details.
 Seat tokens go in `Authorization: Bearer <token>`; each is shown once, to whoever takes the seat.
 """
+
+
+DEPENDENCIES: Final = {
+    "services": Provide(services_from_state, sync_to_thread=False),
+    "viewer_token": Provide(viewer_token, sync_to_thread=False),
+    "seat_token": Provide(seat_token, sync_to_thread=False),
+    "acting_seat": Provide(acting_seat),
+    "sheet_editor": Provide(sheet_editor),
+}
+"""What a handler receives by naming it as a parameter (``service.http.auth``)."""
 
 
 def openapi_config() -> OpenAPIConfig:
@@ -106,6 +121,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         tables=backends.tables,
         due=backends.due,
         bots=bots,
+        sheets=backends.sheets,
     )
     rate_limits = rate_limit_config(settings)
     prometheus = PrometheusConfig(
@@ -129,7 +145,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             ScoreSheetsController,
             docs_assets,
         ],
-        state=State({"services": services, "sheets": backends.sheets}),
+        state=State({"services": services}),
+        dependencies=DEPENDENCIES,
         plugins=[
             ProblemDetailsPlugin(
                 ProblemDetailsConfig(

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from litestar import Controller, Request, get
+from litestar import Controller, get
 from prometheus_client import REGISTRY, generate_latest
 
-from service.http.dependencies import services_of
+from service.http.dependencies import AppServices
 from service.http.openapi_declarations import problems
 from service.operations.wire import Health, Readiness
 
@@ -31,8 +29,7 @@ class OperationsController(Controller):
         description="503 while the store (Redis) cannot be reached.",
         responses=problems(503),
     )
-    async def readyz(self, request: Request[Any, Any, Any]) -> Readiness:
-        services = services_of(request)
+    async def readyz(self, services: AppServices) -> Readiness:
         await services.store.ping()
         return Readiness(status="ready", store=services.store_kind)
 

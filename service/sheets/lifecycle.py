@@ -14,14 +14,17 @@ from __future__ import annotations
 import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 import msgspec
+from litestar.di import NamedDependency
+from litestar.params import FromPath
 
 from engine import scoresheet
 from engine.scoresheet import CardsEntry, Entry, PointsEntry, ScoredEntry, Sheet
 from service.games import records as game_records
-from service.games.lifecycle import token_from_header
+from service.http.auth import AuthorizationHeader, bearer_token
+from service.http.dependencies import AppServices
 from service.http.problems import (
     InvalidField,
     MissingEditToken,
@@ -73,10 +76,8 @@ class LoadedSheet:
     record: SheetRecord
     sheet: Sheet
 
-    def check_token(self, authorization: str | None) -> None:
-        """401 unless the Authorization header carries this sheet's edit token (compared in
-        constant time)."""
-        token = token_from_header(authorization)
+    def check_token(self, token: str | None) -> None:
+        """401 unless ``token`` is this sheet's edit token (compared in constant time)."""
         if token is None:
             raise MissingEditToken("send the sheet's edit token as 'Authorization: Bearer <token>'")
         if not hmac.compare_digest(game_records.token_hash(token), self.record.token_hash):
@@ -130,24 +131,51 @@ async def load_sheet(store: SheetStore, sheet_id: str) -> LoadedSheet:
     return LoadedSheet(sheet_id, stored.version, record, sheet)
 
 
+class SheetEditor:
+    """The sheet of a route that changes it, its edit token checked (Litestar injects it as
+    ``sheet_editor``). A plain class: Litestar checks an injected value against its type, and
+    msgspec cannot describe a dataclass holding a sheet (it checks only isinstance here)."""
+
+    __slots__ = ("sheet",)
+
+    def __init__(self, sheet: LoadedSheet) -> None:
+        self.sheet = sheet
+
+
+Editor: TypeAlias = NamedDependency[SheetEditor]
+"""A handler's ``sheet_editor`` parameter."""
+
+
+async def sheet_editor(
+    services: AppServices, sheet_id: FromPath[str], authorization: AuthorizationHeader = None
+) -> SheetEditor:
+    """The sheet loaded, 404 if there is none, then 401 unless the request carries its edit
+    token."""
+    loaded = await load_sheet(services.sheets, sheet_id)
+    loaded.check_token(bearer_token(authorization))
+    return SheetEditor(loaded)
+
+
 async def enter_round(
     store: SheetStore,
-    sheet_id: str,
+    editor: SheetEditor,
     round_number: int,
-    authorization: str | None,
     request: sheet_wire.EnterRoundRequest,
 ) -> sheet_wire.ScoreSheet:
-    """Enter (or correct) one round; the sheet as it is after. Nothing is written unless the
-    whole round is valid."""
+    """Enter (or correct) one round on the sheet ``editor`` may change; the sheet as it is
+    after. Nothing is written unless the whole round is valid."""
+    sheet_id = editor.sheet.sheet_id
     entries: list[Entry] | None = None
+    loaded: LoadedSheet | None = editor.sheet
     for _ in range(COMMIT_ATTEMPTS):
-        loaded = await load_sheet(store, sheet_id)
-        loaded.check_token(authorization)
+        # The edit token was checked on the first load: a sheet keeps its token for good.
+        loaded = loaded or await load_sheet(store, sheet_id)
         entries = entries_from_wire(request.entries) if entries is None else entries
         sheet = scoresheet.enter_round(loaded.sheet, round_number, request.out_seat, entries)
         record = msgspec.structs.replace(loaded.record, deals=_deal_records(sheet))
         if await store.commit(sheet_id, loaded.version, _encoder.encode(record)):
             return sheet_to_wire(sheet_id, loaded.version + 1, sheet)
+        loaded = None  # another write came first: load the sheet as it is now
     raise SheetWriteConflict(
         f"the sheet changed under {COMMIT_ATTEMPTS} attempts to enter round {round_number}; "
         "try again"

@@ -7,26 +7,18 @@ from typing import Annotated, Any
 
 from litestar import Controller, Request, Response, get, post, put
 from litestar.datastructures import ResponseHeader
-from litestar.params import FromPath, HeaderParameter, JSONBody, PathParameter, QueryParameter
+from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 
+from service.http.dependencies import AppServices
 from service.http.openapi_declarations import SHEET_EDITOR, problems
 from service.sheets import lifecycle as scoresheets
 from service.sheets import pages as sheet_pages
 from service.sheets import wire as sheet_wire
-from service.sheets.store import SheetStore
+from service.sheets.lifecycle import Editor
 
 AnyRequest = Request[Any, Any, Any]
 SHEETS_PATH = "/v1/scoresheets"
 
-EditToken = Annotated[
-    str | None,
-    HeaderParameter(
-        name="Authorization",
-        required=False,
-        # The route's `security` documents it (the editToken scheme), not a parameter.
-        include_in_schema=False,
-    ),
-]
 RoundInPath = Annotated[
     int, PathParameter(ge=1, le=23, description="The round, 1 first (the tie-break round last).")
 ]
@@ -34,11 +26,6 @@ Paper = Annotated[
     sheet_pages.Paper,
     QueryParameter(name="paper", description="The page size the print dialog starts with."),
 ]
-
-
-def sheets_of(request: AnyRequest) -> SheetStore:
-    store: SheetStore = request.app.state["sheets"]
-    return store
 
 
 class ScoreSheetsController(Controller):
@@ -62,9 +49,9 @@ class ScoreSheetsController(Controller):
         responses=problems(400, 413, 422, 503),
     )
     async def create(
-        self, request: AnyRequest, data: JSONBody[sheet_wire.CreateSheetRequest]
+        self, services: AppServices, data: JSONBody[sheet_wire.CreateSheetRequest]
     ) -> Response[sheet_wire.SheetCreated]:
-        created = await scoresheets.create_sheet(sheets_of(request), data)
+        created = await scoresheets.create_sheet(services.sheets, data)
         return Response(
             created, status_code=201, headers={"Location": f"{SHEETS_PATH}/{created.sheet_id}"}
         )
@@ -77,9 +64,9 @@ class ScoreSheetsController(Controller):
         responses=problems(404, 503),
     )
     async def get_sheet(
-        self, request: AnyRequest, sheet_id: FromPath[str]
+        self, services: AppServices, sheet_id: FromPath[str]
     ) -> sheet_wire.ScoreSheet:
-        loaded = await scoresheets.load_sheet(sheets_of(request), sheet_id)
+        loaded = await scoresheets.load_sheet(services.sheets, sheet_id)
         return loaded.to_wire()
 
     @put(
@@ -98,15 +85,13 @@ class ScoreSheetsController(Controller):
     )
     async def enter_round(
         self,
-        request: AnyRequest,
+        services: AppServices,
         sheet_id: FromPath[str],
         round: RoundInPath,
         data: JSONBody[sheet_wire.EnterRoundRequest],
-        authorization: EditToken = None,
+        sheet_editor: Editor,
     ) -> sheet_wire.ScoreSheet:
-        return await scoresheets.enter_round(
-            sheets_of(request), sheet_id, round, authorization, data
-        )
+        return await scoresheets.enter_round(services.sheets, sheet_editor, round, data)
 
     @get(
         "/{sheet_id:str}/export.csv",
@@ -115,8 +100,8 @@ class ScoreSheetsController(Controller):
         media_type="text/csv",
         responses=problems(404, 503),
     )
-    async def export_csv(self, request: AnyRequest, sheet_id: FromPath[str]) -> Response[str]:
-        loaded = await scoresheets.load_sheet(sheets_of(request), sheet_id)
+    async def export_csv(self, services: AppServices, sheet_id: FromPath[str]) -> Response[str]:
+        loaded = await scoresheets.load_sheet(services.sheets, sheet_id)
         return Response(
             sheet_pages.sheet_csv(loaded.to_wire()),
             media_type="text/csv",
@@ -136,9 +121,9 @@ class ScoreSheetsController(Controller):
         responses=problems(404, 422, 503),
     )
     async def print_sheet(
-        self, request: AnyRequest, sheet_id: FromPath[str], paper: Paper = "a4"
+        self, services: AppServices, sheet_id: FromPath[str], paper: Paper = "a4"
     ) -> Response[str]:
-        loaded = await scoresheets.load_sheet(sheets_of(request), sheet_id)
+        loaded = await scoresheets.load_sheet(services.sheets, sheet_id)
         return Response(
             sheet_pages.sheet_page(loaded.to_wire(), paper),
             media_type="text/html",

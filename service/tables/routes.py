@@ -8,9 +8,11 @@ from typing import Annotated
 from litestar import Controller, Response, get, post
 from litestar.params import FromPath, JSONBody, PathParameter
 
-from service.games.routes import LOCATION, AnyRequest, Authorization, created
+from service.games.acting_seat import Acting
+from service.games.routes import LOCATION, AnyRequest, created
 from service.games.wire import GameView
-from service.http.dependencies import services_of
+from service.http.auth import RequiredToken
+from service.http.dependencies import AppServices
 from service.http.openapi_declarations import SEAT, problems
 from service.tables import seating
 from service.tables.wire import ClaimRequest, Lobby, SeatClaimed, StreamUrl
@@ -42,9 +44,9 @@ class InvitesController(Controller):
         responses=problems(400, 404, 409, 413, 422, 503),
     )
     async def claim(
-        self, request: AnyRequest, code: InviteCode, data: JSONBody[ClaimRequest]
+        self, services: AppServices, code: InviteCode, data: JSONBody[ClaimRequest]
     ) -> Response[SeatClaimed]:
-        answer = await seating.claim(services_of(request), code, data.name)
+        answer = await seating.claim(services, code, data.name)
         return created(answer, answer.game_id)
 
 
@@ -61,8 +63,8 @@ class TablesController(Controller):
         ),
         responses=problems(503),
     )
-    async def lobby(self, request: AnyRequest) -> Lobby:
-        return await seating.lobby(services_of(request))
+    async def lobby(self, services: AppServices) -> Lobby:
+        return await seating.lobby(services)
 
 
 class SeatsController(Controller):
@@ -82,11 +84,9 @@ class SeatsController(Controller):
         responses=problems(401, 404, 503),
     )
     async def stream_url(
-        self, request: AnyRequest, game_id: FromPath[str], authorization: Authorization = None
+        self, request: AnyRequest, game_id: FromPath[str], acting_seat: Acting
     ) -> StreamUrl:
-        return await seating.stream_url(
-            services_of(request), game_id, authorization, str(request.base_url)
-        )
+        return seating.stream_url(acting_seat, str(request.base_url))
 
     @post(
         "/{game_id:str}/leave",
@@ -102,9 +102,9 @@ class SeatsController(Controller):
         responses=problems(401, 404, 409, 503),
     )
     async def leave(
-        self, request: AnyRequest, game_id: FromPath[str], authorization: Authorization = None
+        self, services: AppServices, game_id: FromPath[str], seat_token: RequiredToken
     ) -> GameView:
-        return await seating.leave(services_of(request), game_id, authorization)
+        return await seating.leave(services, game_id, seat_token)
 
     @post(
         "/{game_id:str}/rematch",
@@ -122,7 +122,7 @@ class SeatsController(Controller):
         responses=problems(401, 404, 409, 503),
     )
     async def rematch(
-        self, request: AnyRequest, game_id: FromPath[str], authorization: Authorization = None
+        self, services: AppServices, game_id: FromPath[str], acting_seat: Acting
     ) -> Response[SeatClaimed]:
-        answer = await seating.rematch(services_of(request), game_id, authorization)
+        answer = await seating.rematch(services, acting_seat)
         return created(answer, answer.game_id)

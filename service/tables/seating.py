@@ -30,6 +30,7 @@ from engine import game
 from service.bots import seats as bot_seats
 from service.games import lifecycle as game_flow
 from service.games import records as game_records
+from service.games.acting_seat import ActingSeat
 from service.games.lifecycle import LoadedGame, LoadedTable
 from service.games.records import GameRecord, Seating
 from service.games.wire import GameView
@@ -38,7 +39,6 @@ from service.http.problems import (
     GameNotFinished,
     GameNotFound,
     InviteNotFound,
-    MissingToken,
     RematchTaken,
     SeatKept,
     StaleVersion,
@@ -60,13 +60,6 @@ SEAT_ATTEMPTS: Final = 40
 in between (16 seats at most), so this many only under a storm of joins and leaves."""
 _SEED_LIMIT: Final = 2**63
 _lobby_decoder: Final = msgspec.json.Decoder(TableOut)
-
-
-def _required_token(authorization: str | None) -> str:
-    token = game_flow.token_from_header(authorization)
-    if token is None:
-        raise MissingToken("send the seat's token as 'Authorization: Bearer <token>'")
-    return token
 
 
 # -- seat changes ---------------------------------------------------------------------------------
@@ -200,11 +193,10 @@ async def lobby(services: Services) -> Lobby:
 # -- leaving --------------------------------------------------------------------------------------
 
 
-async def leave(services: Services, game_id: str, authorization: str | None) -> GameView:
+async def leave(services: Services, game_id: str, token: str) -> GameView:
     """``POST …/leave``: before the deal the seat opens again; during play a ``normal`` bot
     takes it over for the rest of the game. Either way its token and stream key stop working;
     the answer is the public view."""
-    token = _required_token(authorization)
     for _ in range(SEAT_ATTEMPTS):
         loaded = await game_flow.load_any(services, game_id)
         seat = loaded.seat_of(token)
@@ -273,12 +265,10 @@ def _rematch_seating(state: game.GameState, record: GameRecord) -> Seating:
     )
 
 
-async def rematch(services: Services, game_id: str, authorization: str | None) -> SeatClaimed:
+async def rematch(services: Services, acting: ActingSeat) -> SeatClaimed:
     """``POST …/rematch``: this seat's place in the finished game's rematch (same players and
     rules, the first deal one seat on), with a token of its own; dealt once every seat asked."""
-    token = _required_token(authorization)
-    loaded = await game_flow.load_any(services, game_id)
-    seat = loaded.seat_of(token)
+    loaded, seat, game_id = acting.loaded, acting.seat, acting.loaded.game_id
     if isinstance(loaded, LoadedTable) or loaded.state.status != "finished":
         raise GameNotFinished(f"game {game_id!r} is not over: a rematch follows a finished game")
     new_id = rematch_id(game_id)
@@ -307,13 +297,9 @@ async def rematch(services: Services, game_id: str, authorization: str | None) -
 # -- the browser's stream -------------------------------------------------------------------------
 
 
-async def stream_url(
-    services: Services, game_id: str, authorization: str | None, base_url: str
-) -> StreamUrl:
+def stream_url(acting: ActingSeat, base_url: str) -> StreamUrl:
     """``POST …/stream-url``: the absolute URL of this seat's private stream, with its stream
     key (``service.streams.keys``) in the query: what an ``EventSource`` on any origin opens."""
-    token = _required_token(authorization)
-    loaded = await game_flow.load_any(services, game_id)
-    seat = loaded.seat_of(token)
-    key = stream_key(game_id, seat, loaded.record.token_hashes[seat])
+    game_id, seat = acting.loaded.game_id, acting.seat
+    key = stream_key(game_id, seat, acting.loaded.record.token_hashes[seat])
     return StreamUrl(url=f"{base_url.rstrip('/')}/v1/games/{game_id}/events?key={key}")

@@ -219,7 +219,11 @@ async def _two_writers() -> None:
     created = await scoresheets.create_sheet(
         store, sheet_wire.CreateSheetRequest(players=["Ann", "Bob"], first_dealer=0)
     )
-    auth = f"Bearer {created.edit_token}"
+
+    async def enter(round_number: int, request: sheet_wire.EnterRoundRequest) -> None:
+        editor = await scoresheets.load_sheet(store, created.sheet_id)
+        editor.check_token(created.edit_token)
+        await scoresheets.enter_round(store, scoresheets.SheetEditor(editor), round_number, request)
 
     def points(a: int, b: int) -> sheet_wire.EnterRoundRequest:
         return sheet_wire.EnterRoundRequest(
@@ -227,11 +231,8 @@ async def _two_writers() -> None:
         )
 
     for r in (1, 2):
-        await scoresheets.enter_round(store, created.sheet_id, r, auth, points(1, 1))
-    await asyncio.gather(
-        scoresheets.enter_round(store, created.sheet_id, 1, auth, points(10, 0)),
-        scoresheets.enter_round(store, created.sheet_id, 2, auth, points(0, 20)),
-    )
+        await enter(r, points(1, 1))
+    await asyncio.gather(enter(1, points(10, 0)), enter(2, points(0, 20)))
     assert store.lost_commits >= 1, "the writers did race"
     final = await scoresheets.load_sheet(store, created.sheet_id)
     assert final.sheet.totals == (10, 20)

@@ -28,6 +28,7 @@ from service.http.client_address import TrustedProxies
 from service.http.dependencies import Services
 from service.http.problems import TableFull
 from service.settings import Settings
+from service.sheets.store import MemorySheetStore
 from service.storage.game_store import Store
 from service.streams.limits import StreamSlots
 from service.tables import creation, seating
@@ -138,6 +139,7 @@ async def services_on(
             streams=StreamSlots(per_instance=8, per_client=8),
             proxies=TrustedProxies(()),
             tables=index,
+            sheets=MemorySheetStore(ttl=game_ttl),
             due=MemoryDueMoves(),
             bots=BotTasks(AnalysisPool(processes=1, queue=1)),
         )
