@@ -34,7 +34,7 @@ from service.http.dependencies import Services, services_from_state
 from service.http.problems import EXCEPTION_MAP
 from service.http.rate_limits import STORE_NAME, rate_limit_config
 from service.http.read_timeout import ReadTimeoutMiddleware
-from service.http.strict_body import decode_body_strictly
+from service.http.strict_body import StrictBodyRequest, decode_body_strictly
 from service.openapi.document import FinishedJsonRenderPlugin, FinishedSwaggerRenderPlugin
 from service.openapi.links import finish_document
 from service.operations.routes import OperationsController
@@ -164,6 +164,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         ],
         stores={STORE_NAME: backends.rate_limits},
         before_request=decode_body_strictly,
+        request_class=StrictBodyRequest,
         cors_config=CORSConfig(
             allow_origins=list(settings.cors_origins),
             allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],

@@ -4,9 +4,11 @@ Litestar converts bodies with ``strict=False`` (so ``"3"`` would pass as the int
 answers a mismatch with a 400 listing messages. The API promises that a body is exactly what the
 schema says, and a 422 naming the field: so a ``before_request`` hook reads the body through the
 request (Litestar's own reader, with its size limit and errors), decodes it strictly with msgspec
-into the handler's declared type, and turns the first error into that 422. The value becomes the
-request's decoded JSON, which Litestar then hands to the handler as it is (its conversion leaves
-a value of the declared type alone), so a body is decoded once.
+into the handler's declared type, and turns the first error into that 422. The value is kept in
+the request's state, and the app's request class (``StrictBodyRequest``) answers it as the
+request's JSON, which Litestar then hands to the handler as it is (its conversion leaves a value
+of the declared type alone), so a body is decoded once. Both are the framework's public hooks
+(``before_request``, ``request_class``).
 
 Numbers are read as JSON Schema reads them (the OpenAPI document's dialect): a number with no
 fractional part is an integer, so a seat sent as ``1.0`` (or ``1e0``) is the seat 1, where
@@ -25,7 +27,6 @@ from typing import Any, Final
 
 import msgspec
 from litestar import Request
-from litestar.utils.scope.state import ScopeState
 
 from engine import CardCodeError, parse_card, parse_rank
 from service.http.problems import BodyNotJson, InvalidField, field_of_validation_message
@@ -36,12 +37,25 @@ _STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 _PARSERS = {"hand": parse_card, "cards": parse_card, "card": parse_card, "wild": parse_rank}
 
 
+STRICT_BODY_KEY: Final = "strict_body"
+"""The key of the strictly decoded body in the request's state."""
+
+
 async def decode_body_strictly(request: Request[Any, Any, Any]) -> None:
     parameter = request.route_handler.parsed_fn_signature.parameters.get("data")
     if parameter is None:
         return
     body = await request.body()
-    ScopeState.from_scope(request.scope).json = strict_decoder(parameter.annotation)(body)
+    request.state[STRICT_BODY_KEY] = strict_decoder(parameter.annotation)(body)
+
+
+class StrictBodyRequest(Request[Any, Any, Any]):
+    """The app's request: its JSON is the body ``decode_body_strictly`` decoded, when it did."""
+
+    async def json(self) -> Any:
+        if STRICT_BODY_KEY in self.state:
+            return self.state[STRICT_BODY_KEY]
+        return await super().json()
 
 
 @cache

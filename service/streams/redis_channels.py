@@ -1,12 +1,14 @@
-"""A game's event notices on Redis streams, for many service instances.
+"""A game's event notices on Redis streams, for many service instances: a ``ChannelsBackend``
+(Litestar's public interface for channels) of our own.
 
-``GameEventsBackend`` is Litestar's Redis streams channels backend made fit for this: it keeps
-reading after Redis comes back (Litestar's own stops for good at the first connection error), it
-does not spin (XREAD blocks for up to ``block_ms`` instead of 1 ms), it reads a Redis Cluster one
-slot at a time (a multi-key XREAD across slots is refused there), it publishes notices side by
-side (one at a time, they fall seconds behind under load), and a notice that cannot be published
-during an outage is dropped rather than killing the publisher: streams re-sync from the game
-itself on the next notice or reconnection.
+One stream per channel, ``<key_prefix>_<CHANNEL>``, trimmed to ``history`` entries and expiring
+``stream_ttl_ms`` after its last notice. Beside what a plain streams backend does, this one keeps
+reading after Redis comes back (the loop waits and reads again, whatever the error), does not
+spin (XREAD blocks for up to ``block_ms``), reads a Redis Cluster one slot at a time (a multi-key
+XREAD across slots is refused there), publishes notices side by side (one at a time, they fall
+seconds behind under load), and drops a notice that cannot be published during an outage rather
+than killing the publisher: streams re-sync from the game itself on the next notice or
+reconnection.
 """
 
 from __future__ import annotations
@@ -15,19 +17,27 @@ import asyncio
 import logging
 from collections import defaultdict
 from collections.abc import AsyncGenerator, Iterable
-from typing import Any, cast
+from typing import Any, Final, cast
 
 import redis.asyncio as aioredis
-from litestar.channels.backends.redis import RedisChannelsStreamBackend
+from litestar.channels.backends.base import ChannelsBackend
 from redis.asyncio.cluster import RedisCluster
 
 from service.storage.redis_connection import UNAVAILABLE_ERRORS, topology_loaded
 
 _log = logging.getLogger(__name__)
 
+# KEYS[1] = the channel's stream. ARGV: data, channel, history (entries kept), TTL in ms.
+_PUBLISH_SCRIPT: Final = """
+redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[3], '*', 'data', ARGV[1], 'channel', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+"""
 
-class GameEventsBackend(RedisChannelsStreamBackend):
-    """Litestar channels on Redis streams that survive outages and work on a Redis Cluster.
+_StreamBatch = tuple[bytes, list[tuple[bytes, dict[bytes, bytes]]]]
+
+
+class GameEventsBackend(ChannelsBackend):
+    """Channels on Redis streams that survive outages and work on a Redis Cluster.
 
     Make it with the store's client: ``GameEventsBackend(redis=store.redis, history=...)``.
     """
@@ -43,19 +53,37 @@ class GameEventsBackend(RedisChannelsStreamBackend):
         retry_delay: float = 0.5,
         max_in_flight: int = 64,
     ) -> None:
-        # Litestar passes its "sleep when nothing is subscribed" as XREAD's BLOCK: at 1 ms (its
-        # default) an instance with one open stream asks Redis a thousand times a second.
-        super().__init__(
-            history,
-            redis=redis,  # type: ignore[arg-type]  # the backend only calls commands both share
-            stream_sleep_no_subscriptions=block_ms,
-            stream_ttl=stream_ttl_ms,
-            key_prefix=key_prefix,
-        )
         self._client = redis
+        self._history = history
+        self._stream_ttl_ms = stream_ttl_ms
+        self._key_prefix = key_prefix
+        self._block_ms = block_ms
         self._retry_delay = retry_delay
+        self._publish_script = redis.register_script(_PUBLISH_SCRIPT)
+        self._channels: set[str] = set()
+        self._subscribed = asyncio.Event()
         self._in_flight: set[asyncio.Task[None]] = set()
         self._in_flight_slots = asyncio.Semaphore(max_in_flight)
+
+    def stream_key(self, channel: str) -> str:
+        """The Redis stream of ``channel`` (named as Litestar's own streams backend names it)."""
+        return f"{self._key_prefix}_{channel.upper()}"
+
+    async def on_startup(self) -> None:
+        """Nothing to open: the client connects on its first command."""
+
+    async def on_shutdown(self) -> None:
+        await asyncio.gather(*self._in_flight, return_exceptions=True)
+
+    async def subscribe(self, channels: Iterable[str]) -> None:
+        self._channels.update(channels)
+        if self._channels:
+            self._subscribed.set()
+
+    async def unsubscribe(self, channels: Iterable[str]) -> None:
+        self._channels.difference_update(channels)
+        if not self._channels:
+            self._subscribed.clear()
 
     async def publish(self, data: bytes, channels: Iterable[str]) -> None:
         """Send the notice in the background and return at once.
@@ -73,7 +101,11 @@ class GameEventsBackend(RedisChannelsStreamBackend):
     async def _publish_now(self, data: bytes, channels: list[str]) -> None:
         try:
             await topology_loaded(self._client)
-            await super().publish(data, channels)
+            for channel in channels:  # one key per script: each may live in its own slot
+                await self._publish_script(
+                    keys=[self.stream_key(channel)],
+                    args=[data, channel, self._history, self._stream_ttl_ms],
+                )
         except UNAVAILABLE_ERRORS as error:
             _log.warning("event notice not published, Redis is unavailable: %s", error)
         except Exception:  # nobody awaits this task: say what went wrong, lose only this notice
@@ -81,14 +113,21 @@ class GameEventsBackend(RedisChannelsStreamBackend):
         finally:
             self._in_flight_slots.release()
 
-    async def on_shutdown(self) -> None:
-        await asyncio.gather(*self._in_flight, return_exceptions=True)
-        await super().on_shutdown()
+    async def get_history(self, channel: str, limit: int | None = None) -> list[bytes]:
+        """The last ``limit`` notices of ``channel`` (all it keeps when None), oldest first."""
+        key = self.stream_key(channel)
+        await topology_loaded(self._client)
+        if limit:
+            entries = list(reversed(_entries(await self._client.xrevrange(key, count=limit))))
+        else:
+            entries = _entries(await self._client.xrange(key))
+        return [fields[b"data"] for _, fields in entries]
 
     async def stream_events(self) -> AsyncGenerator[tuple[str, Any], None]:
         last_ids: dict[str, bytes] = {}
         while True:
-            keys = [self._make_key(c) for c in await self._get_subscribed_channels()]
+            await self._subscribed.wait()
+            keys = [self.stream_key(channel) for channel in self._channels]
             # A key unsubscribed and subscribed again later starts from its retained history.
             last_ids = {key: last_ids[key] for key in keys if key in last_ids}
             try:
@@ -109,10 +148,9 @@ class GameEventsBackend(RedisChannelsStreamBackend):
                     yield fields[b"channel"].decode(), fields[b"data"]
 
     async def _read(self, keys: list[str], last_ids: dict[str, bytes]) -> list[_StreamBatch]:
-        block = self._stream_sleep_no_subscriptions
         if not isinstance(self._client, RedisCluster):
             streams = {key: last_ids.get(key, b"0") for key in keys}
-            return _batches(await self._client.xread(streams, block=block))  # type: ignore[arg-type]
+            return _batches(await self._client.xread(streams, block=self._block_ms))  # type: ignore[arg-type]
         # A cluster refuses one XREAD over keys of several slots, and a blocking read per slot
         # would hold a connection per slot: poll slot by slot (one round trip each, sent
         # straight to the slot's node), then wait as long as a blocking read would have.
@@ -129,16 +167,17 @@ class GameEventsBackend(RedisChannelsStreamBackend):
             )
             batches += _batches(data)
         if not batches:
-            await asyncio.sleep(block / 1000)
+            await asyncio.sleep(self._block_ms / 1000)
         return batches
-
-
-_StreamBatch = tuple[bytes, list[tuple[bytes, dict[bytes, bytes]]]]
 
 
 def _being_cancelled() -> bool:
     task = asyncio.current_task()
     return task is not None and task.cancelling() > 0
+
+
+def _entries(data: object) -> list[tuple[bytes, dict[bytes, bytes]]]:
+    return cast("list[tuple[bytes, dict[bytes, bytes]]]", data or [])
 
 
 def _batches(data: object) -> list[_StreamBatch]:
