@@ -1,6 +1,7 @@
 """Every error the API can answer, as RFC 9457 problem details, mapped in exactly one place.
 
-The engine raises one exception class per broken rule; the service adds the few that only HTTP
+The engine raises one exception class per broken rule (each answered as
+``service.http.engine_problems`` has it, by class); the service adds the few that only HTTP
 knows (no such game, bad token, stale version). ``EXCEPTION_MAP`` turns each into a problem with
 a fixed ``type`` and ``title`` per kind and the exception's own message as ``detail``, plus the
 offending ``field`` where there is one. Nothing a client sends can reach a 500: the last entry
@@ -18,8 +19,7 @@ from typing import Any, ClassVar, Final
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.plugins.problem_details import ProblemDetailsException
 
-import engine
-import engine.errors
+from service.http.engine_problems import ENGINE_PROBLEMS, EngineProblem
 from service.storage.game_store import StoreFull, StoreUnavailable
 
 log = logging.getLogger("service.http.problems")
@@ -189,22 +189,13 @@ def _from_service_problem(exc: ServiceProblem) -> ProblemDetailsException:
     return _problem(exc.status, exc.kind, exc.title, exc.detail, field=exc.field, headers=headers)
 
 
-def _from_engine_error(
-    status: int, kind: str, title: str, field: Callable[[Any], str | None] = lambda _: None
-) -> Callable[[Exception], ProblemDetailsException]:
+def _from_engine_error(problem: EngineProblem) -> Callable[[Exception], ProblemDetailsException]:
     def convert(exc: Exception) -> ProblemDetailsException:
-        return _problem(status, kind, title, str(exc), field=field(exc))
+        return _problem(
+            problem.status, problem.kind, problem.title, str(exc), field=problem.field(exc)
+        )
 
     return convert
-
-
-def _rules_field(exc: engine.RulesError) -> str | None:
-    # Rules arrive under "rules" in every body, but a players count is a top-level field.
-    if exc.field is None:
-        return "rules"
-    if exc.field in ("players", "round"):
-        return exc.field
-    return f"rules.{exc.field}"
 
 
 _MSGSPEC_PATH: Final = re.compile(r" - at `\$(?P<path>[^`]*)`$")
@@ -299,90 +290,12 @@ def _from_unexpected(exc: Exception) -> ProblemDetailsException:
     return _problem(500, "internal-error", "Internal server error", "an unexpected error occurred")
 
 
-def _game_errors() -> dict[type[Exception], Callable[[Any], ProblemDetailsException]]:
-    """The errors of engine.game: turn order and phase are conflicts with the game's state (409);
-    any other illegal move is an unprocessable request (422)."""
-    errors = engine.errors
-    table: list[tuple[str, int, str, str, Callable[[Any], str | None]]] = [
-        ("NotYourTurn", 409, "not-your-turn", "It is not this seat's turn", lambda _: None),
-        (
-            "WrongPhase",
-            409,
-            "wrong-phase",
-            "The action does not fit the turn's phase",
-            lambda _: "type",
-        ),
-        ("GameFinished", 409, "game-finished", "The game is over", lambda _: None),
-        (
-            "CardNotInHand",
-            422,
-            "card-not-in-hand",
-            "The card is not in the seat's hand",
-            lambda _: "card",
-        ),
-        ("CannotGoOut", 422, "cannot-go-out", "The hand is not melded", lambda _: "go_out"),
-        (
-            "OptionNotEnabled",
-            422,
-            "option-not-enabled",
-            "A house rule is off in this game",
-            lambda exc: exc.field,
-        ),
-        (
-            "IllegalAction",
-            422,
-            "illegal-action",
-            "The action is not allowed",
-            lambda exc: exc.field,
-        ),
-    ]
-    out: dict[type[Exception], Callable[[Any], ProblemDetailsException]] = {}
-    for name, status, kind, title, field in table:
-        cls = getattr(errors, name, None)
-        if isinstance(cls, type) and issubclass(cls, Exception):
-            out[cls] = _from_engine_error(status, kind, title, field)
-    return out
-
-
-def _sheet_errors() -> dict[type[Exception], Callable[[Any], ProblemDetailsException]]:
-    """The errors of engine.scoresheet, each naming its field: a round entered out of order
-    conflicts with the sheet's state (409); anything else is an unprocessable entry (422)."""
-    errors = engine.errors
-    table: list[tuple[type[engine.errors.SheetError], int, str, str]] = [
-        (errors.RoundOutOfRange, 422, "round-out-of-range", "The sheet has no such round"),
-        (errors.RoundNotOpen, 409, "round-not-open", "An earlier round is not entered yet"),
-        (errors.ReplayConflict, 409, "replay-conflict", "The correction would replay a round"),
-        (errors.NoSuchSeat, 422, "no-such-seat", "No such seat in this round"),
-        (errors.SeatEnteredTwice, 422, "seat-entered-twice", "A seat has two entries"),
-        (errors.SeatNotEntered, 422, "seat-not-entered", "A seat has no entry"),
-        (errors.CardNotInPack, 422, "card-not-in-pack", "The card is not in the pack"),
-        (errors.TooManyCopies, 422, "too-many-copies", "More copies than the pack holds"),
-        (errors.WrongHandSize, 422, "wrong-hand-size", "A hand of the wrong size"),
-        (errors.OutSeatNotMelded, 422, "out-seat-not-melded", "The seat that went out is unmelded"),
-        (
-            errors.FailedGoOutNotScored,
-            422,
-            "failed-go-out-not-scored",
-            "A failed go-out these rules or this entry do not score",
-        ),
-    ]
-    return {
-        cls: _from_engine_error(status, kind, title, lambda exc: exc.field)
-        for cls, status, kind, title in table
-    }
-
-
 EXCEPTION_MAP: Final[Mapping[type[Exception], Callable[[Any], ProblemDetailsException]]] = {
     ServiceProblem: _from_service_problem,
     ValidationException: _from_validation,
     HTTPException: _from_http_exception,
     StoreUnavailable: _from_store_unavailable,
     StoreFull: _from_store_full,
-    engine.CardCodeError: _from_engine_error(422, "bad-card", "A card or rank code is invalid"),
-    engine.RulesError: _from_engine_error(422, "bad-rules", "The rules are invalid", _rules_field),
-    engine.HandError: _from_engine_error(422, "bad-hand", "The hand is invalid", lambda _: "hand"),
-    **_game_errors(),
-    **_sheet_errors(),
-    engine.EngineError: _from_engine_error(422, "illegal", "The request breaks a rule"),
+    **{cls: _from_engine_error(problem) for cls, problem in ENGINE_PROBLEMS.items()},
     Exception: _from_unexpected,
 }
