@@ -278,21 +278,26 @@ def finished(document: dict[str, Any]) -> dict[str, Any]:
     document["components"]["securitySchemes"] = SECURITY_SCHEMES
     for path, item in document.get("paths", {}).items():
         for method, operation in item.items():
-            if method not in ("get", "put", "post", "delete", "patch"):
-                continue
-            operation.setdefault("security", [])
-            if operation.get("operationId") in RATE_LIMITED_OPERATIONS:
-                operation["responses"].setdefault("429", _RATE_LIMITED)
-            for response in operation.get("responses", {}).values():
-                for header in (response.get("headers") or {}).values():
-                    header.setdefault("schema", {"type": "string"})
-            if path == "/v1/games/{game_id}/events":
-                operation["responses"]["200"]["content"] = copy.deepcopy(_EVENT_STREAM)
+            if method in ("get", "put", "post", "delete", "patch"):
+                _operation_finished(path, operation)
     schemas = dict(sorted(schemas.items()))
     document["components"]["schemas"] = schemas
     _walk(document, _typed_enum)
     _walk(document, _single_union_flattened)
     return document
+
+
+def _operation_finished(path: str, operation: dict[str, Any]) -> None:
+    """Its security stated (none: ``[]``), a 429 where it is rate limited, every response
+    header's schema, and the event stream's messages."""
+    operation.setdefault("security", [])
+    if operation.get("operationId") in RATE_LIMITED_OPERATIONS:
+        operation["responses"].setdefault("429", _RATE_LIMITED)
+    for response in operation.get("responses", {}).values():
+        for header in (response.get("headers") or {}).values():
+            header.setdefault("schema", {"type": "string"})
+    if path == "/v1/games/{game_id}/events":
+        operation["responses"]["200"]["content"] = copy.deepcopy(_EVENT_STREAM)
 
 
 _FINISHED: Final[weakref.WeakKeyDictionary[OpenAPIRenderPlugin, dict[str, Any]]] = (
