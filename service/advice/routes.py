@@ -17,15 +17,15 @@ from litestar.params import FromPath, JSONBody
 
 import engine
 from engine import game
-from engine.advice import DrawHint, Hint, PackError, advise, hint
+from engine.advice import Hint, PackError, advise, hint
 from engine.cards import Card, Rank
 from engine.seen import sight
-from service.advice.wire import AdviseRequest, DiscardOptionOut, DrawOptionOut, HintOut
+from service.advice.wire import AdviseRequest, HintOut
 from service.games import lifecycle as game_flow
 from service.games.acting_seat import Acting
 from service.http.openapi_declarations import SEAT, problems
 from service.http.problems import InvalidField, MissingWild
-from service.vocabulary import translate
+from service.vocabulary import to_engine, to_wire
 
 LARGEST_HAND: Final = 16
 """The largest hand a game holds after its draw (15 dealt, extended schedule, plus one)."""
@@ -33,43 +33,9 @@ LARGEST_HAND: Final = 16
 _HINTS: Final = anyio.CapacityLimiter(2)
 
 
-def hint_to_wire(advice: Hint) -> HintOut:
-    if isinstance(advice, DrawHint):
-        return HintOut(
-            phase="draw",
-            draw=advice.advised.source,
-            pile=advice.advised.pile,
-            options=[
-                DrawOptionOut(
-                    source=o.source,
-                    pile=o.pile,
-                    card=translate.optional_card_code(o.card),
-                    expected_deadwood=round(o.expected_deadwood, 4),
-                    go_out_chance=round(o.go_out_chance, 4),
-                )
-                for o in advice.options
-            ],
-            reason=advice.reason,
-        )
-    return HintOut(
-        phase="discard",
-        discards=[_discard_out(d) for d in advice.discards],
-        suggested=translate.card_code(advice.suggested),
-        reason=advice.reason,
-    )
-
-
-def _discard_out(option: engine.advice.DiscardOption) -> DiscardOptionOut:
-    return DiscardOptionOut(
-        card=translate.card_code(option.card),
-        deadwood_points=option.deadwood_points,
-        go_out=option.go_out,
-    )
-
-
 def _wild_of(data: AdviseRequest, rules: engine.Rules) -> Rank:
     if data.wild is not None:
-        wild = translate.rank_from_code(data.wild, "wild")
+        wild = to_engine.rank_from_code(data.wild, "wild")
         if wild not in rules.ranks:
             raise InvalidField(
                 f"wild rank {data.wild!r} is not a rank of the {rules.preset} pack", field="wild"
@@ -81,19 +47,19 @@ def _wild_of(data: AdviseRequest, rules: engine.Rules) -> Rank:
 
 
 def _advice_of(data: AdviseRequest) -> Hint:
-    rules = translate.rules_from_wire(data.rules)
+    rules = to_engine.rules_from_wire(data.rules)
     wild = _wild_of(data, rules)
-    hand = translate.cards_from_codes(data.hand, "hand")
+    hand = to_engine.cards_from_codes(data.hand, "hand")
     upcard: Card | None = None
     if data.upcard is not None:
-        upcard = translate.cards_from_codes([data.upcard], "upcard")[0]
+        upcard = to_engine.cards_from_codes([data.upcard], "upcard")[0]
     if len(hand) + (upcard is not None) > LARGEST_HAND:
         raise InvalidField(
             f"{len(hand)} cards: advice takes a game's hands, at most {LARGEST_HAND} cards "
             "after the draw",
             field="hand",
         )
-    seen = translate.cards_from_codes(data.seen, "seen")
+    seen = to_engine.cards_from_codes(data.seen, "seen")
     try:
         return advise(hand, wild, rules, upcard=upcard, seen=seen, players=data.players)
     except PackError as exc:
@@ -124,7 +90,7 @@ class AdviceController(Controller):
             raise engine.NotYourTurn(seat, state.turn)
         seen = sight(game.view(state, seat), game.public_log(state, seat), seat, state.rules)
         advice = await anyio.to_thread.run_sync(hint, seen, limiter=_HINTS)
-        return hint_to_wire(advice)
+        return to_wire.hint_to_wire(advice)
 
     @post(
         "/v1/advise",
@@ -141,4 +107,4 @@ class AdviceController(Controller):
     )
     async def advise(self, data: JSONBody[AdviseRequest]) -> HintOut:
         advice = await anyio.to_thread.run_sync(_advice_of, data, limiter=_HINTS)
-        return hint_to_wire(advice)
+        return to_wire.hint_to_wire(advice)

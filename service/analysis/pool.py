@@ -29,7 +29,7 @@ import engine
 from engine.cards import JOKER, Card, Rank, rank_of
 from service.analysis.wire import AnalyseResponse
 from service.http.problems import AnalysesBusy
-from service.vocabulary import translate
+from service.vocabulary import to_wire
 
 RETRY_AFTER_SECONDS: Final = 1
 _R = TypeVar("_R")
@@ -55,7 +55,7 @@ def is_costly(hand: list[Card], wild: Rank, inline_cards: int, inline_wilds: int
 def analysed(hand: list[Card], wild: Rank, rules: engine.Rules) -> AnalyseResponse:
     """The analysis as the wire has it; what a worker process runs (its answer comes back
     pickled, so its wire structs, not the engine's values)."""
-    return translate.analysis_to_wire(engine.analyse(hand, wild, rules))
+    return to_wire.analysis_to_wire(engine.analyse(hand, wild, rules))
 
 
 def _yield_to_the_event_loop() -> None:

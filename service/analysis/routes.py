@@ -14,16 +14,16 @@ from service.http.dependencies import AppServices
 from service.http.openapi_declarations import problems
 from service.http.problems import InvalidField, MissingWild
 from service.operations import metrics
-from service.vocabulary import translate
+from service.vocabulary import to_engine, to_wire
 from service.vocabulary.wire import PresetsOut
 
 
 def _inputs(data: AnalyseRequest) -> tuple[list[Card], Rank, engine.Rules]:
     """The hand, the wild rank and the rules of a request, or the problem with them."""
-    rules = translate.rules_from_wire(data.rules)
-    hand = translate.cards_from_codes(data.hand, "hand")
+    rules = to_engine.rules_from_wire(data.rules)
+    hand = to_engine.cards_from_codes(data.hand, "hand")
     if data.wild is not None:
-        wild = translate.rank_from_code(data.wild, "wild")
+        wild = to_engine.rank_from_code(data.wild, "wild")
         if wild not in rules.ranks:
             raise InvalidField(
                 f"wild rank {data.wild!r} is not a rank of the {rules.preset} pack",
@@ -76,5 +76,5 @@ class AnalysisController(Controller):
     )
     def rules(self) -> PresetsOut:
         return PresetsOut(
-            presets=[translate.rules_to_wire(engine.Rules.preset_named(n)) for n in PRESET_NAMES]
+            presets=[to_wire.rules_to_wire(engine.Rules.preset_named(n)) for n in PRESET_NAMES]
         )

@@ -35,7 +35,7 @@ from service.operations import metrics
 from service.storage.game_store import GameExists
 from service.streams.keys import seat_of_stream_key
 from service.tables import waiting_tables as waiting
-from service.vocabulary import translate
+from service.vocabulary import to_engine, to_wire
 
 _encoder: Final = msgspec.json.Encoder()
 _NOTHING_SEALED: Final = game.Sealed(0, 0)
@@ -104,12 +104,12 @@ def view_of(game_id: str, state: GameState, seat: int | None, record: GameRecord
     """The wire view, its players marked bot or away as ``record`` says; a seat's view lists
     its legal actions (at most one analysis of its hand: ``engine.game.legal_actions``' go-out
     check)."""
-    rules = translate.game_rules_to_wire(state.rules)
+    rules = to_wire.game_rules_to_wire(state.rules)
     if seat is None:
-        view = translate.view_to_wire(game_id, game.public_view(state), None, rules, None)
+        view = to_wire.view_to_wire(game_id, game.public_view(state), None, rules, None)
     else:
-        legal = translate.legal_to_wire(game.legal_actions(state, seat))
-        view = translate.view_to_wire(game_id, game.view(state, seat), seat, rules, legal)
+        legal = to_wire.legal_to_wire(game.legal_actions(state, seat))
+        view = to_wire.view_to_wire(game_id, game.view(state, seat), seat, rules, legal)
     players = bot_seats.seated_players(view.players, record)
     return view if players is view.players else msgspec.structs.replace(view, players=players)
 
@@ -123,7 +123,7 @@ async def create_game(
     """A game whose every seat is named (``names``), some perhaps bots (``bots``, each seat's
     level or None): dealt at once, every person's token in the answer.
     (``service.tables.creation.create`` decides; a table with open seats waits instead.)"""
-    rules = translate.rules_from_wire(request.rules)
+    rules = to_engine.rules_from_wire(request.rules)
     state = game.new_game(names, rules, request.seed)
     tokens = [
         None if bots and bots[seat] else game_records.new_token() for seat in range(len(names))
@@ -275,7 +275,7 @@ async def take_turn(
             f"{loaded.state.version}",
             field="expected_version",
         )
-    action = translate.action_from_wire(request)
+    action = to_engine.action_from_wire(request)
     state = game.apply(loaded.state, seat, action)
     parts = game.dumps_parts(state, loaded.sealed)
     serialised = parts.head

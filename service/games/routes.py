@@ -21,7 +21,7 @@ from service.http.openapi_declarations import SEAT, SEAT_OR_PUBLIC, problems
 from service.http.problems import InvalidField
 from service.streams.events import game_events
 from service.tables import creation
-from service.vocabulary import translate
+from service.vocabulary import to_wire
 
 AnyRequest = Request[Any, Any, Any]
 
@@ -245,5 +245,5 @@ class GamesController(Controller):
         return GameLog(
             game_id=game_id,
             version=loaded.state.version,
-            entries=[translate.log_entry_to_wire(e) for e in game.public_log(loaded.state, seat)],
+            entries=[to_wire.log_entry_to_wire(e) for e in game.public_log(loaded.state, seat)],
         )

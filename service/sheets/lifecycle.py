@@ -12,7 +12,6 @@ write is lost.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
@@ -21,12 +20,11 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath
 
 from engine import scoresheet
-from engine.scoresheet import CardsEntry, Entry, PointsEntry, ScoredEntry, Sheet
+from engine.scoresheet import CardsEntry, Entry, PointsEntry, Sheet
 from service.games import records as game_records
 from service.http.auth import AuthorizationHeader, bearer_token
 from service.http.dependencies import AppServices
 from service.http.problems import (
-    InvalidField,
     MissingEditToken,
     SheetNotFound,
     SheetWriteConflict,
@@ -34,7 +32,7 @@ from service.http.problems import (
 )
 from service.sheets import wire as sheet_wire
 from service.sheets.store import SheetExists, SheetStore
-from service.vocabulary import translate
+from service.vocabulary import to_engine, to_wire
 
 COMMIT_ATTEMPTS: Final = 8
 """Writes that lose the compare-and-set try again on the newer sheet this many times at most."""
@@ -84,7 +82,7 @@ class LoadedSheet:
             raise WrongEditToken("the token is not this sheet's edit token")
 
     def to_wire(self) -> sheet_wire.ScoreSheet:
-        return sheet_to_wire(self.sheet_id, self.version, self.sheet)
+        return to_wire.sheet_to_wire(self.sheet_id, self.version, self.sheet)
 
 
 # -- the store ------------------------------------------------------------------------------------
@@ -93,7 +91,7 @@ class LoadedSheet:
 async def create_sheet(
     store: SheetStore, request: sheet_wire.CreateSheetRequest
 ) -> sheet_wire.SheetCreated:
-    rules = translate.rules_from_wire(request.rules)
+    rules = to_engine.rules_from_wire(request.rules)
     sheet = scoresheet.new_sheet(request.players, rules, request.first_dealer)
     token = game_records.new_token()
     record = SheetRecord(
@@ -113,7 +111,7 @@ async def create_sheet(
         except SheetExists:  # 96 random bits: practically never, but never overwrite a sheet
             continue
     return sheet_wire.SheetCreated(
-        sheet_id=sheet_id, edit_token=token, sheet=sheet_to_wire(sheet_id, 0, sheet)
+        sheet_id=sheet_id, edit_token=token, sheet=to_wire.sheet_to_wire(sheet_id, 0, sheet)
     )
 
 
@@ -170,11 +168,11 @@ async def enter_round(
     for _ in range(COMMIT_ATTEMPTS):
         # The edit token was checked on the first load: a sheet keeps its token for good.
         loaded = loaded or await load_sheet(store, sheet_id)
-        entries = entries_from_wire(request.entries) if entries is None else entries
+        entries = to_engine.entries_from_wire(request.entries) if entries is None else entries
         sheet = scoresheet.enter_round(loaded.sheet, round_number, request.out_seat, entries)
         record = msgspec.structs.replace(loaded.record, deals=_deal_records(sheet))
         if await store.commit(sheet_id, loaded.version, _encoder.encode(record)):
-            return sheet_to_wire(sheet_id, loaded.version + 1, sheet)
+            return to_wire.sheet_to_wire(sheet_id, loaded.version + 1, sheet)
         loaded = None  # another write came first: load the sheet as it is now
     raise SheetWriteConflict(
         f"the sheet changed under {COMMIT_ATTEMPTS} attempts to enter round {round_number}; "
@@ -202,85 +200,3 @@ def _entry_of(record: EntryRecord) -> Entry:
 
 
 # -- the wire -------------------------------------------------------------------------------------
-
-
-def entries_from_wire(entries: Sequence[sheet_wire.EntryIn]) -> list[Entry]:
-    """Each entry as the engine's: its cards parsed (a bad code named by its place), or its
-    points; exactly one of the two."""
-    out: list[Entry] = []
-    for index, entry in enumerate(entries):
-        field = f"entries[{index}]"
-        if (entry.cards is None) == (entry.points is None):
-            raise InvalidField(
-                f"{field}: give the seat's cards or its points, exactly one of the two",
-                field=f"{field}.cards" if entry.cards is not None else field,
-            )
-        if entry.cards is not None:
-            cards = translate.cards_from_codes(entry.cards, f"{field}.cards")
-            out.append(CardsEntry(entry.seat, tuple(cards), entry.failed_go_outs))
-        else:
-            out.append(PointsEntry(entry.seat, entry.points or 0, entry.failed_go_outs))
-    return out
-
-
-def sheet_to_wire(sheet_id: str, version: int, sheet: Sheet) -> sheet_wire.ScoreSheet:
-    counted = sheet.counted
-    running = [0] * len(sheet.players)
-    rounds = []
-    for shape in sheet.shapes():
-        deal = counted.get(shape.round)
-        totals = None
-        if deal is not None and not shape.tiebreak:
-            running = [t + deal.points_of(seat) for seat, t in enumerate(running)]
-            totals = list(running)
-        rounds.append(
-            sheet_wire.SheetRoundOut(
-                round=shape.round,
-                cards_dealt=shape.cards_dealt,
-                wild=translate.rank_code(shape.wild) or "",
-                dealer=shape.dealer,
-                seats=list(shape.seats),
-                tiebreak=shape.tiebreak,
-                entered=deal is not None,
-                out_seat=None if deal is None else deal.out_seat,
-                entries=None if deal is None else [_entry_to_wire(e) for e in deal.entries],
-                totals=totals,
-                replayed=[
-                    sheet_wire.ReplayedDealOut(
-                        out_seat=d.out_seat, entries=[_entry_to_wire(e) for e in d.entries]
-                    )
-                    for d in sheet.replays_of(shape.round)
-                ],
-            )
-        )
-    finished = sheet.next_round is None
-    return sheet_wire.ScoreSheet(
-        sheet_id=sheet_id,
-        version=version,
-        status="finished" if finished else "playing",
-        rules=translate.rules_to_wire(sheet.rules),
-        players=[
-            sheet_wire.SheetPlayerOut(seat=seat, name=name)
-            for seat, name in enumerate(sheet.players)
-        ],
-        first_dealer=sheet.first_dealer,
-        rounds=rounds,
-        next_round=sheet.next_round,
-        totals=list(sheet.totals),
-        winners=list(sheet.winners) if finished else None,
-    )
-
-
-def _entry_to_wire(scored: ScoredEntry) -> sheet_wire.SheetEntryOut:
-    entry = scored.entry
-    is_cards = isinstance(entry, CardsEntry)
-    return sheet_wire.SheetEntryOut(
-        seat=entry.seat,
-        points=scored.points,
-        given="cards" if is_cards else "points",
-        cards=translate.card_codes(sorted(entry.cards)) if isinstance(entry, CardsEntry) else None,
-        melds=[translate.meld_to_wire(m) for m in scored.melds] if is_cards else None,
-        deadwood=translate.card_codes(scored.deadwood) if is_cards else None,
-        deadwood_points=scored.deadwood_points,
-        failed_go_outs=entry.failed_go_outs,
-    )

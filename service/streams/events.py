@@ -42,7 +42,7 @@ from service.games.lifecycle import (
 from service.games.wire import GameView
 from service.http.dependencies import Services
 from service.streams.wire import GameEvent, GameFinishedEvent
-from service.vocabulary import translate
+from service.vocabulary import to_wire
 
 _encoder: Final = msgspec.json.Encoder()
 
@@ -144,7 +144,7 @@ def _catch_up(
         state = game.apply(state, record.seat, record.action)
         event = GameEvent(
             version=state.version,
-            entry=translate.log_entry_to_wire(entry),
+            entry=to_wire.log_entry_to_wire(entry),
             view=view_of(game_id, state, seat, game_record),
         )
         reached = newest_state if state.version == newest_state.version else state

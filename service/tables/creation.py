@@ -18,7 +18,7 @@ from service.operations import metrics
 from service.storage.game_store import GameExists, StoreUnavailable
 from service.tables import invite_codes
 from service.tables import waiting_tables as waiting
-from service.vocabulary import translate
+from service.vocabulary import to_engine
 from service.vocabulary.names import display_name
 
 _CREATE_ATTEMPTS: Final = 16
@@ -26,7 +26,7 @@ _CREATE_ATTEMPTS: Final = 16
 
 async def create(services: Services, request: CreateGameRequest) -> GameCreated:
     """A game dealt at once when every seat is named; otherwise a table waiting for players."""
-    rules = translate.rules_from_wire(request.rules)
+    rules = to_engine.rules_from_wire(request.rules)
     rules.check_players(len(request.players))  # open seats count: the pack must hold them all
     names: list[str | None] = []
     levels: list[str | None] = []

@@ -16,7 +16,7 @@ from service.games.records import GameRecord, Seating
 from service.games.wire import GameView, PlayerIn, PlayerOut
 from service.http.problems import InvalidSeat, UnknownBotLevel
 from service.tables.wire import TableOut, TableSeatOut
-from service.vocabulary import translate
+from service.vocabulary import to_wire
 
 _encoder: Final = msgspec.json.Encoder()
 
@@ -102,7 +102,7 @@ def waiting_view(game_id: str, record: GameRecord, seating: Seating, seat: int |
         status="waiting",
         round=1,
         rounds=rules.rounds,
-        wild=translate.rank_code(game.wild_rank(rules, 1)),
+        wild=to_wire.rank_code(game.wild_rank(rules, 1)),
         dealer=seating.first_dealer,
         turn=None,
         phase=None,
@@ -131,7 +131,7 @@ def waiting_view(game_id: str, record: GameRecord, seating: Seating, seat: int |
         upcard=None,
         table=[[] for _ in range(seats)] if rules.redemption else None,
         seat=seat,
-        rules=translate.game_rules_to_wire(rules),
+        rules=to_wire.game_rules_to_wire(rules),
         legal=None if seat is None else [],
         invite_code=seating.invite_code,
         seeded=seating.seed is not None,

@@ -1,7 +1,7 @@
 """The words every feature's JSON shares: cards, ranks, seats, counts, names, melds and rules.
 
-Cards and ranks stay text at this edge; ``service.vocabulary.translate`` turns them into the
-engine's ints and back.
+Cards and ranks stay text at this edge; ``service.vocabulary.to_engine`` turns them into the
+engine's ints, and ``service.vocabulary.to_wire`` back.
 """
 
 from __future__ import annotations

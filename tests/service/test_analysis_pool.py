@@ -24,7 +24,7 @@ from service.analysis.pool import AnalysisPool, is_costly
 from service.http.app import create_app
 from service.http.problems import AnalysesBusy
 from service.settings import Settings
-from service.vocabulary import translate
+from service.vocabulary import to_wire
 from tests.service.costly_hands import LARGER_THAN_A_DEAL as LARGE
 from tests.service.costly_hands import SLOWEST_KNOWN as SLOW
 from tests.service.costly_hands import codes
@@ -65,7 +65,7 @@ def test_a_costly_hand_is_analysed_in_another_process(
     app, client = pooled
     assert pool_of(app).started is False  # nothing costly yet: no process
     hand = parse_cards(LARGE["hand"])
-    expected = translate.analysis_to_wire(
+    expected = to_wire.analysis_to_wire(
         engine.analyse(hand, 8, engine.Rules.preset_named("classic"))
     )
 

@@ -1,12 +1,7 @@
-"""Between the wire and the engine: card and rank codes, rules specs, melds.
+"""Engine → wire: every answer's cards, ranks, rules, melds, views, logs, analyses, hints and
+score sheets as the JSON shapes of the features' ``wire`` modules, in one place.
 
-Cards are text only at this edge; everything past it works on the engine's ints. A code that
-fails to parse becomes an ``InvalidField`` naming where it was (``hand[3]``, ``card``).
-
-Every request pays for this edge, so it remembers: the engine's parse of each code (the wire's
-patterns accept a few hundred spellings), the code of each card int, and the ``Rules`` of each
-preset and each rules object (frozen values, whose validation costs more than a small hand's
-analysis).
+Cards are ints past the wire and text on it; the code of each card int is a table.
 """
 
 from __future__ import annotations
@@ -18,6 +13,7 @@ from typing import Final
 import msgspec
 
 import engine
+from engine.advice import DrawHint, Hint
 from engine.analysis import build_document
 from engine.cards import (
     ACE,
@@ -27,21 +23,16 @@ from engine.cards import (
     Rank,
     format_card,
     format_rank,
-    parse_card,
-    parse_rank,
 )
 from engine.game import views
 from engine.game.actions import Action, Discard, Draw, LayOff
 from engine.game.state import RoundResult
 from engine.game.views import LogEntry
-from engine.rules import PRESET_NAMES
+from engine.scoresheet import CardsEntry, ScoredEntry, Sheet
+from service.advice.wire import DiscardOptionOut, DrawOptionOut, HintOut
 from service.analysis.wire import AnalyseResponse, DiscardOut
 from service.games.wire import (
-    ActionRequest,
-    DiscardAction,
-    DrawAction,
     GameView,
-    LayOffAction,
     LegalAction,
     LegalDiscard,
     LegalDraw,
@@ -54,44 +45,11 @@ from service.games.wire import (
     RoundResultOut,
     SeatResultOut,
 )
-from service.http.problems import InvalidField
-from service.vocabulary.wire import MeldOut, RulesOut, RulesSpec
+from service.sheets import wire as sheet_wire
+from service.vocabulary.wire import MeldOut, RulesOut
 
-_CARD_OF_CODE: Final[dict[str, Card]] = {}
-"""The card of every code parsed so far, up to a bound (the wire's pattern accepts a few hundred
-spellings, and every code that reaches this module has passed it)."""
-_CARD_CODES_KEPT: Final = 1024
-_parsed_rank: Final = lru_cache(maxsize=64)(parse_rank)
 _CODE_OF_CARD: Final = tuple(format_card(c) for c in range(JOKER + 1))
 _CODE_OF_RANK: Final = tuple(format_rank(r) for r in range(ACE, KING + 1))
-_PRESET_RULES: Final = {name: engine.Rules.preset_named(name) for name in PRESET_NAMES}
-
-
-def card_from_code(code: str, field: str) -> Card:
-    card = _CARD_OF_CODE.get(code)
-    if card is None:
-        try:
-            card = parse_card(code)
-        except engine.CardCodeError as exc:
-            raise InvalidField(str(exc), field=field) from None
-        if len(_CARD_OF_CODE) < _CARD_CODES_KEPT:
-            _CARD_OF_CODE[code] = card
-    return card
-
-
-def cards_from_codes(codes: Sequence[str], field: str) -> list[Card]:
-    known = _CARD_OF_CODE
-    try:
-        return [known[code] for code in codes]
-    except KeyError:  # one by one, each new code parsed (and a bad one named)
-        return [card_from_code(code, f"{field}[{index}]") for index, code in enumerate(codes)]
-
-
-def rank_from_code(code: str, field: str) -> Rank:
-    try:
-        return _parsed_rank(code)
-    except engine.CardCodeError as exc:
-        raise InvalidField(str(exc), field=field) from None
 
 
 def card_code(card: Card) -> str:
@@ -109,21 +67,6 @@ def optional_card_code(card: Card | None) -> str | None:
 
 def rank_code(rank: Rank | None) -> str | None:
     return None if rank is None else _CODE_OF_RANK[rank - ACE]
-
-
-def rules_from_wire(spec: RulesSpec) -> engine.Rules:
-    """A preset name or overrides → engine Rules (RulesError, naming the field, if they clash)."""
-    if isinstance(spec, str):
-        preset = _PRESET_RULES.get(spec)
-        return engine.Rules.from_spec(spec) if preset is None else preset  # unknown: its error
-    return _rules_of_overrides(msgspec.json.encode(spec))
-
-
-@lru_cache(maxsize=256)
-def _rules_of_overrides(encoded: bytes) -> engine.Rules:
-    """Keyed by the overrides' JSON (the struct holds a list, so it has no hash); a RulesError
-    is raised again each time, never remembered."""
-    return engine.Rules.from_spec(msgspec.json.decode(encoded))
 
 
 def rules_to_wire(rules: engine.Rules) -> RulesOut:
@@ -149,20 +92,6 @@ def analysis_to_wire(analysis: engine.Analysis) -> AnalyseResponse:
     """The analysis in its wire structs, shaped by the engine's one definition of the document
     (the structs are its constructors: a field either side lacks fails at once)."""
     return build_document(analysis, AnalyseResponse, MeldOut, DiscardOut)
-
-
-# -- games ----------------------------------------------------------------------------------------
-
-
-def action_from_wire(request: ActionRequest) -> Action:
-    match request:
-        case DrawAction():
-            return Draw(request.source, request.pile)
-        case DiscardAction():
-            return Discard(card_from_code(request.card, "card"), request.go_out)
-        case LayOffAction():
-            return LayOff(card_from_code(request.card, "card"), request.seat, request.meld)
-    raise AssertionError(request)  # pragma: no cover - the union above is exhaustive
 
 
 def _logged_action(action: Action) -> LoggedDraw | LoggedDiscard | LoggedLayOff:
@@ -269,4 +198,101 @@ def view_to_wire(
         rules=rules,
         legal=legal,
         invite_code=None,
+    )
+
+
+def hint_to_wire(advice: Hint) -> HintOut:
+    if isinstance(advice, DrawHint):
+        return HintOut(
+            phase="draw",
+            draw=advice.advised.source,
+            pile=advice.advised.pile,
+            options=[
+                DrawOptionOut(
+                    source=o.source,
+                    pile=o.pile,
+                    card=optional_card_code(o.card),
+                    expected_deadwood=round(o.expected_deadwood, 4),
+                    go_out_chance=round(o.go_out_chance, 4),
+                )
+                for o in advice.options
+            ],
+            reason=advice.reason,
+        )
+    return HintOut(
+        phase="discard",
+        discards=[_discard_out(d) for d in advice.discards],
+        suggested=card_code(advice.suggested),
+        reason=advice.reason,
+    )
+
+
+def _discard_out(option: engine.advice.DiscardOption) -> DiscardOptionOut:
+    return DiscardOptionOut(
+        card=card_code(option.card),
+        deadwood_points=option.deadwood_points,
+        go_out=option.go_out,
+    )
+
+
+def sheet_to_wire(sheet_id: str, version: int, sheet: Sheet) -> sheet_wire.ScoreSheet:
+    counted = sheet.counted
+    running = [0] * len(sheet.players)
+    rounds = []
+    for shape in sheet.shapes():
+        deal = counted.get(shape.round)
+        totals = None
+        if deal is not None and not shape.tiebreak:
+            running = [t + deal.points_of(seat) for seat, t in enumerate(running)]
+            totals = list(running)
+        rounds.append(
+            sheet_wire.SheetRoundOut(
+                round=shape.round,
+                cards_dealt=shape.cards_dealt,
+                wild=rank_code(shape.wild) or "",
+                dealer=shape.dealer,
+                seats=list(shape.seats),
+                tiebreak=shape.tiebreak,
+                entered=deal is not None,
+                out_seat=None if deal is None else deal.out_seat,
+                entries=None if deal is None else [_entry_to_wire(e) for e in deal.entries],
+                totals=totals,
+                replayed=[
+                    sheet_wire.ReplayedDealOut(
+                        out_seat=d.out_seat, entries=[_entry_to_wire(e) for e in d.entries]
+                    )
+                    for d in sheet.replays_of(shape.round)
+                ],
+            )
+        )
+    finished = sheet.next_round is None
+    return sheet_wire.ScoreSheet(
+        sheet_id=sheet_id,
+        version=version,
+        status="finished" if finished else "playing",
+        rules=rules_to_wire(sheet.rules),
+        players=[
+            sheet_wire.SheetPlayerOut(seat=seat, name=name)
+            for seat, name in enumerate(sheet.players)
+        ],
+        first_dealer=sheet.first_dealer,
+        rounds=rounds,
+        next_round=sheet.next_round,
+        totals=list(sheet.totals),
+        winners=list(sheet.winners) if finished else None,
+    )
+
+
+def _entry_to_wire(scored: ScoredEntry) -> sheet_wire.SheetEntryOut:
+    entry = scored.entry
+    is_cards = isinstance(entry, CardsEntry)
+    return sheet_wire.SheetEntryOut(
+        seat=entry.seat,
+        points=scored.points,
+        given="cards" if is_cards else "points",
+        cards=card_codes(sorted(entry.cards)) if isinstance(entry, CardsEntry) else None,
+        melds=[meld_to_wire(m) for m in scored.melds] if is_cards else None,
+        deadwood=card_codes(scored.deadwood) if is_cards else None,
+        deadwood_points=scored.deadwood_points,
+        failed_go_outs=entry.failed_go_outs,
     )
