@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from msgspec import UNSET, Meta, UnsetType
 
+from engine.analysis import MAX_HAND
 from service.http.wire import Out, Strict
 from service.vocabulary.names import NAME_PATTERN
 
@@ -46,8 +47,13 @@ CanonicalRank = Annotated[
 ]
 Hand = Annotated[
     list[CardCode],
-    Meta(min_length=1, max_length=30, description="1 to 30 cards; identical cards may repeat."),
+    Meta(
+        min_length=1,
+        max_length=MAX_HAND,
+        description=f"1 to {MAX_HAND} cards; identical cards may repeat.",
+    ),
 ]
+"""As many cards as the analyser takes (the engine's ``MAX_HAND``)."""
 RoundNumber = Annotated[int, Meta(ge=1, le=22, description="A round, 1 first.")]
 Seat = Annotated[int, Meta(ge=0, le=15, description="A seat number, 0 first.")]
 Count = Annotated[int, Meta(ge=0)]
