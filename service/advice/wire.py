@@ -33,36 +33,78 @@ Chance = Annotated[float, Meta(ge=0, le=1, description="A probability, 0 to 1.")
 
 
 class AdviseRequest(Strict, frozen=True):
-    hand: GameHand
-    """Before the draw when ``upcard`` is given; else after it (one card over the round's size)."""
-    wild: RankCode | None = None
-    """The wild rank; when omitted, the wild rank of ``round`` under the rules' schedule."""
+    hand: Annotated[
+        GameHand,
+        Meta(
+            description=(
+                "Before the draw when `upcard` is given; else after it (one card over "
+                "the round's size). 1 to 16 cards, a game's hand after its draw: with "
+                "`upcard`, at most 15."
+            )
+        ),
+    ]
+    wild: Annotated[
+        RankCode | None,
+        Meta(
+            description=(
+                "The wild rank; when omitted, the wild rank of `round` under the rules' schedule."
+            )
+        ),
+    ] = None
     round: RoundNumber | None = None
     rules: RulesSpec = "classic"
-    upcard: CardCode | None = None
-    """The discard pile's top card: the advice is then for the draw."""
-    seen: Annotated[list[CardCode], Meta(max_length=200)] = msgspec.field(default_factory=list)
-    """Cards known to be out of the stock (discarded, or held by someone who took them)."""
-    players: Annotated[int, Meta(ge=2, le=16)] = 2
-    """Seats at the table: they set the pack where the rules make it depend on them."""
+    upcard: Annotated[
+        CardCode | None,
+        Meta(description="The discard pile's top card: the advice is then for the draw."),
+    ] = None
+    seen: Annotated[
+        Annotated[list[CardCode], Meta(max_length=200)],
+        Meta(
+            description=(
+                "Cards known to be out of the stock (discarded, or held by someone who took them)."
+            )
+        ),
+    ] = msgspec.field(default_factory=list)
+    players: Annotated[
+        Annotated[int, Meta(ge=2, le=16)],
+        Meta(
+            description=(
+                "Seats at the table: they set the pack where the rules make it depend on them."
+            )
+        ),
+    ] = 2
 
 
 class DrawOptionOut(Out, frozen=True):
     source: Literal["stock", "discard"]
-    pile: Seat | None
-    """Per-player discard piles: whose pile; null for the stock or the shared pile."""
-    card: CanonicalCard | None
-    """The pile's top card; null for the stock."""
-    expected_deadwood: float
-    """The least deadwood after the best discard: the mean over the unseen cards for the
-    stock, exact for a pile's top card."""
+    pile: Annotated[
+        Seat | None,
+        Meta(
+            description=(
+                "Per-player discard piles: whose pile; null for the stock or the shared pile."
+            )
+        ),
+    ]
+    card: Annotated[
+        CanonicalCard | None, Meta(description="The pile's top card; null for the stock.")
+    ]
+    expected_deadwood: Annotated[
+        float,
+        Meta(
+            description=(
+                "The least deadwood after the best discard: the mean over the unseen "
+                "cards for the stock, exact for a pile's top card."
+            )
+        ),
+    ]
     go_out_chance: Chance
 
 
 class DiscardOptionOut(Out, frozen=True):
     card: CanonicalCard
-    deadwood_points: Count
-    """The least deadwood of the hand left after discarding ``card``."""
+    deadwood_points: Annotated[
+        Count, Meta(description="The least deadwood of the hand left after discarding `card`.")
+    ]
     go_out: bool
 
 
@@ -71,12 +113,14 @@ class HintOut(Out, frozen=True):
     ``suggested``; both: ``reason``. The other phase's fields are null."""
 
     phase: Literal["draw", "discard"]
-    reason: str
-    """The advice in one line."""
+    reason: Annotated[str, Meta(description="The advice in one line.")]
     draw: Literal["stock", "discard"] | None = None
-    pile: Seat | None = None
-    """The advised pile, under per-player discard piles."""
+    pile: Annotated[
+        Seat | None, Meta(description="The advised pile, under per-player discard piles.")
+    ] = None
     options: list[DrawOptionOut] | None = None
-    discards: list[DiscardOptionOut] | None = None
-    """Every distinct card the seat may discard, best first."""
+    discards: Annotated[
+        list[DiscardOptionOut] | None,
+        Meta(description="Every distinct card the seat may discard, best first."),
+    ] = None
     suggested: CanonicalCard | None = None

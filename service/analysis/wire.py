@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from msgspec import Meta
+
 from service.http.wire import Out, Strict
 from service.vocabulary.wire import (
     CanonicalCard,
@@ -17,16 +21,23 @@ from service.vocabulary.wire import (
 
 class AnalyseRequest(Strict, frozen=True):
     hand: Hand
-    wild: RankCode | None = None
-    """The wild rank; when omitted, the wild rank of ``round`` under the rules' schedule."""
+    wild: Annotated[
+        RankCode | None,
+        Meta(
+            description=(
+                "The wild rank; when omitted, the wild rank of `round` under the rules' schedule."
+            )
+        ),
+    ] = None
     round: RoundNumber | None = None
     rules: RulesSpec = "classic"
 
 
 class DiscardOut(Out, frozen=True):
     card: CanonicalCard
-    deadwood_points: Count
-    """The least deadwood of the hand left after discarding ``card``."""
+    deadwood_points: Annotated[
+        Count, Meta(description="The least deadwood of the hand left after discarding `card`.")
+    ]
 
 
 class AnalyseResponse(Out, frozen=True):

@@ -62,13 +62,24 @@ class PlayerIn(Strict, frozen=True):
 class CreateGameRequest(Strict, frozen=True):
     players: Annotated[list[PlayerIn], Meta(min_length=2, max_length=16)]
     rules: RulesSpec = "classic"
-    seed: Seed | None = None
-    """Reproducible deals for tests and replays: every view then says ``seeded: true``. A seed
-    gives the deal away (a small one is recovered from one seat's view), so omit it in play."""
-    listed: bool = False
-    """Show the table in the lobby (``GET /v1/tables``) while a seat is open."""
-    turn_seconds: TurnSeconds | None = None
-    """Null (the default): no clock, a person's turn waits for them."""
+    seed: Annotated[
+        Seed | None,
+        Meta(
+            description=(
+                "Reproducible deals for tests and replays: every view then says "
+                "`seeded: true`. A seed gives the deal away (a small one is recovered "
+                "from one seat's view), so omit it in play."
+            )
+        ),
+    ] = None
+    listed: Annotated[
+        bool,
+        Meta(description="Show the table in the lobby (`GET /v1/tables`) while a seat is open."),
+    ] = False
+    turn_seconds: Annotated[
+        TurnSeconds | None,
+        Meta(description="Null (the default): no clock, a person's turn waits for them."),
+    ] = None
 
 
 ExpectedVersion = Annotated[
@@ -81,8 +92,14 @@ class DrawAction(Strict, frozen=True, tag="draw", tag_field="type"):
     """Take the top card of the stock or of a discard pile."""
 
     source: Literal["stock", "discard"]
-    pile: Seat | None = None
-    """Per-player discard piles only: whose pile to take from (default: your own)."""
+    pile: Annotated[
+        Seat | None,
+        Meta(
+            description=(
+                "Per-player discard piles only: whose pile to take from (default: your own)."
+            )
+        ),
+    ] = None
     expected_version: ExpectedVersion | None = None
 
 
@@ -109,20 +126,25 @@ ActionRequest = DrawAction | DiscardAction | LayOffAction
 
 class PlayerOut(Out, frozen=True):
     seat: Seat
-    name: str | None
-    """Null for an open seat."""
-    open: bool
-    """Waiting tables only: a seat anyone with the invite code may claim."""
+    name: Annotated[str | None, Meta(description="Null for an open seat.")]
+    open: Annotated[
+        bool, Meta(description="Waiting tables only: a seat anyone with the invite code may claim.")
+    ]
     hand_count: Count
-    score: int
-    """Total so far."""
-    round_scores: list[int]
-    """One entry per finished round."""
-    bot: BotLevel | None = None
-    """A computer player's level; null for a person."""
-    away: bool = False
-    """The turn clock played this person's last turn for them; false again once their token
-    acts."""
+    score: Annotated[int, Meta(description="Total so far.")]
+    round_scores: Annotated[list[int], Meta(description="One entry per finished round.")]
+    bot: Annotated[
+        BotLevel | None, Meta(description="A computer player's level; null for a person.")
+    ] = None
+    away: Annotated[
+        bool,
+        Meta(
+            description=(
+                "The turn clock played this person's last turn for them; false again "
+                "once their token acts."
+            )
+        ),
+    ] = False
 
 
 class SeatResultOut(Out, frozen=True):
@@ -135,10 +157,18 @@ class SeatResultOut(Out, frozen=True):
 class RoundResultOut(Out, frozen=True):
     round: int
     out_seat: Seat | None
-    results: list[SeatResultOut]
-    """Every hand laid out in its best arrangement."""
-    replayed: bool
-    """Double naughts: every seat melded, so the round is dealt again and counts for nothing."""
+    results: Annotated[
+        list[SeatResultOut], Meta(description="Every hand laid out in its best arrangement.")
+    ]
+    replayed: Annotated[
+        bool,
+        Meta(
+            description=(
+                "Double naughts: every seat melded, so the round is dealt again and "
+                "counts for nothing."
+            )
+        ),
+    ]
     tiebreak: bool
 
 
@@ -164,69 +194,126 @@ LegalAction = LegalDraw | LegalDiscard | LegalLayOff
 
 class GameView(Out, frozen=True):
     game_id: GameId
-    version: Version
-    """Increases by one per applied action."""
-    status: Literal["waiting", "playing", "finished"]
-    """``waiting``: a seat is still open and no card is dealt; the first round is dealt the
-    moment the last seat is taken."""
+    version: Annotated[Version, Meta(description="Increases by one per applied action.")]
+    status: Annotated[
+        Literal["waiting", "playing", "finished"],
+        Meta(
+            description=(
+                "`waiting`: a seat is still open and no card is dealt; the first round "
+                "is dealt the moment the last seat is taken."
+            )
+        ),
+    ]
     round: int
     rounds: int
     wild: CanonicalRank | None
     dealer: Seat
-    turn: Seat | None
-    """The seat to act; null once the game is finished."""
+    turn: Annotated[
+        Seat | None, Meta(description="The seat to act; null once the game is finished.")
+    ]
     phase: Literal["draw", "discard"] | None
-    out_seat: Seat | None
-    """Who went out this round, or null."""
+    out_seat: Annotated[Seat | None, Meta(description="Who went out this round, or null.")]
     stock_count: Count
     discard_top: CanonicalCard | None
-    discard_tops: list[CanonicalCard | None] | None
-    """Per-player discard piles only: the top of each seat's pile."""
+    discard_tops: Annotated[
+        list[CanonicalCard | None] | None,
+        Meta(description="Per-player discard piles only: the top of each seat's pile."),
+    ]
     players: list[PlayerOut]
     last_round: RoundResultOut | None
     winners: list[Seat] | None
-    hand: list[CanonicalCard] | None
-    """The viewer's own hand, sorted; null in the public view."""
+    hand: Annotated[
+        list[CanonicalCard] | None,
+        Meta(description="The viewer's own hand, sorted; null in the public view."),
+    ]
     active: list[Seat]
     tiebreak: bool
     last_turns: Count
-    upcard: CanonicalCard | None
-    """The card the seat on turn just took from a discard pile."""
-    table: list[list[MeldOut]] | None
-    """Redemption only: the melds each seat has laid on the table."""
-    seeded: bool
-    """The game was created with a ``seed``: for tests and replays only. Anyone who knows or
-    guesses the seed knows every hand and the stock; a small seed is found in seconds by trying
-    seeds against one seat's view. Never seed a real game."""
-    seat: Seat | None
-    """The viewer's seat; null in the public view."""
-    rules: RulesOut
-    """The game's complete rules, as ``GET /v1/rules`` shows them (the analyser takes them)."""
-    legal: list[LegalAction] | None
-    """A seat's own view: every action it may post right now, each exactly as the actions
-    route accepts it (empty when it may not act). Null in the public view. A go-out is listed
-    only where it is legal: never after someone went out or on the first lap where the rules
-    forbid it, and under ``failed_go_out: penalty`` with every card (the penalty applies)."""
-    invite_code: str | None
-    """While the table waits: the code that claims its open seats (``POST /v1/invites/{code}``)."""
+    upcard: Annotated[
+        CanonicalCard | None,
+        Meta(description="The card the seat on turn just took from a discard pile."),
+    ]
+    table: Annotated[
+        list[list[MeldOut]] | None,
+        Meta(description="Redemption only: the melds each seat has laid on the table."),
+    ]
+    seeded: Annotated[
+        bool,
+        Meta(
+            description=(
+                "The game was created with a `seed`: for tests and replays only. Anyone"
+                " who knows or guesses the seed knows every hand and the stock; a small"
+                " seed is found in seconds by trying seeds against one seat's view. "
+                "Never seed a real game."
+            )
+        ),
+    ]
+    seat: Annotated[Seat | None, Meta(description="The viewer's seat; null in the public view.")]
+    rules: Annotated[
+        RulesOut,
+        Meta(
+            description=(
+                "The game's complete rules, as `GET /v1/rules` shows them (the analyser"
+                " takes them)."
+            )
+        ),
+    ]
+    legal: Annotated[
+        list[LegalAction] | None,
+        Meta(
+            description=(
+                "A seat's own view: every action it may post right now, each exactly as"
+                " the actions route accepts it (empty when it may not act). Null in the"
+                " public view. A go-out is listed only where it is legal: never after "
+                "someone went out or on the first lap where the rules forbid it, and "
+                "under `failed_go_out: penalty` with every card (the penalty applies)."
+            )
+        ),
+    ]
+    invite_code: Annotated[
+        str | None,
+        Meta(
+            description=(
+                "While the table waits: the code that claims its open seats (`POST "
+                "/v1/invites/{code}`)."
+            )
+        ),
+    ]
 
 
 class SeatToken(Out, frozen=True):
     seat: Seat
     name: str
-    token: str
-    """This seat's secret, shown only here: send it as ``Authorization: Bearer <token>``."""
+    token: Annotated[
+        str,
+        Meta(
+            description=(
+                "This seat's secret, shown only here: send it as `Authorization: Bearer <token>`."
+            )
+        ),
+    ]
 
 
 class GameCreated(Out, frozen=True):
     game_id: GameId
-    seats: list[SeatToken]
-    """The people seated at creation, each with its token; open seats have none yet, bots
-    none ever."""
-    invite_code: str | None
-    """A table with an open seat: the code others claim it with, shown while it waits."""
-    view: GameView
-    """The public view."""
+    seats: Annotated[
+        list[SeatToken],
+        Meta(
+            description=(
+                "The people seated at creation, each with its token; open seats have "
+                "none yet, bots none ever."
+            )
+        ),
+    ]
+    invite_code: Annotated[
+        str | None,
+        Meta(
+            description=(
+                "A table with an open seat: the code others claim it with, shown while it waits."
+            )
+        ),
+    ]
+    view: Annotated[GameView, Meta(description="The public view.")]
 
 
 class LoggedDraw(Out, frozen=True, tag="draw", tag_field="type"):
@@ -244,13 +331,26 @@ class LoggedLayOff(Out, frozen=True, tag="lay_off", tag_field="type"):
 
 
 class LogEntryOut(Out, frozen=True):
-    version: Version
-    """The game's version once this action was applied (the first action makes version 1)."""
+    version: Annotated[
+        Version,
+        Meta(
+            description=(
+                "The game's version once this action was applied (the first action "
+                "makes version 1)."
+            )
+        ),
+    ]
     seat: Seat
     action: LoggedDraw | LoggedDiscard | LoggedLayOff
-    card: CanonicalCard | None
-    """The card drawn, discarded or laid off; a card drawn from the stock is null unless you
-    drew it or its round is over."""
+    card: Annotated[
+        CanonicalCard | None,
+        Meta(
+            description=(
+                "The card drawn, discarded or laid off; a card drawn from the stock is "
+                "null unless you drew it or its round is over."
+            )
+        ),
+    ]
 
 
 class GameLog(Out, frozen=True):

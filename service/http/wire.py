@@ -8,7 +8,10 @@ document states them and the handlers never re-check them.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
+from msgspec import Meta
 
 # Bodies are plain trees of values, never in a reference cycle: so their structs are left out of
 # the garbage collector's tracking (``gc=False``), which makes each one cheaper to make and free.
@@ -35,6 +38,12 @@ class Problem(Out, frozen=True):
     status: int
     detail: str
     instance: str | None = None
-    field: str | None = None
-    """For an error about one input field: its path, such as ``hand[2]`` or ``rules.aces``."""
+    field: Annotated[
+        str | None,
+        Meta(
+            description=(
+                "For an error about one input field: its path, such as `hand[2]` or `rules.aces`."
+            )
+        ),
+    ] = None
     errors: list[FieldError] | None = None

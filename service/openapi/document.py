@@ -2,17 +2,17 @@
 clients can be generated from it (openapi-python-client, openapi-typescript; docs/contract.md).
 
 Two stages. ``finish_document`` (``service.openapi.links``), once when the app is built, on
-Litestar's document objects:
-the only error schema is the problem details one (Litestar adds its own 400 body for handlers
-with parameters), and the links from a created game or score sheet to its operations (so a
-client, or schemathesis's stateful phase, can follow a game from its creation to a seat claimed
-by its invite code, and on to that seat's views and turns, and a sheet from its creation to its
-rounds). ``finished``, on the document as a dict, the one the app serves and ``make openapi``
-commits (``FinishedJsonRenderPlugin``, ``FinishedSwaggerRenderPlugin``):
+Litestar's document objects: the only error schema is the problem details one (Litestar adds its
+own 400 body for handlers with parameters), and the links from a created game or score sheet to its
+operations (so a client, or schemathesis's stateful phase, can follow a game from its creation to a
+seat claimed by its invite code, and on to that seat's views and turns, and a sheet from its
+creation to its rounds). ``finished``, on the document as a dict, the one the app serves and ``make
+openapi`` commits (``FinishedJsonRenderPlugin``, ``FinishedSwaggerRenderPlugin``):
 
 - The body schemas are msgspec's own (``msgspec.json.schema_components``): msgspec is what
   decodes and checks every body, so its schema is what the service accepts (Litestar's loses
-  the patterns of list items, bounds of 0, and types its enums of mixed kinds as one).
+  the patterns of list items, bounds of 0, and types its enums of mixed kinds as one). Every
+  description comes from the wire modules themselves: a struct's docstring, a field's ``Meta``.
 - An enum of values of several JSON types is an ``anyOf`` of one enum per type, and every enum
   has its ``type`` (generators make one enum class per type; openapi-python-client refuses a
   mixed one). A single-item ``oneOf`` or ``anyOf`` is its item.
@@ -21,18 +21,15 @@ commits (``FinishedJsonRenderPlugin``, ``FinishedSwaggerRenderPlugin``):
   a request, where a client may leave it out.
 - Rules between fields that JSON Schema cannot state are described where they apply, and a seat
   spec is exactly one of its kinds (``oneOf``).
-- The event stream's messages: one schema per event type (``service.streams.events.STREAM_EVENTS``).
+- The event stream's messages: one schema per event type
+  (``service.streams.events.STREAM_EVENTS``).
 - Every operation states its security: a seat's or a sheet's token, or none (``security: []``);
   every response header its schema.
 """
 
 from __future__ import annotations
 
-import ast
 import copy
-import inspect
-import itertools
-import textwrap
 import weakref
 from collections.abc import Callable
 from typing import Any, Final
@@ -220,37 +217,12 @@ def _default_described(schema: dict[str, Any]) -> None:
             field["description"] = f"{field.get('description', '')} Default: `{text}`.".strip()
 
 
-def _field_docs(struct: type[msgspec.Struct]) -> dict[str, str]:
-    """The docstrings under a struct's fields (``name: type`` then a string), which neither
-    Litestar nor msgspec reads: each field's description."""
-    try:
-        source = textwrap.dedent(inspect.getsource(struct))
-    except (OSError, TypeError):  # pragma: no cover - a struct made at run time
-        return {}
-    body = ast.parse(source).body[0]
-    assert isinstance(body, ast.ClassDef)
-    docs: dict[str, str] = {}
-    for field, after in itertools.pairwise(body.body):
-        if (
-            isinstance(field, ast.AnnAssign)
-            and isinstance(field.target, ast.Name)
-            and isinstance(after, ast.Expr)
-            and isinstance(after.value, ast.Constant)
-            and isinstance(after.value.value, str)
-        ):
-            text = " ".join(inspect.cleandoc(after.value.value).split())
-            docs[field.target.id] = text.replace("``", "`")  # reST literals as Markdown
-    return docs
-
-
-def _field_docs_added(schema: dict[str, Any], struct: type[msgspec.Struct]) -> None:
-    if "description" in schema:  # the struct's docstring, its reST literals as Markdown
+def _struct_doc_as_markdown(schema: dict[str, Any]) -> None:
+    """A struct's docstring (msgspec's description of its schema), its reST literals as
+    Markdown and its lines joined. (Each field's description is declared on the field, in its
+    ``Meta``.)"""
+    if "description" in schema:
         schema["description"] = " ".join(schema["description"].replace("``", "`").split())
-    properties = schema.get("properties") or {}
-    for name, doc in _field_docs(struct).items():
-        field = properties.get(name)
-        if field is not None:
-            field["description"] = f"{doc} {field.get('description', '')}".strip()
 
 
 def finished(document: dict[str, Any]) -> dict[str, Any]:
@@ -265,7 +237,7 @@ def finished(document: dict[str, Any]) -> dict[str, Any]:
     )
     schemas.update(wire_schemas)
     for name in wire_schemas:
-        _field_docs_added(schemas[name], structs[name])
+        _struct_doc_as_markdown(schemas[name])
     schemas.update(_event_schemas())
     schemas["PlayerIn"].update(_ONE_KIND_OF_SEAT)
     for (name, field), rule in _CROSS_FIELD_RULES.items():

@@ -42,11 +42,15 @@ FailedGoOuts = Annotated[
 
 
 class CreateSheetRequest(Strict, frozen=True):
-    players: Annotated[list[PlayerName], Meta(min_length=2, max_length=16)]
-    """The players' names, seat 0 first: 2 to the rules' max_players."""
+    players: Annotated[
+        Annotated[list[PlayerName], Meta(min_length=2, max_length=16)],
+        Meta(description="The players' names, seat 0 first: 2 to the rules' max_players."),
+    ]
     rules: RulesSpec = "classic"
-    first_dealer: Seat | None = None
-    """Who deals round 1; omitted, drawn from a cryptographic source."""
+    first_dealer: Annotated[
+        Seat | None,
+        Meta(description="Who deals round 1; omitted, drawn from a cryptographic source."),
+    ] = None
 
 
 class EntryIn(Strict, frozen=True):
@@ -60,24 +64,39 @@ class EntryIn(Strict, frozen=True):
 
 
 class EnterRoundRequest(Strict, frozen=True):
-    entries: Annotated[list[EntryIn], Meta(min_length=1, max_length=16)]
-    """One per seat that played the round, in any order."""
-    out_seat: Seat | None = None
-    """The seat that went out: its cards must meld completely, or its points be 0."""
+    entries: Annotated[
+        Annotated[list[EntryIn], Meta(min_length=1, max_length=16)],
+        Meta(description="One per seat that played the round, in any order."),
+    ]
+    out_seat: Annotated[
+        Seat | None,
+        Meta(
+            description=(
+                "The seat that went out: its cards must meld completely, or its points be 0."
+            )
+        ),
+    ] = None
 
 
 class SheetEntryOut(Out, frozen=True):
     seat: Seat
-    points: int
-    """What the seat scored for the round."""
+    points: Annotated[int, Meta(description="What the seat scored for the round.")]
     given: Literal["cards", "points"]
-    cards: list[CanonicalCard] | None
-    """The cards entered, sorted; null for a points entry."""
-    melds: list[MeldOut] | None
-    """A cards entry's best arrangement; null for a points entry."""
+    cards: Annotated[
+        list[CanonicalCard] | None,
+        Meta(description="The cards entered, sorted; null for a points entry."),
+    ]
+    melds: Annotated[
+        list[MeldOut] | None,
+        Meta(description="A cards entry's best arrangement; null for a points entry."),
+    ]
     deadwood: list[CanonicalCard] | None
-    deadwood_points: int
-    """The least deadwood of the cards (for a points entry, the points given)."""
+    deadwood_points: Annotated[
+        int,
+        Meta(
+            description=("The least deadwood of the cards (for a points entry, the points given).")
+        ),
+    ]
     failed_go_outs: int
 
 
@@ -94,15 +113,20 @@ class SheetRoundOut(Out, frozen=True):
     cards_dealt: int
     wild: CanonicalRank
     dealer: Seat
-    seats: list[Seat]
-    """The seats that play it: all, or in the tie-break round the tied ones."""
+    seats: Annotated[
+        list[Seat],
+        Meta(description="The seats that play it: all, or in the tie-break round the tied ones."),
+    ]
     tiebreak: bool
     entered: bool
     out_seat: Seat | None
-    entries: list[SheetEntryOut] | None
-    """Once entered, one per seat, seat order."""
-    totals: list[int] | None
-    """Once entered, each seat's running total after this round."""
+    entries: Annotated[
+        list[SheetEntryOut] | None, Meta(description="Once entered, one per seat, seat order.")
+    ]
+    totals: Annotated[
+        list[int] | None,
+        Meta(description="Once entered, each seat's running total after this round."),
+    ]
     replayed: list[ReplayedDealOut]
 
 
@@ -113,27 +137,46 @@ class SheetPlayerOut(Out, frozen=True):
 
 class ScoreSheet(Out, frozen=True):
     sheet_id: SheetId
-    version: Version
-    """Increases by one per round entered or corrected."""
+    version: Annotated[
+        Version, Meta(description="Increases by one per round entered or corrected.")
+    ]
     status: Literal["playing", "finished"]
     rules: RulesOut
     players: list[SheetPlayerOut]
     first_dealer: Seat
-    rounds: list[SheetRoundOut]
-    """Every round of the sheet, entered or not: each shows its cards dealt, wild rank and
-    dealer before anything is entered."""
-    next_round: int | None
-    """The round to enter next; null once finished."""
-    totals: list[int]
-    """One per player, seat 0 first."""
-    winners: list[Seat] | None
-    """Once finished, the seats that won (the lowest total; ties share it, or the tie-break
-    round decides); null before."""
+    rounds: Annotated[
+        list[SheetRoundOut],
+        Meta(
+            description=(
+                "Every round of the sheet, entered or not: each shows its cards dealt, "
+                "wild rank and dealer before anything is entered."
+            )
+        ),
+    ]
+    next_round: Annotated[
+        int | None, Meta(description="The round to enter next; null once finished.")
+    ]
+    totals: Annotated[list[int], Meta(description="One per player, seat 0 first.")]
+    winners: Annotated[
+        list[Seat] | None,
+        Meta(
+            description=(
+                "Once finished, the seats that won (the lowest total; ties share it, or"
+                " the tie-break round decides); null before."
+            )
+        ),
+    ]
 
 
 class SheetCreated(Out, frozen=True):
     sheet_id: SheetId
-    edit_token: str
-    """The sheet's secret, shown only here: send it as ``Authorization: Bearer <edit_token>``
-    to enter rounds."""
+    edit_token: Annotated[
+        str,
+        Meta(
+            description=(
+                "The sheet's secret, shown only here: send it as `Authorization: Bearer"
+                " <edit_token>` to enter rounds."
+            )
+        ),
+    ]
     sheet: ScoreSheet

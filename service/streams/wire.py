@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from msgspec import Meta
+
 from service.games.wire import GameView, LogEntryOut
 from service.http.wire import Out
 from service.vocabulary.wire import Seat, Version
@@ -12,8 +16,10 @@ class GameEvent(Out, frozen=True):
 
     version: Version
     entry: LogEntryOut
-    view: GameView
-    """The game as the stream's viewer saw it right after this action."""
+    view: Annotated[
+        GameView,
+        Meta(description="The game as the stream's viewer saw it right after this action."),
+    ]
 
 
 class GameFinishedEvent(Out, frozen=True):

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from msgspec import Meta
+
 from service.games.wire import BotLevel, GameView
 from service.http.wire import Out, Strict
 from service.vocabulary.wire import Count, GameId, PlayerName, Seat
@@ -14,24 +18,33 @@ class ClaimRequest(Strict, frozen=True):
 class SeatClaimed(Out, frozen=True):
     game_id: GameId
     seat: Seat
-    token: str
-    """This seat's secret, shown to this caller only, this once."""
-    view: GameView
-    """The seat's own view."""
+    token: Annotated[
+        str, Meta(description="This seat's secret, shown to this caller only, this once.")
+    ]
+    view: Annotated[GameView, Meta(description="The seat's own view.")]
 
 
 class StreamUrl(Out, frozen=True):
-    url: str
-    """Open it with a browser ``EventSource``: this seat's private stream, resumable with
-    ``Last-Event-ID``. It grants reading that stream only and expires with the game."""
+    url: Annotated[
+        str,
+        Meta(
+            description=(
+                "Open it with a browser `EventSource`: this seat's private stream, "
+                "resumable with `Last-Event-ID`. It grants reading that stream only and"
+                " expires with the game."
+            )
+        ),
+    ]
 
 
 class TableSeatOut(Out, frozen=True):
     seat: Seat
     name: str | None
     open: bool
-    bot: BotLevel | None = None
-    """A computer player's level; null for a person or an open seat."""
+    bot: Annotated[
+        BotLevel | None,
+        Meta(description="A computer player's level; null for a person or an open seat."),
+    ] = None
 
 
 class TableOut(Out, frozen=True):
@@ -46,5 +59,4 @@ class TableOut(Out, frozen=True):
 
 
 class Lobby(Out, frozen=True):
-    tables: list[TableOut]
-    """Newest first, at most 100."""
+    tables: Annotated[list[TableOut], Meta(description="Newest first, at most 100.")]

@@ -164,7 +164,14 @@ class PresetsOut(Out, frozen=True):
 
 class MeldOut(Out, frozen=True):
     kind: Literal["set", "run"]
-    cards: list[CanonicalCard]
-    """In play order: a run from its low end."""
-    stands_for: list[CanonicalCard | None]
-    """Parallel to ``cards``: the card each wild plays as, null for a natural card."""
+    cards: Annotated[
+        list[CanonicalCard], Meta(description="In play order: a run from its low end.")
+    ]
+    stands_for: Annotated[
+        list[CanonicalCard | None],
+        Meta(
+            description=(
+                "Parallel to `cards`: the card each wild plays as, null for a natural card."
+            )
+        ),
+    ]
