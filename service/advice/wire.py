@@ -12,6 +12,8 @@ from msgspec import Meta
 
 from service.http.wire import Out, Strict
 from service.vocabulary.wire import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     CanonicalCard,
     CardCode,
     Count,
@@ -66,7 +68,7 @@ class AdviseRequest(Strict, frozen=True):
         ),
     ] = msgspec.field(default_factory=list)
     players: Annotated[
-        Annotated[int, Meta(ge=2, le=16)],
+        Annotated[int, Meta(ge=MIN_PLAYERS, le=MAX_PLAYERS)],
         Meta(
             description=(
                 "Seats at the table: they set the pack where the rules make it depend on them."

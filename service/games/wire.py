@@ -8,6 +8,8 @@ from msgspec import UNSET, Meta, UnsetType
 
 from service.http.wire import Out, Strict
 from service.vocabulary.wire import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     CanonicalCard,
     CanonicalRank,
     CardCode,
@@ -60,7 +62,7 @@ class PlayerIn(Strict, frozen=True):
 
 
 class CreateGameRequest(Strict, frozen=True):
-    players: Annotated[list[PlayerIn], Meta(min_length=2, max_length=16)]
+    players: Annotated[list[PlayerIn], Meta(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
     rules: RulesSpec = "classic"
     seed: Annotated[
         Seed | None,

@@ -12,6 +12,8 @@ from msgspec import Meta
 
 from service.http.wire import Out, Strict
 from service.vocabulary.wire import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     CanonicalCard,
     CanonicalRank,
     CardCode,
@@ -43,7 +45,7 @@ FailedGoOuts = Annotated[
 
 class CreateSheetRequest(Strict, frozen=True):
     players: Annotated[
-        Annotated[list[PlayerName], Meta(min_length=2, max_length=16)],
+        Annotated[list[PlayerName], Meta(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)],
         Meta(description="The players' names, seat 0 first: 2 to the rules' max_players."),
     ]
     rules: RulesSpec = "classic"
@@ -65,7 +67,7 @@ class EntryIn(Strict, frozen=True):
 
 class EnterRoundRequest(Strict, frozen=True):
     entries: Annotated[
-        Annotated[list[EntryIn], Meta(min_length=1, max_length=16)],
+        Annotated[list[EntryIn], Meta(min_length=1, max_length=MAX_PLAYERS)],
         Meta(description="One per seat that played the round, in any order."),
     ]
     out_seat: Annotated[

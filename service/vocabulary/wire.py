@@ -6,13 +6,23 @@ engine's ints, and ``service.vocabulary.to_wire`` back.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from msgspec import UNSET, Meta, UnsetType
 
 from engine.analysis import MAX_HAND
 from service.http.wire import Out, Strict
 from service.vocabulary.names import NAME_PATTERN
+
+# -- the rules' bounds ---------------------------------------------------------------------------
+
+# As the engine checks them (``engine.rules``): each is stated once, here, for every wire module,
+# and tests/service/test_rule_bounds.py holds it equal to what the engine accepts.
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 16
+MAX_DECKS: Final = 16
+MAX_JOKERS: Final = 64
+MAX_POINTS: Final = 1000
 
 # -- reusable constraints -------------------------------------------------------------------------
 
@@ -55,9 +65,9 @@ Hand = Annotated[
 ]
 """As many cards as the analyser takes (the engine's ``MAX_HAND``)."""
 RoundNumber = Annotated[int, Meta(ge=1, le=22, description="A round, 1 first.")]
-Seat = Annotated[int, Meta(ge=0, le=15, description="A seat number, 0 first.")]
+Seat = Annotated[int, Meta(ge=0, le=MAX_PLAYERS - 1, description="A seat number, 0 first.")]
 Count = Annotated[int, Meta(ge=0)]
-Points = Annotated[int, Meta(ge=0, le=1000)]
+Points = Annotated[int, Meta(ge=0, le=MAX_POINTS)]
 Version = Annotated[int, Meta(ge=0, le=2**31 - 1)]
 PlayerName = Annotated[
     str,
@@ -96,10 +106,10 @@ class RulesOverrides(Strict, frozen=True):
     preset: PresetName = "classic"
     suits: Literal[4, 5] | UnsetType = UNSET
     low_rank: Literal[1, 3] | UnsetType = UNSET
-    decks: Annotated[int, Meta(ge=1, le=16)] | UnsetType | None = UNSET
-    jokers: Annotated[int, Meta(ge=0, le=64)] | UnsetType = UNSET
-    min_players: Annotated[int, Meta(ge=2, le=16)] | UnsetType = UNSET
-    max_players: Annotated[int, Meta(ge=2, le=16)] | UnsetType = UNSET
+    decks: Annotated[int, Meta(ge=1, le=MAX_DECKS)] | UnsetType | None = UNSET
+    jokers: Annotated[int, Meta(ge=0, le=MAX_JOKERS)] | UnsetType = UNSET
+    min_players: Annotated[int, Meta(ge=MIN_PLAYERS, le=MAX_PLAYERS)] | UnsetType = UNSET
+    max_players: Annotated[int, Meta(ge=MIN_PLAYERS, le=MAX_PLAYERS)] | UnsetType = UNSET
     aces: Literal["low", "high_or_low"] | UnsetType = UNSET
     all_wild_melds: bool | UnsetType = UNSET
     max_wilds_per_meld: Annotated[int, Meta(ge=1, le=64)] | UnsetType | None = UNSET
