@@ -17,10 +17,10 @@ from service.vocabulary.wire import (
     CanonicalCard,
     CardCode,
     Count,
-    RankCode,
     RoundNumber,
     RulesSpec,
     Seat,
+    WildRank,
 )
 
 GameHand = Annotated[
@@ -45,14 +45,7 @@ class AdviseRequest(Strict, frozen=True):
             )
         ),
     ]
-    wild: Annotated[
-        RankCode | None,
-        Meta(
-            description=(
-                "The wild rank; when omitted, the wild rank of `round` under the rules' schedule."
-            )
-        ),
-    ] = None
+    wild: WildRank = None
     round: RoundNumber | None = None
     rules: RulesSpec = "classic"
     upcard: Annotated[

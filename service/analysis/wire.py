@@ -13,22 +13,15 @@ from service.vocabulary.wire import (
     Count,
     Hand,
     MeldOut,
-    RankCode,
     RoundNumber,
     RulesSpec,
+    WildRank,
 )
 
 
 class AnalyseRequest(Strict, frozen=True):
     hand: Hand
-    wild: Annotated[
-        RankCode | None,
-        Meta(
-            description=(
-                "The wild rank; when omitted, the wild rank of `round` under the rules' schedule."
-            )
-        ),
-    ] = None
+    wild: WildRank = None
     round: RoundNumber | None = None
     rules: RulesSpec = "classic"
 

@@ -52,6 +52,15 @@ RankCode = Annotated[
         examples=["8", "T", "K"],
     ),
 ]
+WildRank = Annotated[
+    RankCode | None,
+    Meta(
+        description=(
+            "The wild rank; when omitted, the wild rank of `round` under the rules' schedule."
+        )
+    ),
+]
+"""A request's wild rank, or its round's (``round``) when it is left out."""
 CanonicalRank = Annotated[
     str, Meta(pattern=r"^[A2-9TJQK]$(?!\n)", description="A rank, canonical.")
 ]
