@@ -10,7 +10,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: help install native run test lint format typecheck bench arena openapi all clean
+.PHONY: help install native run test lint format typecheck bench arena soak openapi all clean
 # One target at a time: `all` formats before it lints, and the mypyc runs share build/.
 .NOTPARALLEL:
 
@@ -51,7 +51,7 @@ run: $(NATIVE) ## serve on $HOST:$PORT (default 127.0.0.1:8000); REDIS_URL selec
 	$(BIN)/python -m service
 
 test: $(NATIVE) ## run the test suite
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n auto --dist loadgroup
 
 format: $(STAMP) ## format the code in place
 	$(BIN)/ruff format .
@@ -70,6 +70,17 @@ bench: $(NATIVE) ## benchmarks (tables of figures; not part of `make test`)
 arena: $(NATIVE) ## computer players: hard against normal head to head, then all four levels at one table (2,000 rotated four-player games each)
 	$(BIN)/python -m engine arena --players 4 --games 2000 --seats hard,normal,hard,normal --seed 100001
 	$(BIN)/python -m engine arena --players 4 --games 2000 --seats hard,normal,easy,greedy --seed 1
+
+# The soak's own dependency group (Locust), installed on first use: `make test` never needs it.
+SOAK_STAMP := $(VENV)/.soak-installed
+SOAK_ARGS ?=
+
+$(SOAK_STAMP): pyproject.toml $(STAMP)
+	$(BIN)/python -m pip install --quiet -e . --group soak
+	touch $(SOAK_STAMP)
+
+soak: $(NATIVE) $(SOAK_STAMP) ## 1,000 games, 10 min, instances kill -9ed (short: SOAK_ARGS="--games 50 --duration 2m")
+	$(BIN)/python -m tests.soak $(SOAK_ARGS)
 
 openapi: $(NATIVE) ## regenerate openapi/openapi.json from the app
 	$(BIN)/python -m service.openapi > openapi/openapi.json.new  # a failure keeps the old file

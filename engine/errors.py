@@ -62,6 +62,7 @@ _ACTION_KINDS = {
     "Discard": "discard",
     "LayOff": "lay_off",
     "EndLayOff": "end_lay_off",
+    "CallTimeout": "call_timeout",
 }
 _PHASE_HINTS = {
     "draw": "the seat on turn draws first, from the stock or a discard pile",
@@ -120,6 +121,68 @@ class IllegalAction(EngineError, ValueError):
         self.reason = reason
         self.field = field
         super().__init__(reason)
+
+
+class NotAJoker(EngineError, ValueError):
+    """A card other than a joker discarded onto another seat's pile (only jokers may go there,
+    under ``joker_discards: any_pile``)."""
+
+    def __init__(self, card: int, pile: int) -> None:
+        from engine.cards import format_card  # noqa: PLC0415 (see CardNotInHand)
+
+        self.card = card
+        self.pile = pile
+        self.field = "pile"
+        super().__init__(
+            f"card {format_card(card)} cannot go onto pile {pile}: only a joker may be "
+            "discarded onto another seat's pile"
+        )
+
+
+# -- speed games (engine/game/speed.py) -----------------------------------------------------------
+
+
+class WrongCall(EngineError):
+    """A choice that the open call does not take (a discard on a draw call, or the reverse)."""
+
+    def __init__(self, phase: str, action: object) -> None:
+        self.phase = phase
+        self.action = action
+        self.field = "type"
+        kind = _ACTION_KINDS.get(type(action).__name__, type(action).__name__)
+        super().__init__(
+            f"a {kind} is not a choice on a {phase} call: every seat "
+            + ("draws" if phase == "draw" else "discards")
+            + " on this call"
+        )
+
+
+class SeatHasGoneOut(EngineError):
+    """A choice from a seat that went out this round: it has no more calls to answer."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        super().__init__(f"seat {seat} has gone out this round: it makes no more choices")
+
+
+class SeatNotDealtIn(EngineError):
+    """A choice from a seat that plays no part in this round (a tie-break among other seats)."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        super().__init__(f"seat {seat} is not dealt in this round")
+
+
+class NotNeighboursPile(EngineError, ValueError):
+    """A speed draw from a pile other than the right neighbour's (the previous seat's)."""
+
+    def __init__(self, pile: object, neighbour: int) -> None:
+        self.pile = pile
+        self.neighbour = neighbour
+        self.field = "pile"
+        super().__init__(
+            f"a draw takes the top of pile {neighbour} (the seat on your right), not pile {pile!r}"
+        )
 
 
 class GameSetupError(EngineError, ValueError):

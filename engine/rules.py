@@ -22,10 +22,14 @@ FailedGoOut = Literal["reject", "penalty"]
 DiscardPiles = Literal["shared", "per_player"]
 StockExhausted = Literal["reshuffle", "end_round"]
 TieRule = Literal["shared", "tiebreak"]
+Turns = Literal["in_turn", "speed"]
+JokerDiscards = Literal["own_pile", "any_pile"]
 GoingOutBonus = Literal[0, -5, -10, "minus_wild"]
 PresetName = Literal["classic", "online", "five-crowns"]
 
 PRESET_NAMES: Final[tuple[str, ...]] = get_args(PresetName)
+MAX_SEATS: Final = 16
+"""The most seats any rules take (``max_players``); a pack may allow fewer (``seat_limit``)."""
 
 RulesSpec: TypeAlias = "Rules | str | Mapping[str, Any] | None"
 """What callers pass as rules: a ``Rules``, a preset name, or ``{"preset": ..., **overrides}``."""
@@ -71,6 +75,10 @@ class Rules:
     stock_exhausted: StockExhausted = "reshuffle"
     tie: TieRule = "shared"
     discard_drawn_upcard: bool = True
+    turns: Turns = "in_turn"
+    """``speed``: play goes in calls, every seat choosing at once (engine.game.speed)."""
+    joker_discards: JokerDiscards = "own_pile"
+    """``any_pile``: with a pile per seat, a joker may be discarded onto another seat's pile."""
     # Derived; not part of the wire form.
     rank_points: tuple[int, ...] = field(init=False, repr=False, compare=False)
     pack_cards: frozenset[Card] = field(init=False, repr=False, compare=False)
@@ -122,6 +130,9 @@ class Rules:
         limit = overrides.get("max_wilds_per_meld", base.max_wilds_per_meld)
         if limit is not None and limit < 3 and "all_wild_melds" not in overrides:
             overrides["all_wild_melds"] = False
+        # Speed implies a pile per seat; say so only if asked for both.
+        if overrides.get("turns") == "speed" and "discard_piles" not in overrides:
+            overrides["discard_piles"] = "per_player"
         for name, value in overrides.items():
             _check_type(name, value)
         return dataclasses.replace(base, **overrides)
@@ -155,14 +166,35 @@ class Rules:
                 f"{self.min_players} to {self.max_players}",
                 field="players",
             )
-        size = self.decks_for(players) * self.suits * len(self.ranks) + self.jokers
-        needed = players * max(self.hand_sizes) + 2
-        if size < needed:
+        decks = self.decks_for(players)
+        limit = self.seat_limit(decks)
+        if players > limit:
+            kind = "a speed game" if self.turns == "speed" else "a game"
             raise RulesError(
-                f"a pack of {size} cards cannot deal {max(self.hand_sizes)} cards to "
-                f"{players} players with a stock and a discard: add decks",
+                f"a pack of {self.pack_size(decks)} cards cannot deal {max(self.hand_sizes)} "
+                f"cards to {players} players in {kind} (at most {limit}): add decks",
                 field="decks",
             )
+
+    def pack_size(self, decks: int) -> int:
+        return decks * self.suits * len(self.ranks) + self.jokers
+
+    def seat_limit(self, decks: int) -> int:
+        """The most players a pack of ``decks`` decks deals the largest hand of these rules to:
+        in turns, each seat's hand plus the stock's first card and the upcard; in speed, each
+        seat's hand, its own upcard and a stock card for every seat's first draw."""
+        if self.turns == "speed":
+            return self.pack_size(decks) // (max(self.hand_sizes) + 2)
+        return (self.pack_size(decks) - 2) // max(self.hand_sizes)
+
+    @property
+    def most_seats(self) -> int:
+        """The most players these rules can seat at all: ``max_players``, or fewer where the
+        pack cannot deal to that many (with ``decks`` null the pack grows with the table)."""
+        return max(
+            (p for p in range(2, self.max_players + 1) if p <= self.seat_limit(self.decks_for(p))),
+            default=1,
+        )
 
     # -- points -------------------------------------------------------------------------------
 
@@ -230,6 +262,8 @@ _LITERAL_FIELDS: Final[dict[str, tuple[object, ...]]] = {
     "discard_piles": get_args(DiscardPiles),
     "stock_exhausted": get_args(StockExhausted),
     "tie": get_args(TieRule),
+    "turns": get_args(Turns),
+    "joker_discards": get_args(JokerDiscards),
     "going_out_bonus": get_args(GoingOutBonus),
 }
 _BOOL_FIELDS: Final = (
@@ -302,10 +336,10 @@ def _validate(rules: Rules) -> None:
         refuse(f"decks must be 1 to 16 or null, not {rules.decks}", "decks")
     if not 0 <= rules.jokers <= 64:
         refuse(f"jokers must be 0 to 64, not {rules.jokers}", "jokers")
-    if not 2 <= rules.min_players <= rules.max_players <= 16:
+    if not 2 <= rules.min_players <= rules.max_players <= MAX_SEATS:
         refuse(
             f"players must satisfy 2 <= min_players ({rules.min_players}) <= "
-            f"max_players ({rules.max_players}) <= 16",
+            f"max_players ({rules.max_players}) <= {MAX_SEATS}",
             "max_players",
         )
     for name in ("ace_points", "joker_points", "failed_go_out_penalty"):
@@ -337,10 +371,35 @@ def _validate(rules: Rules) -> None:
             "the 'extended' schedule makes aces and twos wild: it needs a pack with them",
             "schedule",
         )
+    _validate_piles(rules)
     if rules.going_out_bonus not in (0, -5, -10, "minus_wild"):
         refuse(
             f"going_out_bonus must be 0, -5, -10 or 'minus_wild', not {rules.going_out_bonus!r}",
             "going_out_bonus",
+        )
+
+
+def _validate_piles(rules: Rules) -> None:
+    """Speed and jokers discarded anywhere need a pile per seat; speed has no turns to lay
+    cards off in."""
+    if rules.turns not in get_args(Turns):
+        raise RulesError(f"turns must be 'in_turn' or 'speed', not {rules.turns!r}", field="turns")
+    if rules.turns == "speed" and rules.discard_piles != "per_player":
+        raise RulesError(
+            "turns 'speed' gives every seat its own discard pile: discard_piles must be "
+            f"'per_player', not {rules.discard_piles!r}",
+            field="discard_piles",
+        )
+    if rules.turns == "speed" and rules.redemption:
+        raise RulesError(
+            "redemption lays cards off turn by turn: a speed game has no turns to do it in",
+            field="redemption",
+        )
+    if rules.joker_discards == "any_pile" and rules.discard_piles != "per_player":
+        raise RulesError(
+            "joker_discards 'any_pile' needs a pile per seat: discard_piles must be "
+            f"'per_player', not {rules.discard_piles!r}",
+            field="joker_discards",
         )
 
 

@@ -1,13 +1,30 @@
 """The game of Three Thirteen as a pure state machine.
 
 ``new_game`` deals the first round; ``legal_actions`` and ``apply`` play it (``apply`` returns a
-new state, or raises the ``EngineError`` of the rule the action breaks); ``view`` and
-``public_view`` show what a seat or anybody may see; ``replay`` rebuilds a game from its log;
+new state, or raises the ``EngineError`` of the rule the action breaks); in a speed game they
+take each seat's choice in the open call, and ``CALL_TIMEOUT`` from ``CALLER`` when the caller's
+time runs out; ``view`` and ``public_view`` show what a seat or anybody may see (a speed game's
+open call in ``GameView.call``); ``replay`` rebuilds a game from its log;
 ``dumps`` and ``loads`` store it (``dumps_parts`` and ``loads_parts`` as a bounded head and
 append-only parts, for a store that keeps a long game's history apart).
 """
 
-from engine.game.actions import Action, Discard, Draw, DrawSource, EndLayOff, LayOff, Phase
+from engine.game.actions import (
+    CALL_TIMEOUT,
+    CALLER,
+    Action,
+    CallEnd,
+    CallTimeout,
+    Choice,
+    Chosen,
+    Discard,
+    Draw,
+    DrawSource,
+    EndLayOff,
+    LayOff,
+    Move,
+    Phase,
+)
 from engine.game.play import (
     apply,
     choose_first_dealer,
@@ -30,11 +47,26 @@ from engine.game.serialised import (
     sealed_of,
 )
 from engine.game.state import GameState, Record, RoundResult, SeatResult, Shuffles, Status
-from engine.game.views import GameView, LogEntry, PlayerView, public_log, public_view, view
+from engine.game.views import (
+    CallView,
+    GameView,
+    LogEntry,
+    PlayerView,
+    public_log,
+    public_view,
+    view,
+)
 
 __all__ = [
+    "CALLER",
+    "CALL_TIMEOUT",
     "FORMAT",
     "Action",
+    "CallEnd",
+    "CallTimeout",
+    "CallView",
+    "Choice",
+    "Chosen",
     "Discard",
     "Draw",
     "DrawSource",
@@ -43,6 +75,7 @@ __all__ = [
     "GameView",
     "LayOff",
     "LogEntry",
+    "Move",
     "Phase",
     "PlayerView",
     "Record",

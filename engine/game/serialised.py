@@ -16,15 +16,21 @@ from engine.analysis import Meld
 from engine.cards import JOKER, Card
 from engine.errors import EngineError, StateFormatError
 from engine.game.actions import (
+    CALL_TIMEOUT,
+    CHOSEN,
     DISCARD_DRAW,
     DISCARDS,
     GO_OUTS,
     STOCK_DRAW,
     Action,
+    CallEnd,
+    CallTimeout,
+    Chosen,
     Discard,
     Draw,
     EndLayOff,
     LayOff,
+    Move,
     Phase,
 )
 from engine.game.state import RECORD_CHUNK, GameState, Record, RoundResult, SeatResult
@@ -162,6 +168,7 @@ def _assembled(state: GameState, history: str, shuffles: str, extra: str) -> byt
         "round_scores": state.round_scores,
         "last_round": None if state.last_round is None else _round_out(state.last_round),
         "winners": state.winners,
+        **_speed_out(state),
     }
     pending = ",".join([_kept_json(pack, _json) for pack in state.pending])
     rules = _kept_json(state.rules, _rules_json)
@@ -237,7 +244,11 @@ def _meld_out(meld: Meld) -> list[Any]:
 
 
 def _round_out(result: RoundResult) -> dict[str, Any]:
+    # Written only where it says more than ``out_seat`` (several went out on one call).
+    out_seats = result.out_seats
+    more = {} if out_seats == _out_seats_of(result.out_seat) else {"out_seats": out_seats}
     return {
+        **more,
         "round": result.round,
         "out_seat": result.out_seat,
         "replayed": result.replayed,
@@ -251,8 +262,17 @@ def _round_out(result: RoundResult) -> dict[str, Any]:
 
 def _action_out(action: Action) -> list[Any]:
     match action:
-        case Discard(card, go_out):
+        case Discard(card, go_out, None):
             return ["discard", card, go_out]
+        case Discard(card, go_out, pile):
+            return ["discard", card, go_out, pile]
+        case CallEnd(number, phase, moves, timed_out):
+            out = [[m.seat, _action_out(m.action), m.card] for m in moves]
+            return ["call_end", number, phase.value, timed_out, out]
+        case CallTimeout():
+            return ["call_timeout"]
+        case Chosen():
+            return ["chosen"]
         case Draw(source, pile):
             return ["draw", source, pile]
         case LayOff(card, seat, meld):
@@ -322,17 +342,49 @@ def _round_in(raw: dict[str, Any]) -> RoundResult:
         )
         for seat, melds, deadwood, points in _lists(raw["results"])
     )
+    out_seat = _opt_int(raw["out_seat"])
+    out_seats = raw.get("out_seats")
     return RoundResult(
         _int(raw["round"]),
-        _opt_int(raw["out_seat"]),
+        out_seat,
         results,
         replayed=bool(raw["replayed"]),
         tiebreak=bool(raw["tiebreak"]),
+        out_seats=_out_seats_of(out_seat) if out_seats is None else _ints(out_seats),
     )
 
 
+def _out_seats_of(out_seat: int | None) -> tuple[int, ...]:
+    return () if out_seat is None else (out_seat,)
+
+
 def _action_in(raw: object) -> Action:
-    # Most records draw from the stock or discard: read back as the actions made once.
+    shared = _shared_action_in(raw)
+    if shared is not None:
+        return shared
+    tag, *rest = _lists(raw)
+    match tag, rest:
+        case "draw", [source, pile] if source in ("stock", "discard"):
+            return Draw(source, _opt_int(pile))
+        case "discard", [card, bool() as go_out]:
+            return Discard(_int(card), go_out)
+        case "discard", [card, bool() as go_out, pile]:
+            return Discard(_int(card), go_out, _int(pile))
+        case "call_end", [number, phase, bool() as timed_out, moves]:
+            return CallEnd(_int(number), Phase(phase), _moves_in(moves), timed_out)
+        case "call_timeout", []:
+            return CALL_TIMEOUT
+        case "chosen", []:
+            return CHOSEN
+        case "lay_off", [card, seat, meld]:
+            return LayOff(_int(card), _int(seat), _int(meld))
+        case "end_lay_off", []:
+            return EndLayOff()
+    raise StateFormatError(f"stored game state is damaged: unknown action {raw!r}")
+
+
+def _shared_action_in(raw: object) -> Action | None:
+    """Most records draw from the stock or discard: read back as the actions made once."""
     if type(raw) is list and len(raw) == 3:
         tag, first, second = raw
         if tag == "discard" and type(first) is int and 0 <= first <= JOKER:
@@ -345,17 +397,53 @@ def _action_in(raw: object) -> Action:
                 return STOCK_DRAW
             if first == "discard":
                 return DISCARD_DRAW
-    tag, *rest = _lists(raw)
-    match tag, rest:
-        case "draw", [source, pile] if source in ("stock", "discard"):
-            return Draw(source, _opt_int(pile))
-        case "discard", [card, bool() as go_out]:
-            return Discard(_int(card), go_out)
-        case "lay_off", [card, seat, meld]:
-            return LayOff(_int(card), _int(seat), _int(meld))
-        case "end_lay_off", []:
-            return EndLayOff()
-    raise StateFormatError(f"stored game state is damaged: unknown action {raw!r}")
+    return None
+
+
+def _moves_in(raw: object) -> tuple[Move, ...]:
+    moves = []
+    for seat, action, card in _lists(raw):
+        choice = _action_in(action)
+        if not isinstance(choice, Draw | Discard):
+            raise StateFormatError(f"stored game state is damaged: a call's move {action!r}")
+        moves.append(Move(_int(seat), choice, _opt_int(card)))
+    return tuple(moves)
+
+
+def _speed_out(state: GameState) -> dict[str, Any]:
+    """A speed game's own fields (none in a game played in turns)."""
+    if not state.choices:
+        return {}
+    choices = [None if c is None else _action_out(c) for c in state.choices]
+    return {
+        "speed": {
+            "choices": choices,
+            "calls": state.calls,
+            "drawn": state.drawn,
+            "upcards": state.upcards,
+            "out_seats": state.out_seats,
+        }
+    }
+
+
+def _speed_in(raw: object) -> dict[str, Any]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise StateFormatError(f"stored game state is damaged: speed {raw!r}")
+    choices = []
+    for c in _lists(raw["choices"]):
+        choice = None if c is None else _action_in(c)
+        if not (choice is None or isinstance(choice, Draw | Discard)):
+            raise StateFormatError(f"stored game state is damaged: a choice {c!r}")
+        choices.append(choice)
+    return {
+        "choices": tuple(choices),
+        "calls": _int(raw["calls"]),
+        "drawn": tuple(_opt_int(c) for c in _lists(raw["drawn"])),
+        "upcards": tuple(_opt_int(c) for c in _lists(raw["upcards"])),
+        "out_seats": _ints(raw["out_seats"]),
+    }
 
 
 def _checked_state(raw: dict[str, Any]) -> GameState:
@@ -406,6 +494,7 @@ def _state_in(raw: dict[str, Any]) -> GameState:
         records=_records_in(raw["history"]),
         shuffles=tuple(_ints(p) for p in _lists(raw["shuffles"])),
         pending=tuple(_ints(p) for p in _lists(raw["pending"])),
+        **_speed_in(raw.get("speed")),
     )
 
 
@@ -452,7 +541,9 @@ def _records_in(raw: object) -> tuple[tuple[Record, ...], ...]:
 def _check_pack(state: GameState) -> None:
     """Every card of the pack in exactly one place: hands, stock, discard piles, table."""
     n = len(state.players)
-    if len(state.hands) != n or len(state.round_scores) != n or len(state.table) != n:
+    per_seat = (state.hands, state.round_scores, state.table)
+    speed = (state.choices, state.drawn, state.upcards) if state.choices else ()
+    if any(len(field) != n for field in (*per_seat, *speed)):
         raise StateFormatError("stored game state is damaged: per-seat fields disagree in length")
     placed: list[Card] = [*state.stock]
     for cards in (*state.hands, *state.piles):

@@ -11,7 +11,7 @@ from typing import Literal, NamedTuple
 
 from engine.analysis import Meld
 from engine.cards import Card, Rank
-from engine.game.actions import Action, Phase
+from engine.game.actions import Action, Choice, Phase
 from engine.rules import Rules
 
 Status = Literal["playing", "finished"]
@@ -40,6 +40,9 @@ class RoundResult:
     tiebreak: bool = False
     """The extra round among the seats tied for the lowest total; it decides the winners but
     adds nothing to the totals."""
+    out_seats: tuple[int, ...] = ()
+    """Every seat that went out: ``(out_seat,)``, or in a speed game all that went out on one
+    call (``out_seat`` is the first of them in play order)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +68,7 @@ class Record(NamedTuple):
 @dataclass(frozen=True)
 class GameState:
     """Frozen. No __slots__ on purpose: apply copies the instance dict in one step (see
-    engine.game.play._evolve), several times faster than setting thirty slots."""
+    engine.game.evolve.evolve), several times faster than setting thirty slots."""
 
     rules: Rules
     players: tuple[str, ...]
@@ -84,6 +87,7 @@ class GameState:
     active: tuple[int, ...]
     """The seats dealt in this round: every seat, or the tied seats in a tie-break round."""
     turn: int
+    """The seat on turn; in a speed game, which has no turns, the seat left of the dealer."""
     phase: Phase
     hands: tuple[tuple[Card, ...], ...]
     """Each seat's hand, sorted."""
@@ -115,6 +119,17 @@ class GameState:
     """Packs recorded by an earlier run of the game, used before any new shuffle (replay). Not
     compared: a replay of part of a game equals the game at that point, and still holds the
     packs the rest of it was dealt from."""
+    # Speed games only (``rules.turns == "speed"``); empty in a game played in turns.
+    choices: tuple[Choice | None, ...] = ()
+    """Each seat's secret choice in the open call, or None while it has not chosen."""
+    calls: int = 0
+    """Calls ended this deal: the open call is number ``calls + 1``."""
+    drawn: tuple[Card | None, ...] = ()
+    """The card each seat took on the last draw call (a timed-out discard's default)."""
+    upcards: tuple[Card | None, ...] = ()
+    """The card each seat took from a pile on the last draw call (``discard_drawn_upcard``)."""
+    out_seats: tuple[int, ...] = ()
+    """The seats that went out this round, in play order (several may on one call)."""
 
     @property
     def history(self) -> tuple[Record, ...]:
@@ -124,6 +139,10 @@ class GameState:
     @property
     def last_record(self) -> Record | None:
         return self.records[-1][-1] if self.records else None
+
+    @property
+    def last_record_action(self) -> Action | None:
+        return self.records[-1][-1].action if self.records else None
 
     @property
     def log(self) -> tuple[tuple[int, Action], ...]:

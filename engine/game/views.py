@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from engine.analysis import Meld
 from engine.cards import Card, Rank
 from engine.errors import IllegalAction
-from engine.game.actions import Action, Draw, Phase
-from engine.game.state import RECORD_CHUNK, GameState, RoundResult, Status
+from engine.game.actions import CALLER, CHOSEN, Action, CallEnd, Choice, Draw, Move, Phase
+from engine.game.speed import choosers
+from engine.game.state import RECORD_CHUNK, GameState, Record, RoundResult, Status
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +25,23 @@ class PlayerView:
     """Total so far."""
     round_scores: tuple[int, ...]
     """One per finished round."""
+
+
+@dataclass(frozen=True, slots=True)
+class CallView:
+    """The open call of a speed game."""
+
+    number: int
+    """The call's number in this deal, from 1."""
+    phase: Phase
+    """A draw call or a discard call."""
+    chosen: tuple[int, ...]
+    """The seats that have chosen in this call (what they chose stays secret)."""
+    waiting: tuple[int, ...]
+    """The seats still to choose."""
+    choice: Choice | None = None
+    """The viewer's own choice so far (it may replace it until the call ends); None in the
+    public view, or before it has chosen."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +74,9 @@ class GameView:
     last_turns: int
     """After a go-out: the last turns still to be played."""
     upcard: Card | None
-    """The card the seat on turn just took from a discard pile (public: everyone saw it)."""
+    """The card the seat on turn just took from a discard pile (public: everyone saw it); in a
+    speed game's discard call, the card the viewer took from a pile on the draw call (None in
+    the public view)."""
     table: tuple[tuple[Meld, ...], ...] | None
     """Redemption: the melds each seat has laid on the table. None when redemption is off."""
     seeded: bool
@@ -65,6 +85,10 @@ class GameView:
     deal: int = 0
     """Deals so far (a double-naught round is dealt again): the log entries of this deal are
     this round's, so a seat can tell what it has seen this round from the log alone."""
+    call: CallView | None = None
+    """A speed game's open call (``turn`` is then None); None in a game played in turns."""
+    out_seats: tuple[int, ...] = ()
+    """A speed game: every seat that went out this round (``out_seat`` is the first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +96,9 @@ class LogEntry:
     version: int
     """The game's version once this action was applied (the first action makes version 1)."""
     seat: int
+    """The seat that acted; ``CALLER`` (-1) for a speed call's end (a ``CallEnd``)."""
     action: Action
+    """In a speed game, another seat's choice while its deal is played is ``Chosen``."""
     card: Card | None
     """The card drawn, discarded or laid off. A card drawn from the stock is None unless the
     viewer drew it or its round is over."""
@@ -84,16 +110,17 @@ def view(state: GameState, seat: int) -> GameView:
     """The game as ``seat`` sees it: the public view plus its own hand."""
     if not 0 <= seat < len(state.players):
         raise IllegalAction(f"no seat {seat!r}: seats are 0 to {len(state.players) - 1}")
-    return _view(state, state.hands[seat])
+    return _view(state, state.hands[seat], seat)
 
 
 def public_view(state: GameState) -> GameView:
     """The game as anybody sees it: no hand."""
-    return _view(state, None)
+    return _view(state, None, None)
 
 
-def _view(state: GameState, hand: tuple[Card, ...] | None) -> GameView:
+def _view(state: GameState, hand: tuple[Card, ...] | None, seat: int | None) -> GameView:
     playing = state.status == "playing"
+    call = _call_view(state, seat) if playing and state.choices else None
     per_player = state.rules.discard_piles == "per_player"
     players = tuple(
         PlayerView(
@@ -113,7 +140,7 @@ def _view(state: GameState, hand: tuple[Card, ...] | None) -> GameView:
         rounds=state.rules.rounds,
         wild=state.wild,
         dealer=state.dealer,
-        turn=state.turn if playing else None,
+        turn=state.turn if playing and call is None else None,
         phase=state.phase if playing else None,
         out_seat=state.out_seat if playing else None,
         stock_count=len(state.stock),
@@ -126,10 +153,30 @@ def _view(state: GameState, hand: tuple[Card, ...] | None) -> GameView:
         active=state.active,
         tiebreak=state.round > state.rules.rounds,
         last_turns=state.last_turns if playing else 0,
-        upcard=state.upcard if playing else None,
+        upcard=_upcard(state, seat) if playing else None,
         table=state.table if state.rules.redemption else None,
         deal=state.deal,
         seeded=state.seed is not None,
+        call=call,
+        out_seats=state.out_seats if playing else (),
+    )
+
+
+def _upcard(state: GameState, seat: int | None) -> Card | None:
+    if not state.choices:
+        return state.upcard
+    return None if seat is None else state.upcards[seat]
+
+
+def _call_view(state: GameState, seat: int | None) -> CallView:
+    choosing = choosers(state)
+    choices = state.choices
+    return CallView(
+        number=state.calls + 1,
+        phase=state.phase,
+        chosen=tuple(s for s in choosing if choices[s] is not None),
+        waiting=tuple(s for s in choosing if choices[s] is None),
+        choice=None if seat is None else choices[seat],
     )
 
 
@@ -140,6 +187,7 @@ def public_log(
     only those that made versions after it, and with ``until`` up to that version (to resume a
     stream of events a slice at a time)."""
     playing = state.status == "playing"
+    speed = bool(state.choices)
     entries = []
     first_chunk = max(since, 0) // RECORD_CHUNK
     last_chunk = None if until is None else max(until - 1, 0) // RECORD_CHUNK + 1
@@ -151,14 +199,32 @@ def public_log(
             if version <= since or version > last:
                 continue
             action = record.action
-            secret = (
-                playing
-                and record.seat != seat
-                and record.deal == state.deal
-                and isinstance(action, Draw)
-                and action.source == "stock"
-            )
-            entries.append(
-                LogEntry(version, record.seat, action, None if secret else record.card, record.deal)
-            )
+            card = record.card
+            if playing and record.seat != seat and record.deal == state.deal:
+                # A card another seat drew from the stock is hidden while its deal is played.
+                if speed:
+                    action, card = _seen_in_speed(record, seat)
+                elif isinstance(action, Draw) and action.source == "stock":
+                    card = None
+            entries.append(LogEntry(version, record.seat, action, card, record.deal))
     return tuple(entries)
+
+
+def _seen_in_speed(record: Record, seat: int | None) -> tuple[Action, Card | None]:
+    """Another seat's record of the deal being played in a speed game, as ``seat`` sees it: a
+    choice shows only that the seat chose; a call's end hides the cards other seats drew from
+    the stock."""
+    action = record.action
+    if record.seat != CALLER:
+        return CHOSEN, None
+    if type(action) is CallEnd and any(m.seat != seat and _from_stock(m) for m in action.moves):
+        moves = tuple(
+            Move(m.seat, m.action, None) if m.seat != seat and _from_stock(m) else m
+            for m in action.moves
+        )
+        return CallEnd(action.number, action.phase, moves, action.timed_out), None
+    return action, record.card
+
+
+def _from_stock(move: Move) -> bool:
+    return type(move.action) is Draw and move.action.source == "stock"

@@ -80,6 +80,24 @@ def rules_from_wire(spec: RulesSpec) -> engine.Rules:
     return _rules_of_overrides(msgspec.json.encode(spec))
 
 
+def game_rules_from_wire(spec: RulesSpec) -> engine.Rules:
+    """The rules of a game to be played here: as ``rules_from_wire``, less the options whose
+    games the service cannot run yet (the engine plays them; views, events and computer
+    players do not know their calls and other seats' piles)."""
+    rules = rules_from_wire(spec)
+    if rules.turns != "in_turn":
+        raise engine.RulesError(
+            "rules.turns: speed games are not served yet (the analyser takes their rules)",
+            field="turns",
+        )
+    if rules.joker_discards != "own_pile":
+        raise engine.RulesError(
+            "rules.joker_discards: jokers discarded onto other piles are not served yet",
+            field="joker_discards",
+        )
+    return rules
+
+
 @lru_cache(maxsize=256)
 def _rules_of_overrides(encoded: bytes) -> engine.Rules:
     """Keyed by the overrides' JSON (the struct holds a list, so it has no hash); a RulesError

@@ -138,6 +138,8 @@ class RulesOverrides(Strict, frozen=True):
     stock_exhausted: Literal["reshuffle", "end_round"] | UnsetType = UNSET
     tie: Literal["shared", "tiebreak"] | UnsetType = UNSET
     discard_drawn_upcard: bool | UnsetType = UNSET
+    turns: Literal["in_turn", "speed"] | UnsetType = UNSET
+    joker_discards: Literal["own_pile", "any_pile"] | UnsetType = UNSET
 
 
 RulesSpec = Annotated[
@@ -175,6 +177,8 @@ class RulesOut(Out, frozen=True):
     stock_exhausted: str
     tie: str
     discard_drawn_upcard: bool
+    turns: str
+    joker_discards: str
 
 
 class PresetsOut(Out, frozen=True):

@@ -23,6 +23,9 @@ from service.http.app import create_app
 from service.settings import Settings
 from tests.service.conftest import live_server_for  # noqa: F401  # the fixture, shared
 
+# One worker runs this module's tests: they share a module-scoped fixture (make test runs xdist).
+pytestmark = pytest.mark.xdist_group("test_python_client")
+
 COMMITTED = Path(__file__).parents[2] / "openapi" / "openapi.json"
 BIN = Path(sys.executable).parent
 PACKAGE = "three_thirteen_client"

@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
+from hypothesis.stateful import run_state_machine_as_test
 from schemathesis.config import SchemathesisConfig
 from schemathesis.core.transport import Response
 
@@ -107,6 +109,18 @@ def test_every_operation_conforms(case: schemathesis.Case[Any]) -> None:
     case.call_and_validate()
 
 
+def test_each_operation_is_a_test_item_of_its_own(request: pytest.FixtureRequest) -> None:
+    """pytest-xdist (`make test`) tells items apart by node id: were two operations' ids the same,
+    it would run only one of them (pytest 9.2 gives schemathesis' items one id; pyproject.toml
+    keeps pytest below it)."""
+    ids = [
+        item.nodeid
+        for item in request.session.items
+        if "test_every_operation_conforms" in item.name
+    ]
+    assert len(set(ids)) == len(ids) > 20
+
+
 # (operationId, status) of every call the stateful phase made.
 STATEFUL_CALLS: Counter[tuple[str, int]] = Counter()
 
@@ -138,11 +152,10 @@ class GameWorkflow(schema.as_state_machine()):  # type: ignore[misc]
         ] += 1
 
 
-TestGameWorkflow = GameWorkflow.TestCase
 # Derandomized: which generated steps reach an accepted turn must not change from run to run
-# (test_stateful_phase_played_games below asserts that some do).
-TestGameWorkflow.settings = settings(
-    TestGameWorkflow.settings,
+# (the assertions below check that some do).
+WORKFLOW_SETTINGS = settings(
+    GameWorkflow.TestCase.settings,
     derandomize=True,
     database=None,
     deadline=None,
@@ -150,10 +163,11 @@ TestGameWorkflow.settings = settings(
 )
 
 
-def test_stateful_phase_played_games() -> None:
-    """The links led the stateful phase from created games into accepted turns and views, and from
-    tables to claimed seats (runs
-        after TestGameWorkflow, which fills STATEFUL_CALLS)."""
+def test_the_stateful_phase_plays_games_through_the_links() -> None:
+    """The links lead the stateful phase from created games into accepted turns and views, and
+    from tables to claimed seats."""
+    STATEFUL_CALLS.clear()
+    run_state_machine_as_test(GameWorkflow, settings=WORKFLOW_SETTINGS)
     print("stateful calls (operationId, status): count", sorted(STATEFUL_CALLS.items()))
     assert STATEFUL_CALLS["createGame", 201] > 0, STATEFUL_CALLS
     assert STATEFUL_CALLS["applyAction", 200] > 0, STATEFUL_CALLS

@@ -23,10 +23,14 @@ DOCUMENT = ROOT / "openapi" / "openapi.json"
 NPM = shutil.which("npm")
 NODE = shutil.which("node")
 
-pytestmark = pytest.mark.skipif(
-    NPM is None or NODE is None,
-    reason="node and npm are not installed: the TypeScript client and redocly lint need them",
-)
+# One worker runs this module's tests: they share a module-scoped fixture (make test runs xdist).
+pytestmark = [
+    pytest.mark.xdist_group("test_typescript_client"),
+    pytest.mark.skipif(
+        NPM is None or NODE is None,
+        reason="node and npm are not installed: the TypeScript client and redocly lint need them",
+    ),
+]
 
 
 def _run(*command: str | Path, timeout: float = 300) -> str:

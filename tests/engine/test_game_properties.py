@@ -84,6 +84,8 @@ VIEW_FIELDS = {
     "table",
     "seeded",
     "deal",
+    "call",
+    "out_seats",
 }
 
 
@@ -103,6 +105,8 @@ def configurations(draw: st.DrawFn) -> tuple[Rules, int, int | None]:
     spec["schedule"] = draw(st.sampled_from(schedules))
     spec["double_naughts"] = draw(st.booleans())
     spec["discard_piles"] = draw(st.sampled_from(["shared", "per_player"]))
+    if spec["discard_piles"] == "per_player":
+        spec["joker_discards"] = draw(st.sampled_from(["own_pile", "any_pile"]))
     spec["redemption"] = draw(st.booleans())
     spec["stock_exhausted"] = draw(st.sampled_from(["reshuffle", "end_round"]))
     spec["tie"] = draw(st.sampled_from(["shared", "tiebreak"]))
@@ -518,11 +522,14 @@ def check_unlisted_actions_are_refused(
     """Actions legal_actions does not list raise an EngineError and change nothing."""
     n = len(state.players)
     pack = sorted(set(state.rules.pack(n)))
+    others = [p for p in range(-1, n + 1) if p != state.turn]
     candidates: list[tuple[int, Action]] = [
         ((state.turn + 1) % n, rng.choice(legal)),
         (state.turn, Draw("stock", pile=0)),
         (state.turn, Draw("discard", pile=rng.randrange(-1, n + 1))),
         (state.turn, Discard(rng.choice(pack), go_out=rng.random() < 0.5)),
+        # Onto another pile (its own is the pile named by None, listed as such).
+        (state.turn, Discard(rng.choice(pack), pile=rng.choice(others))),
         (state.turn, LayOff(rng.choice(pack), rng.randrange(n), rng.randrange(3))),
     ]
     before = dumps(state)

@@ -3,6 +3,8 @@ worker processes and their benchmark."""
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
 from typing import Any, Final
 
 
@@ -36,3 +38,14 @@ LARGER_THAN_A_DEAL: Final[dict[str, Any]] = {
 }
 """Seventeen cards, one more than any deal, and a wild (8H): costly by the estimate, yet quick
 to analyse."""
+
+
+def hold_a_worker(started: str, release: str) -> str:
+    """A job for the analyses' worker pool that holds its process until the test lets it go:
+    it creates the file ``started`` once it runs, then waits for the file ``release`` to exist.
+    The pool's tests occupy or kill a worker with it, whatever the machine's speed, where a
+    slow hand's few milliseconds may be over before the test looks."""
+    Path(started).touch()
+    while not Path(release).exists():
+        time.sleep(0.005)
+    return "released"

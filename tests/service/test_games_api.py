@@ -242,6 +242,22 @@ def test_422_for_bad_game_requests(client: Client) -> None:
     assert_problem(client.post("/v1/games", json=bad_rule), 422, "invalid-field", "rules.aces")
 
 
+def test_speed_games_and_jokers_onto_other_piles_are_refused_until_served(client: Client) -> None:
+    """The engine plays both options and the analyser takes their rules, but the service's views
+    and computer players do not know speed calls or other seats' piles yet: a game with either
+    is a 422 naming the option, and nothing is created."""
+    players = [{"name": "a"}, {"name": "b"}, {"open": True}]
+    for option, value in (("turns", "speed"), ("joker_discards", "any_pile")):
+        rules = {"preset": "classic", "discard_piles": "per_player", option: value}
+        for seats in (players[:2], players):  # a game dealt at once, and a table that waits
+            answer = client.post("/v1/games", json={"players": seats, "rules": rules})
+            assert_problem(answer, 422, "bad-rules", f"rules.{option}")
+    assert client.get("/v1/tables").json() == {"tables": []}
+    speed = {"preset": "classic", "turns": "speed"}
+    analysed = client.post("/v1/analyse", json={"hand": ["4H"], "wild": "8", "rules": speed})
+    assert analysed.status_code == 200, analysed.text
+
+
 def test_400_for_a_body_that_is_not_json_and_413_for_a_huge_one(client: Client) -> None:
     assert_problem(
         client.post("/v1/games", content=b"{players", headers={"content-type": "application/json"}),

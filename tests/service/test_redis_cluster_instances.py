@@ -20,7 +20,9 @@ from tests.service.test_redis_instances import (
     view_of_turn,
 )
 
+# One worker runs this module's tests: they share a module-scoped fixture (make test runs xdist).
 pytestmark = [
+    pytest.mark.xdist_group("test_redis_cluster_instances"),
     pytest.mark.redis,
     pytest.mark.skipif(not redis_server_installed(), reason="needs redis-server"),
 ]

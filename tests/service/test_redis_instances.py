@@ -29,7 +29,9 @@ from tests.redis_servers import (
     redis_server_installed,
 )
 
+# One worker runs this module's tests: they share a module-scoped fixture (make test runs xdist).
 pytestmark = [
+    pytest.mark.xdist_group("test_redis_instances"),
     pytest.mark.redis,
     pytest.mark.skipif(not redis_server_installed(), reason="needs redis-server"),
 ]

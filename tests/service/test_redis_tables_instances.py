@@ -15,7 +15,9 @@ import engine
 from tests.redis_servers import HttpResponse, LeanHttpClient, redis_server_installed
 from tests.service.test_redis_instances import Deployment, deploy, run, tear_down, with_clients
 
+# One worker runs this module's tests: they share a module-scoped fixture (make test runs xdist).
 pytestmark = [
+    pytest.mark.xdist_group("test_redis_tables_instances"),
     pytest.mark.redis,
     pytest.mark.skipif(not redis_server_installed(), reason="needs redis-server"),
 ]
