@@ -70,6 +70,14 @@ ENGINE_PROBLEMS: Final[dict[type[errors.EngineError], EngineProblem]] = {
     errors.IllegalAction: EngineProblem(
         422, "illegal-action", "The action is not allowed", _own_field
     ),
+    # Speed games and jokers onto other piles: the service refuses their rules at a game's
+    # creation (``to_engine.game_rules_from_wire``), so these answer as any broken rule until it
+    # serves them and gives each its own problem.
+    errors.NotAJoker: _ILLEGAL,
+    errors.WrongCall: _ILLEGAL,
+    errors.SeatHasGoneOut: _ILLEGAL,
+    errors.SeatNotDealtIn: _ILLEGAL,
+    errors.NotNeighboursPile: _ILLEGAL,
     # Raised where the service checks its input first, or for a stored state it cannot read
     # (caught where games load): the generic answer, as for any rule broken.
     errors.GameSetupError: _ILLEGAL,
