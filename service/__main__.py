@@ -7,7 +7,7 @@ The access log is off because every request is already counted and timed in ``/m
 Connections: granian serves at most ``MAX_CONNECTIONS`` per worker at once, idle keep-alive ones
 included (its default, the listen backlog of 1,024, let a thousand idle clients take an instance
 offline); a client gets ``READ_TIMEOUT`` seconds for a request's headers (granian's HTTP/1
-setting) and as long again for its body (``service.read_timeout``).
+setting) and as long again for its body (``service.http.read_timeout``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from granian.server import Server
 
 from service.settings import Settings, SettingsError
 
-APP_FACTORY = "service.app:create_served_app"
+APP_FACTORY = "service.http.app:create_served_app"
 """The app factory the worker process imports: the app, its startup heap frozen (``gc.freeze``)."""
 
 

@@ -43,7 +43,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     event_history: int = 64
     """Notices per game kept by the in-memory channel (a stream catches up from the log anyway)."""
     analysis_processes: int = 1
-    """Worker processes for costly analyses (see ``service.analysis_pool``), started with the
+    """Worker processes for costly analyses (see ``service.analysis.pool``), started with the
     first one."""
     analysis_queue: int = 8
     """Costly analyses that may wait for a worker process; one more is refused with 503."""
@@ -83,7 +83,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Seconds an instance holds a game's due move once it has taken it: another instance takes
     the game over only after this, if the move is still not made (the instance died)."""
     bot_processes: int = 1
-    """Worker processes the computer players decide in (see ``service.bot_turns``)."""
+    """Worker processes the computer players decide in (see ``service.bots.turns``)."""
     bot_queue: int = 64
     """Bot decisions that may wait for a worker process; past that a move waits for the
     sweeper's next look."""

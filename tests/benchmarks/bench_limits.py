@@ -31,12 +31,12 @@ from litestar import Litestar
 
 from engine import game
 from engine.game import Discard, Draw, GameState
-from service import game_records
-from service.app import create_app
-from service.game_records import GameRecord
-from service.redis_store import RedisStore
+from service.games import records as game_records
+from service.games.records import GameRecord
+from service.http.app import create_app
 from service.settings import Settings
-from service.store import MemoryStore, Store
+from service.storage.game_store import MemoryStore, Store
+from service.storage.redis_game_store import RedisStore
 from tests.redis_servers import LeanHttpClient, RedisServer, ServiceInstance, redis_cli
 
 LONG = 40_000

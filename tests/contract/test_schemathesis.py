@@ -19,7 +19,7 @@ from hypothesis.stateful import run_state_machine_as_test
 from schemathesis.config import SchemathesisConfig
 from schemathesis.core.transport import Response
 
-from service.app import create_app
+from service.http.app import create_app
 from service.settings import Settings
 
 # Statuses a schema-valid request may still earn: a game id or token that is not real (404/401),

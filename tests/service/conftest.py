@@ -12,7 +12,7 @@ import uvicorn
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.app import create_app
+from service.http.app import create_app
 from service.settings import Settings
 
 

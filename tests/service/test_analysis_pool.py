@@ -1,4 +1,4 @@
-"""Costly analyses in worker processes (``service.analysis_pool``): answered as the event loop
+"""Costly analyses in worker processes (``service.analysis.pool``): answered as the event loop
 would answer them, from another process, refused with 503 past the queue's bound, and the
 processes started with the first costly analysis and stopped with the app."""
 
@@ -19,11 +19,11 @@ from litestar.testing import TestClient
 
 import engine
 from engine.cards import JOKER, parse_cards, parse_rank
-from service import translate
-from service.analysis_pool import AnalysisPool, is_costly
-from service.app import create_app
-from service.problems import AnalysesBusy
+from service.analysis.pool import AnalysisPool, is_costly
+from service.http.app import create_app
+from service.http.problems import AnalysesBusy
 from service.settings import Settings
+from service.vocabulary import to_wire
 from tests.service.costly_hands import LARGER_THAN_A_DEAL as LARGE
 from tests.service.costly_hands import SLOWEST_KNOWN as SLOW
 from tests.service.costly_hands import codes, hold_a_worker
@@ -86,7 +86,7 @@ def test_a_costly_hand_is_analysed_in_another_process(
     app, client = pooled
     assert pool_of(app).started is False  # nothing costly yet: no process
     hand = parse_cards(LARGE["hand"])
-    expected = translate.analysis_to_wire(
+    expected = to_wire.analysis_to_wire(
         engine.analyse(hand, 8, engine.Rules.preset_named("classic"))
     )
 

@@ -14,9 +14,9 @@ import pytest
 from litestar import Litestar, Request
 from litestar.testing import TestClient
 
-from service.app import create_app
-from service.client_address import TrustedProxies
-from service.rate_limits import RATE_LIMITED_OPERATIONS
+from service.http.app import create_app
+from service.http.client_address import TrustedProxies
+from service.http.rate_limits import RATE_LIMITED_OPERATIONS
 from service.settings import Settings
 from tests.service.test_games_api import assert_problem
 

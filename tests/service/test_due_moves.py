@@ -1,14 +1,14 @@
-"""The due moves (``service.due_moves``) on memory, Redis and a Redis Cluster: one suite for all
-three. An entry is taken once its time has come, moved on by the lease as it is taken, so two
-takers racing never both get it while the lease holds, and again once the lease ran out."""
+"""The due moves (``service.bots.due_moves``) on memory, Redis and a Redis Cluster: one suite
+for all three. An entry is taken once its time has come, moved on by the lease as it is taken, so
+two takers racing never both get it while the lease holds, and again once the lease ran out."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from service.due_moves import DueMoves, MemoryDueMoves, due_moves_for
-from tests.service.test_store import StoreKind, new_id, run, store_kind
+from service.bots.due_moves import DueMoves, MemoryDueMoves
+from tests.service.test_store import StoreKind, beside, new_id, run, store_kind
 
 __all__ = ["store_kind"]  # the fixture, shared with the store suite
 
@@ -21,7 +21,7 @@ def with_due_moves(store_kind: StoreKind, check: DueTest) -> None:
     async def go() -> None:
         store = store_kind.make()
         try:
-            await check(due_moves_for(store))
+            await check(beside(store).due)
         finally:
             await store.close()
 

@@ -13,7 +13,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service import event_stream
+from service.streams import events as event_stream
 from tests.service.http_player import HttpGame
 
 Client = TestClient[Litestar]

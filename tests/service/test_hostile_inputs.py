@@ -9,7 +9,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.names import MAX_COMBINING_MARKS
+from service.vocabulary.names import MAX_COMBINING_MARKS
 from tests.service.http_player import HttpGame
 from tests.service.test_events import parse_events
 from tests.service.test_games_api import assert_problem

@@ -14,10 +14,10 @@ import redis
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.app import create_app
-from service.redis_store import RedisStore, game_key, log_key
+from service.http.app import create_app
 from service.settings import Settings
-from service.store import MemoryStore
+from service.storage.game_store import MemoryStore
+from service.storage.redis_game_store import RedisStore, game_key, log_key
 from tests.service.conftest_redis import delete_prefixed
 from tests.service.http_player import HttpGame
 from tests.service.test_events import parse_events

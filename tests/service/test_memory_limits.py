@@ -10,10 +10,10 @@ import pytest
 from litestar.stores.redis import RedisStore
 from litestar.testing import TestClient
 
-from service.app import create_app
-from service.rate_limits import STORE_NAME
+from service.http.app import create_app
+from service.http.rate_limits import STORE_NAME
 from service.settings import Settings
-from service.store import MemoryStore, StoreFull
+from service.storage.game_store import MemoryStore, StoreFull
 from tests.service.conftest_redis import delete_prefixed
 from tests.service.test_games_api import assert_problem
 

@@ -10,7 +10,8 @@ from collections.abc import Callable
 import pytest
 from litestar.channels import ChannelsPlugin
 
-from service.redis_store import GameEventsBackend, RedisStore
+from service.storage.redis_game_store import RedisStore
+from service.streams.redis_channels import GameEventsBackend
 from tests.redis_servers import RedisServer
 
 pytestmark = pytest.mark.redis

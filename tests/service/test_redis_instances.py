@@ -18,9 +18,9 @@ from typing import Any
 import httpx
 import pytest
 
-from service.app import build_channels_backend, build_store
-from service.redis_store import GameEventsBackend
 from service.settings import Settings
+from service.storage.backends import build_backends
+from service.streams.redis_channels import GameEventsBackend
 from tests.redis_servers import (
     HttpResponse,
     LeanHttpClient,
@@ -391,8 +391,7 @@ def test_the_app_reads_events_through_the_outage_proof_backend() -> None:
     """Litestar's stock Redis streams backend stops reading for good at the first Redis error
     (and polls every millisecond, and cannot read a cluster): the app must use ours."""
     settings = Settings(redis_url="redis://127.0.0.1:1/0")
-    store, _ = build_store(settings)
-    assert isinstance(build_channels_backend(settings, store), GameEventsBackend)
+    assert isinstance(build_backends(settings).channels, GameEventsBackend)
 
 
 def test_event_streams_across_instances_recover_after_a_redis_outage(tmp_path: Path) -> None:

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from service.redis_store import UNAVAILABLE_MESSAGE, RedisStore
-from service.store import StoredGame, StoreUnavailable
+from service.storage.game_store import StoredGame, StoreUnavailable
+from service.storage.redis_connection import UNAVAILABLE_MESSAGE
+from service.storage.redis_game_store import RedisStore
 from tests.redis_servers import RedisClusterServers, RedisServer, free_port
 
 pytestmark = pytest.mark.redis

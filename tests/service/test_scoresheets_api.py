@@ -15,8 +15,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service import game_records
-from service.sheet_store import MemorySheetStore
+from service.games import records as game_records
+from service.sheets.store import MemorySheetStore
 
 Client = TestClient[Litestar]
 Json = dict[str, Any]
@@ -59,7 +59,7 @@ def test_creating_a_sheet_answers_201_with_its_location_and_the_token_once(
     assert read.json() == created["sheet"]
     assert token not in read.text
     # Kept hashed: the stored record holds the token's SHA-256, never the token.
-    store: MemorySheetStore = app.state["sheets"]
+    store: MemorySheetStore = app.state["services"].sheets
     stored = asyncio.run(store.load(sheet_id))
     assert stored is not None
     assert token.encode() not in stored.record

@@ -10,9 +10,9 @@ import pytest
 from litestar.testing import TestClient
 
 from service.__main__ import APP_FACTORY
-from service.app import create_app
+from service.http.app import create_app
 from service.settings import Settings, SettingsError
-from service.store import MemoryStore
+from service.storage.game_store import MemoryStore
 
 
 def test_defaults_serve_loopback_port_8000_in_memory() -> None:

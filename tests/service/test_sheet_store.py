@@ -16,17 +16,18 @@ import redis
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service import scoresheets, sheet_wire
-from service.app import create_app
-from service.redis_store import RedisStore
+from service.http.app import create_app
 from service.settings import Settings
-from service.sheet_store import (
+from service.sheets import lifecycle as scoresheets
+from service.sheets import wire as sheet_wire
+from service.sheets.store import (
     MemorySheetStore,
     SheetExists,
     SheetStore,
     StoredSheet,
-    build_sheet_store,
 )
+from service.storage.redis_backends import backends_beside
+from service.storage.redis_game_store import RedisStore
 from tests.service.conftest_redis import delete_prefixed
 
 DAY = 86400.0
@@ -59,7 +60,7 @@ def kind(request: pytest.FixtureRequest, key_prefix: str) -> Iterator[SheetStore
         games = RedisStore.from_url(
             url, game_ttl=DAY, idempotency_ttl=DAY, cluster=cluster, key_prefix=key_prefix
         )
-        return build_sheet_store(Settings(game_ttl=ttl), games)
+        return backends_beside(games, Settings(game_ttl=ttl)).sheets
 
     yield SheetStoreKind(request.param, make, url, key_prefix)
     delete_prefixed(url, key_prefix, cluster=cluster)
@@ -135,7 +136,7 @@ def test_on_redis_a_sheet_is_one_hash_under_the_games_prefix(
     games = RedisStore.from_url(
         url, game_ttl=DAY, idempotency_ttl=DAY, cluster=cluster, key_prefix=key_prefix
     )
-    store = build_sheet_store(Settings(game_ttl=DAY), games)
+    store = backends_beside(games, Settings(game_ttl=DAY)).sheets
     assert getattr(store, "redis", None) is games.redis, "the games' client, not a second pool"
     sheet = new_id()
     run(store.create(sheet, b"v0"))
@@ -218,7 +219,11 @@ async def _two_writers() -> None:
     created = await scoresheets.create_sheet(
         store, sheet_wire.CreateSheetRequest(players=["Ann", "Bob"], first_dealer=0)
     )
-    auth = f"Bearer {created.edit_token}"
+
+    async def enter(round_number: int, request: sheet_wire.EnterRoundRequest) -> None:
+        editor = await scoresheets.load_sheet(store, created.sheet_id)
+        editor.check_token(created.edit_token)
+        await scoresheets.enter_round(store, scoresheets.SheetEditor(editor), round_number, request)
 
     def points(a: int, b: int) -> sheet_wire.EnterRoundRequest:
         return sheet_wire.EnterRoundRequest(
@@ -226,11 +231,8 @@ async def _two_writers() -> None:
         )
 
     for r in (1, 2):
-        await scoresheets.enter_round(store, created.sheet_id, r, auth, points(1, 1))
-    await asyncio.gather(
-        scoresheets.enter_round(store, created.sheet_id, 1, auth, points(10, 0)),
-        scoresheets.enter_round(store, created.sheet_id, 2, auth, points(0, 20)),
-    )
+        await enter(r, points(1, 1))
+    await asyncio.gather(enter(1, points(10, 0)), enter(2, points(0, 20)))
     assert store.lost_commits >= 1, "the writers did race"
     final = await scoresheets.load_sheet(store, created.sheet_id)
     assert final.sheet.totals == (10, 20)

@@ -16,8 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.redis_store import RedisStore
-from service.store import GameExists, MemoryStore, Store, StoredGame
+from service.settings import Settings
+from service.storage.backends import Backends, memory_backends
+from service.storage.game_store import GameExists, MemoryStore, Store, StoredGame
+from service.storage.redis_backends import backends_beside
+from service.storage.redis_game_store import RedisStore
 from tests.service.conftest_redis import delete_prefixed
 
 StoreFactory = Callable[..., Store]
@@ -58,6 +61,14 @@ def store_kind(request: pytest.FixtureRequest, key_prefix: str) -> Iterator[Stor
 
     yield StoreKind(request.param, make)
     delete_prefixed(url, key_prefix, cluster=cluster)
+
+
+def beside(store: Store, settings: Settings | None = None) -> Backends:
+    """The backends a deployment keeps beside ``store``, as ``build_backends`` pairs them."""
+    settings = settings or Settings()
+    if isinstance(store, RedisStore):
+        return backends_beside(store, settings)
+    return memory_backends(settings)
 
 
 def run(coroutine: Coroutine[object, object, None]) -> None:

@@ -1,4 +1,4 @@
-"""How bodies are read and decoded (``service.strict_body``): strictly, once, whole and within
+"""How bodies are read and decoded (``service.http.strict_body``): strictly, once, whole and within
 the size limit."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.app import create_app
+from service.http.app import create_app
 from service.settings import Settings
 from tests.service.asgi_calls import asgi_post, status_and_body
 from tests.service.test_games_api import assert_problem

@@ -1,8 +1,8 @@
 """The tables' storage on every store (in memory, a single Redis, a three-master Redis Cluster):
 the invite-code and lobby indexes, and claims racing through the store's compare-and-set.
 
-The claims run the service's own flow (``service.tables``) on the store of each kind, many at
-once in one event loop: the store's atomic commit is what lets exactly one take the last seat.
+The claims run the service's own flow (``service.tables.seating``) on the store of each kind, many
+at once in one event loop: the store's atomic commit is what lets exactly one take the last seat.
 """
 
 from __future__ import annotations
@@ -19,19 +19,22 @@ import redis
 from litestar.channels import ChannelsPlugin
 from litestar.channels.backends.memory import MemoryChannelsBackend
 
-from service import tables, wire
-from service.analysis_pool import AnalysisPool
-from service.bot_tasks import BotTasks
-from service.client_address import TrustedProxies
-from service.decoded_games import DecodedGames
-from service.due_moves import MemoryDueMoves
-from service.problems import TableFull
-from service.services import Services
+from service.analysis.pool import AnalysisPool
+from service.bots.due_moves import MemoryDueMoves
+from service.bots.tasks import BotTasks
+from service.games.decoded_cache import DecodedGames
+from service.games.wire import CreateGameRequest, PlayerIn
+from service.http.client_address import TrustedProxies
+from service.http.dependencies import Services
+from service.http.problems import TableFull
 from service.settings import Settings
-from service.store import Store
-from service.stream_limits import StreamSlots
-from service.table_index import TableIndex, table_index_for
-from tests.service.test_store import DAY, StoreKind, new_id, run, store_kind
+from service.sheets.store import MemorySheetStore
+from service.storage.game_store import Store
+from service.streams.limits import StreamSlots
+from service.tables import creation, seating
+from service.tables.index import TableIndex
+from service.tables.wire import SeatClaimed
+from tests.service.test_store import DAY, StoreKind, beside, new_id, run, store_kind
 
 __all__ = ["store_kind"]  # the fixture, shared with the store suite
 
@@ -42,7 +45,7 @@ def indexed(store_kind: StoreKind, check: TableTest, *, game_ttl: float = DAY) -
     async def go() -> None:
         store = store_kind.make(game_ttl=game_ttl)
         try:
-            await check(store, table_index_for(store, game_ttl=game_ttl))
+            await check(store, beside(store, Settings(game_ttl=game_ttl)).tables)
         finally:
             await store.close()
 
@@ -136,6 +139,7 @@ async def services_on(
             streams=StreamSlots(per_instance=8, per_client=8),
             proxies=TrustedProxies(()),
             tables=index,
+            sheets=MemorySheetStore(ttl=game_ttl),
             due=MemoryDueMoves(),
             bots=BotTasks(AnalysisPool(processes=1, queue=1)),
         )
@@ -143,31 +147,31 @@ async def services_on(
         await channels._on_shutdown()
 
 
-def open_table(seats: int, *, listed: bool = True) -> wire.CreateGameRequest:
-    players = [wire.PlayerIn(name="host")] + [wire.PlayerIn(open=True)] * (seats - 1)
-    return wire.CreateGameRequest(players=players, listed=listed)
+def open_table(seats: int, *, listed: bool = True) -> CreateGameRequest:
+    players = [PlayerIn(name="host")] + [PlayerIn(open=True)] * (seats - 1)
+    return CreateGameRequest(players=players, listed=listed)
 
 
 def test_sixteen_claims_for_the_last_seat_seat_exactly_one(store_kind: StoreKind) -> None:
     async def check(store: Store, index: TableIndex) -> None:
         async with services_on(store, index) as services:
             for _ in range(3):
-                created = await tables.create(services, open_table(3))
+                created = await creation.create(services, open_table(3))
                 code = created.invite_code
                 assert code is not None
-                first = await tables.claim(services, code, "early")
+                first = await seating.claim(services, code, "early")
                 assert first.view.status == "waiting"
                 outcomes = await asyncio.gather(
-                    *(tables.claim(services, code, f"racer{n}") for n in range(16)),
+                    *(seating.claim(services, code, f"racer{n}") for n in range(16)),
                     return_exceptions=True,
                 )
-                won = [o for o in outcomes if isinstance(o, wire.SeatClaimed)]
+                won = [o for o in outcomes if isinstance(o, SeatClaimed)]
                 lost = [o for o in outcomes if isinstance(o, TableFull)]
                 assert (len(won), len(lost)) == (1, 15), outcomes
                 assert won[0].seat == 2
                 assert won[0].view.status == "playing"
                 assert created.game_id not in [
-                    t.game_id for t in (await tables.lobby(services)).tables
+                    t.game_id for t in (await seating.lobby(services)).tables
                 ]
 
     indexed(store_kind, check)
@@ -179,13 +183,13 @@ def test_claims_for_several_open_seats_fill_each_seat_once(store_kind: StoreKind
 
     async def check(store: Store, index: TableIndex) -> None:
         async with services_on(store, index) as services:
-            created = await tables.create(services, open_table(6))
+            created = await creation.create(services, open_table(6))
             assert created.invite_code is not None
             outcomes = await asyncio.gather(
-                *(tables.claim(services, created.invite_code, f"p{n}") for n in range(12)),
+                *(seating.claim(services, created.invite_code, f"p{n}") for n in range(12)),
                 return_exceptions=True,
             )
-            won = [o for o in outcomes if isinstance(o, wire.SeatClaimed)]
+            won = [o for o in outcomes if isinstance(o, SeatClaimed)]
             assert sorted(o.seat for o in won) == [1, 2, 3, 4, 5]
             assert all(isinstance(o, TableFull) for o in outcomes if o not in won)
             stored = await store.load(created.game_id)
@@ -202,14 +206,16 @@ def test_a_listed_table_shows_in_the_lobby_of_every_store_user(store_kind: Store
     async def check(store: Store, index: TableIndex) -> None:
         shared = store_kind.name == "memory"  # one process: one store, one index
         second = store if shared else store_kind.make()
-        second_index = index if shared else table_index_for(second, game_ttl=DAY)
+        second_index = index if shared else beside(second, Settings(game_ttl=DAY)).tables
         async with services_on(store, index) as one, services_on(second, second_index) as other:
-            created = await tables.create(one, open_table(3))
-            seen = [t.game_id for t in (await tables.lobby(other)).tables]
+            created = await creation.create(one, open_table(3))
+            seen = [t.game_id for t in (await seating.lobby(other)).tables]
             assert created.game_id in seen
             assert created.invite_code is not None
-            await tables.claim(other, created.invite_code, "x")
-            (entry,) = [t for t in (await tables.lobby(one)).tables if t.game_id == created.game_id]
+            await seating.claim(other, created.invite_code, "x")
+            (entry,) = [
+                t for t in (await seating.lobby(one)).tables if t.game_id == created.game_id
+            ]
             assert (entry.seats_taken, entry.seats_open) == (2, 1)
         if not shared:
             await second.close()
@@ -220,11 +226,11 @@ def test_a_listed_table_shows_in_the_lobby_of_every_store_user(store_kind: Store
 def test_a_waiting_table_expires_like_a_game(store_kind: StoreKind) -> None:
     async def check(store: Store, index: TableIndex) -> None:
         async with services_on(store, index, game_ttl=0.3) as services:
-            created = await tables.create(services, open_table(2))
+            created = await creation.create(services, open_table(2))
             started = time.monotonic()
             await asyncio.sleep(0.45)
             assert time.monotonic() - started >= 0.3
             assert await store.load(created.game_id) is None
-            assert (await tables.lobby(services)).tables == []
+            assert (await seating.lobby(services)).tables == []
 
     indexed(store_kind, check, game_ttl=0.3)

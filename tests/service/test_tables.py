@@ -14,9 +14,9 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service import invite_codes
-from service.app import create_app
+from service.http.app import create_app
 from service.settings import Settings
+from service.tables import invite_codes
 from tests.service.http_player import HttpGame
 from tests.service.test_games_api import assert_problem
 

@@ -1,4 +1,5 @@
-"""``service.translate``: what it remembers between requests changes nothing it answers."""
+"""``service.vocabulary.to_engine`` and ``to_wire``: what they remember between requests
+changes nothing they answer."""
 
 from __future__ import annotations
 
@@ -9,20 +10,22 @@ import engine
 from engine.analysis import analysis_document, build_document
 from engine.cards import ACE, KING
 from engine.rules import RulesSpec
-from service import translate, wire
-from service.problems import InvalidField
+from service.analysis.wire import AnalyseResponse, DiscardOut
+from service.http.problems import InvalidField
+from service.vocabulary import to_engine, to_wire
+from service.vocabulary.wire import RulesOverrides
 
 
-def overrides(body: bytes) -> wire.RulesOverrides:
-    return msgspec.json.decode(body, type=wire.RulesOverrides)
+def overrides(body: bytes) -> RulesOverrides:
+    return msgspec.json.decode(body, type=RulesOverrides)
 
 
 def test_equal_rules_objects_share_one_rules_value() -> None:
-    first = translate.rules_from_wire(overrides(b'{"preset": "online", "face_points": [1, 2, 3]}'))
-    again = translate.rules_from_wire(overrides(b'{"face_points": [1, 2, 3], "preset": "online"}'))
+    first = to_engine.rules_from_wire(overrides(b'{"preset": "online", "face_points": [1, 2, 3]}'))
+    again = to_engine.rules_from_wire(overrides(b'{"face_points": [1, 2, 3], "preset": "online"}'))
     assert again is first
     assert first == engine.Rules.from_spec({"preset": "online", "face_points": [1, 2, 3]})
-    other = translate.rules_from_wire(overrides(b'{"preset": "online", "face_points": [1, 2, 4]}'))
+    other = to_engine.rules_from_wire(overrides(b'{"preset": "online", "face_points": [1, 2, 4]}'))
     assert other.face_points == (1, 2, 4)
 
 
@@ -30,29 +33,27 @@ def test_rules_that_clash_are_refused_every_time() -> None:
     clash = overrides(b'{"preset": "classic", "low_rank": 3, "schedule": "extended"}')
     for _ in range(2):
         with pytest.raises(engine.RulesError):
-            translate.rules_from_wire(clash)
+            to_engine.rules_from_wire(clash)
 
 
 def test_a_bad_code_is_named_by_its_place() -> None:
-    assert translate.cards_from_codes(["4h", "10♥", "JK"], "hand") == [
+    assert to_engine.cards_from_codes(["4h", "10♥", "JK"], "hand") == [
         engine.parse_card(c) for c in ("4H", "TH", "JK")
     ]
     with pytest.raises(InvalidField) as raised:
-        translate.cards_from_codes(["4H", "4H", "ZZ"], "hand")
+        to_engine.cards_from_codes(["4H", "4H", "ZZ"], "hand")
     assert raised.value.field == "hand[2]"
     assert "ZZ" in raised.value.detail
 
 
 def test_cards_come_back_in_canonical_codes() -> None:
     every_card = list(range(engine.JOKER + 1))
-    assert translate.card_codes(every_card) == [engine.format_card(c) for c in every_card]
-    assert translate.optional_card_code(None) is None
-    assert translate.optional_card_code(engine.JOKER) == "JK"
+    assert to_wire.card_codes(every_card) == [engine.format_card(c) for c in every_card]
+    assert to_wire.optional_card_code(None) is None
+    assert to_wire.optional_card_code(engine.JOKER) == "JK"
     every_rank = range(ACE, KING + 1)
-    assert [translate.rank_code(r) for r in every_rank] == [
-        engine.format_rank(r) for r in every_rank
-    ]
-    assert translate.rank_code(None) is None
+    assert [to_wire.rank_code(r) for r in every_rank] == [engine.format_rank(r) for r in every_rank]
+    assert to_wire.rank_code(None) is None
 
 
 ANALYSED = [
@@ -74,8 +75,8 @@ def test_the_wire_answer_is_the_engine_s_analysis_document(
     would show here), and the document meets the published schema's constraints."""
     analysis = engine.analyse(hand.split(), wild, rules)
     document = analysis_document(analysis)
-    assert msgspec.to_builtins(translate.analysis_to_wire(analysis)) == document
-    assert msgspec.convert(document, wire.AnalyseResponse) == translate.analysis_to_wire(analysis)
+    assert msgspec.to_builtins(to_wire.analysis_to_wire(analysis)) == document
+    assert msgspec.convert(document, AnalyseResponse) == to_wire.analysis_to_wire(analysis)
     assert msgspec.json.decode(msgspec.json.encode(document)) == document  # plain JSON values
 
 
@@ -89,4 +90,4 @@ def test_a_document_field_the_wire_lacks_fails_at_once() -> None:
 
     analysis = engine.analyse(["AH", "2H", "3H"], None, "classic")
     with pytest.raises(TypeError):
-        build_document(analysis, wire.AnalyseResponse, Narrower, wire.DiscardOut)
+        build_document(analysis, AnalyseResponse, Narrower, DiscardOut)

@@ -1,0 +1,132 @@
+"""Who moves a seat: the person holding its token, a computer player, or, once the turn clock
+has run out, a ``normal`` bot playing the person's turn for them.
+
+A game record says it in four fields (``game_records.GameRecord``): ``bots`` (each seat's
+level, None for a person), ``away`` (the seats whose turn the clock played), ``turn_seconds``
+and ``turn_started``. From them and the state alone, ``mover`` says whether a bot is to move
+now and ``due_at`` when the next bot move is due; every commit of a game with bots or a clock
+brings its entry in the due moves (``service.bots.due_moves``) up to date with ``after_commit``, and
+starts this instance's driver (``service.bots.turns``) when a bot is to move at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Final
+
+import msgspec
+
+from engine.game.state import GameState
+from service.games.records import GameRecord
+from service.games.wire import PlayerOut
+from service.http.dependencies import Services
+from service.storage.game_store import StoreUnavailable
+
+_log = logging.getLogger(__name__)
+
+TAKEOVER_LEVEL: Final = "normal"
+"""The level that plays a person's overdue turn, and a seat its player left during play."""
+
+
+def level_of(record: GameRecord, seat: int) -> str | None:
+    return record.bots[seat] if record.bots else None
+
+
+def controlled(record: GameRecord) -> bool:
+    """Whether the service may ever have to move in this game: a bot seat, or a clock."""
+    return record.turn_seconds is not None or any(record.bots)
+
+
+def mover(record: GameRecord, state: GameState, now: float) -> str | None:
+    """The level of the bot that moves now for the seat on turn, or None (a person's turn with
+    time left, or the game is over)."""
+    if state.status != "playing":
+        return None
+    level = level_of(record, state.turn)
+    if level is not None:
+        return level
+    deadline = due_at(record, state)
+    return TAKEOVER_LEVEL if deadline is not None and now >= deadline else None
+
+
+def due_at(record: GameRecord, state: GameState) -> float | None:
+    """When the service makes the next move (Unix time): at once on a bot's turn, at the end
+    of the clock on a person's; None if it never does (no clock, or the game is over)."""
+    if state.status != "playing":
+        return None
+    if level_of(record, state.turn) is not None:
+        return record.turn_started
+    if record.turn_seconds is None:
+        return None
+    return record.turn_started + record.turn_seconds
+
+
+def stalled(record: GameRecord, state: GameState, now: float, lease: float) -> bool:
+    """Whether a move the service owes is overdue by more than a lease: the instance that took
+    it died, and a request that loads the game should see it made."""
+    due = due_at(record, state)
+    return due is not None and now > due + lease
+
+
+def look_after(services: Services, game_id: str, record: GameRecord, state: GameState) -> None:
+    """Drive the game here if the move the service owes in it is overdue by more than a lease
+    (what a request that loads a game does: no game waits on the sweepers alone)."""
+    if controlled(record) and stalled(
+        record, state, time.time(), services.settings.bot_lease_seconds
+    ):
+        services.bots.nudge(game_id)
+
+
+def committed(
+    before: GameRecord, old: GameState, new: GameState, head: bytes, *, by_token: bool
+) -> GameRecord:
+    """The record after the seat on turn in ``old`` acted: ``head`` the new state's, the turn's
+    start moved on if the seat on turn changed or a round was dealt. A seat whose token acted
+    is back from away; a person whose overdue turn a bot played (``by_token`` false) is away."""
+    seat = old.turn
+    away = list(before.away) if before.away else [False] * len(new.players)
+    away[seat] = not by_token and level_of(before, seat) is None
+    started = time.time() if (new.turn, new.deal) != (old.turn, old.deal) else before.turn_started
+    return msgspec.structs.replace(
+        before, state=head, away=tuple(away) if any(away) else (), turn_started=started
+    )
+
+
+def seated_players(players: list[PlayerOut], record: GameRecord) -> list[PlayerOut]:
+    """The view's players with each seat's ``bot`` level and ``away`` flag."""
+    if not record.bots and not record.away:
+        return players
+    return [
+        msgspec.structs.replace(
+            player,
+            bot=level_of(record, player.seat),
+            away=bool(record.away) and record.away[player.seat],
+        )
+        for player in players
+    ]
+
+
+async def after_commit(
+    services: Services, game_id: str, record: GameRecord, state: GameState
+) -> None:
+    """Bring the game's due entry up to date after a commit; when a bot is to move now, take
+    the entry's lease for this instance and start its driver."""
+    if not controlled(record):
+        return
+    now = time.time()
+    due = due_at(record, state)
+    moves_now = mover(record, state, now) is not None
+    try:
+        if due is None:
+            await services.due.remove(game_id)
+        elif moves_now:
+            await services.due.schedule(game_id, now + services.settings.bot_lease_seconds)
+        else:
+            await services.due.schedule(game_id, due)
+    except StoreUnavailable:
+        # The action is committed and its answer must reach its caller: the entry stays as it
+        # was, and whoever takes it (or the next request that loads the game) finds what is due.
+        _log.warning("game %s: its due move not updated (store unavailable)", game_id)
+    if moves_now:
+        services.bots.nudge(game_id)

@@ -1,0 +1,138 @@
+"""The computer players' moves, made by the service as ordinary actions, on any instance.
+
+``drive`` makes the moves due in one game, one action at a time, each exactly as a person's is
+made (``service.games.lifecycle.take_turn``): load the game, decide, ``engine.game.apply``, one
+compare-and-set commit of the next version, an event on the game's channel. The bot decides in
+a worker process from its seat's view and the public log as that seat sees them, never from the
+state (``service.bots.decisions``). A commit that finds the version moved on (a person acted, or
+another instance made the move first) changes nothing; the driver loads the game again and
+looks afresh, so a move is made exactly once, whoever gets there first.
+
+Who drives: the instance whose commit put a bot on turn starts its driver at once (after
+answering, never making the person's request wait); ``sweep_forever``, on every instance, takes
+the due entries (``service.bots.due_moves``) whose time has come (a clock run out, or a
+lease left by an instance that died between two moves) and drives those games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from functools import partial
+from typing import Final
+
+from litestar import Litestar
+from litestar.config.app import AppConfig
+from litestar.plugins import InitPluginProtocol
+
+from engine import game
+from engine.game.actions import Discard, Draw, EndLayOff, LayOff
+from service.bots import seats as bot_seats
+from service.bots.decisions import decided
+from service.games import lifecycle as game_flow
+from service.games import records as game_records
+from service.http.dependencies import Services
+from service.http.problems import AnalysesBusy, GameNotFound, TableWaiting
+from service.operations import metrics
+from service.storage.game_store import StoreUnavailable
+
+_log = logging.getLogger(__name__)
+
+_ACTION_TYPES: Final = {Draw: "draw", Discard: "discard", LayOff: "lay_off", EndLayOff: "lay_off"}
+"""The ``type`` of each action as its request body names it (the actions metric's label)."""
+SWEEP_BATCH: Final = 64
+"""Due games a sweep takes at most; the rest wait for the next sweep (or another instance's)."""
+
+
+def bot_seed(game_id: str, seat: int) -> int:
+    """The seed of a seat's bot: fixed per game and seat, so a decision made again (another
+    instance racing for the same move) is the same decision."""
+    return int.from_bytes(hashlib.sha256(f"bot/{game_id}/{seat}".encode()).digest()[:8], "big")
+
+
+async def drive(services: Services, game_id: str) -> None:
+    """Make every move a bot owes in the game now, one committed action at a time, until a
+    person is to move (or the game is over); then leave its due entry at the next deadline."""
+    lease = services.settings.bot_lease_seconds
+    while True:
+        try:
+            loaded = await game_flow.load_game(services, game_id)
+        except GameNotFound:  # expired: nothing is owed any more
+            await services.due.remove(game_id)
+            return
+        except TableWaiting:  # an entry written for a table, before its deal: nothing to do
+            return
+        record, state = loaded.record, loaded.state
+        level = bot_seats.mover(record, state, time.time())
+        if level is None:
+            due = bot_seats.due_at(record, state)
+            if due is None:
+                await services.due.remove(game_id)
+            else:
+                await services.due.schedule(game_id, due)
+            return
+        seat = state.turn
+        try:
+            action = await services.bots.pool.run(
+                decided, level, game.dumps(state), seat, bot_seed(game_id, seat)
+            )
+        except AnalysesBusy:  # every worker busy: the sweeper looks again once the lease ends
+            _log.warning("game %s: the bots' worker processes are busy", game_id)
+            return
+        after = game.apply(state, seat, action)
+        parts = game.dumps_parts(after, loaded.sealed)
+        new_record = bot_seats.committed(record, state, after, parts.head, by_token=False)
+        if not await services.store.commit(
+            game_id,
+            loaded.stored_version,
+            game_records.encode_record(new_record),
+            segments=game_records.segments_of(parts),
+        ):
+            continue  # someone else moved first: look again
+        services.decoded.put(game_id, parts.head, after)
+        metrics.ACTIONS_APPLIED.labels(type=_ACTION_TYPES[type(action)]).inc()
+        metrics.BOT_MOVES.labels(level=level).inc()
+        services.channels.publish(str(after.version).encode(), game_flow.channel_of(game_id))
+        # The lease runs on while this driver keeps moving (or until the next deadline).
+        if bot_seats.mover(new_record, after, time.time()) is not None:
+            await services.due.schedule(game_id, time.time() + lease)
+
+
+class BotDriversPlugin(InitPluginProtocol):
+    """This instance's drivers and sweeper, for the app's lifespan. Listed after the event
+    channels' plugin, their lifespan is entered after the channels' and so left before it: a move
+    committed while the app shuts down publishes its event into channels still running."""
+
+    def __init__(self, services: Services) -> None:
+        self._services = services
+
+    def on_app_init(self, app_config: AppConfig) -> AppConfig:
+        app_config.lifespan.append(self._lifespan)
+        return app_config
+
+    @asynccontextmanager
+    async def _lifespan(self, _app: Litestar) -> AsyncIterator[None]:
+        services = self._services
+        services.bots.start(partial(drive, services), partial(sweep_forever, services))
+        try:
+            yield
+        finally:
+            await services.bots.close()
+
+
+async def sweep_forever(services: Services) -> None:
+    """Every ``sweep_seconds``: take the games whose move is due (their lease is this
+    instance's now) and drive each."""
+    settings = services.settings
+    while True:
+        await asyncio.sleep(settings.sweep_seconds)
+        try:
+            due = await services.due.take_due(time.time(), settings.bot_lease_seconds, SWEEP_BATCH)
+        except StoreUnavailable:
+            continue  # noted in the store's outage log; the next sweep tries again
+        for game_id in due:
+            services.bots.nudge(game_id)

@@ -1,0 +1,329 @@
+"""A game's life through the store: create, load with a seat's token, take a turn.
+
+Taking a turn is load → check the token → (a retried Idempotency-Key answers from its saved
+response) → ``engine.game.apply`` → one compare-and-set commit that also saves the response for
+the key → publish the new version. Two actions racing for the same version cannot both commit;
+the loser answers 409 and nothing of it is applied.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Final
+
+import msgspec
+
+from engine import game
+from engine.cards import Card
+from engine.errors import StateFormatError
+from engine.game.state import GameState, Record
+from service.bots import seats as bot_seats
+from service.games import records as game_records
+from service.games.records import GameRecord, SavedResponse, Seating
+from service.games.wire import ActionRequest, CreateGameRequest, GameCreated, GameView, SeatToken
+from service.http.dependencies import Services
+from service.http.problems import (
+    GameNotFound,
+    IdempotencyKeyReused,
+    StaleVersion,
+    TableWaiting,
+    UnknownStreamKey,
+    UnknownToken,
+)
+from service.operations import metrics
+from service.storage.game_store import GameExists
+from service.streams.keys import seat_of_stream_key
+from service.tables import waiting_tables as waiting
+from service.vocabulary import to_engine, to_wire
+
+_encoder: Final = msgspec.json.Encoder()
+_NOTHING_SEALED: Final = game.Sealed(0, 0)
+
+
+def channel_of(game_id: str) -> str:
+    return f"game:{game_id}"
+
+
+class _Seats:
+    """Who a request speaks for, from the seats' token hashes of a loaded record."""
+
+    __slots__ = ()
+    game_id: str
+    record: GameRecord
+
+    def seat_of(self, token: str) -> int:
+        seat = game_records.seat_of_token(token, self.record.token_hashes)
+        if seat is None:
+            raise UnknownToken("the token is not one of this game's seats")
+        return seat
+
+    def viewer(self, token: str | None) -> int | None:
+        """The seat ``token`` names, None for the public (no token), 401 for a bad token."""
+        return None if token is None else self.seat_of(token)
+
+    def stream_viewer(self, token: str | None, key: str | None) -> int | None:
+        """The seat of a stream: a stream key's (``service.streams.keys``), else the token's."""
+        if key is None:
+            return self.viewer(token)
+        seat = seat_of_stream_key(self.game_id, key, self.record.token_hashes)
+        if seat is None:
+            raise UnknownStreamKey("the stream key is not one of this game's seats", field="key")
+        return seat
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedGame(_Seats):
+    game_id: str
+    stored_version: int
+    record: GameRecord
+    state: GameState
+    saved: bytes | None = None
+    """The response saved under the idempotency key the load recalled, if any."""
+    sealed: game.Sealed = _NOTHING_SEALED
+    """What the store holds of the state apart from its record (its segments)."""
+
+    def view(self, seat: int | None) -> GameView:
+        return view_of(self.game_id, self.state, seat, self.record)
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedTable(_Seats):
+    """A table still waiting for players: its record holds seating, no game state yet."""
+
+    game_id: str
+    stored_version: int
+    record: GameRecord
+    seating: Seating
+
+    def view(self, seat: int | None) -> GameView:
+        return waiting.waiting_view(self.game_id, self.record, self.seating, seat)
+
+
+def view_of(game_id: str, state: GameState, seat: int | None, record: GameRecord) -> GameView:
+    """The wire view, its players marked bot or away as ``record`` says; a seat's view lists
+    its legal actions (at most one analysis of its hand: ``engine.game.legal_actions``' go-out
+    check)."""
+    rules = to_wire.game_rules_to_wire(state.rules)
+    if seat is None:
+        view = to_wire.view_to_wire(game_id, game.public_view(state), None, rules, None)
+    else:
+        legal = to_wire.legal_to_wire(game.legal_actions(state, seat))
+        view = to_wire.view_to_wire(game_id, game.view(state, seat), seat, rules, legal)
+    players = bot_seats.seated_players(view.players, record)
+    return view if players is view.players else msgspec.structs.replace(view, players=players)
+
+
+async def create_game(
+    services: Services,
+    request: CreateGameRequest,
+    names: list[str],
+    bots: tuple[str | None, ...] = (),
+) -> GameCreated:
+    """A game whose every seat is named (``names``), some perhaps bots (``bots``, each seat's
+    level or None): dealt at once, every person's token in the answer.
+    (``service.tables.creation.create`` decides; a table with open seats waits instead.)"""
+    rules = to_engine.game_rules_from_wire(request.rules)
+    state = game.new_game(names, rules, request.seed)
+    tokens = [
+        None if bots and bots[seat] else game_records.new_token() for seat in range(len(names))
+    ]
+    parts = game.dumps_parts(state, _NOTHING_SEALED)
+    created = game_records.now()
+    record = GameRecord(
+        state=parts.head,
+        token_hashes=tuple(b"" if t is None else game_records.token_hash(t) for t in tokens),
+        created=created,
+        bots=bots if any(bots) else (),
+        turn_seconds=request.turn_seconds,
+        turn_started=created,
+    )
+    encoded = game_records.encode_record(record)
+    while True:
+        game_id = game_records.new_game_id()
+        try:
+            await services.store.create(game_id, encoded, segments=game_records.segments_of(parts))
+            break
+        except GameExists:  # 96 random bits: practically never, but never overwrite a game
+            continue
+    metrics.GAMES_CREATED.labels(preset=rules.preset).inc()
+    await bot_seats.after_commit(services, game_id, record, state)
+    return GameCreated(
+        game_id=game_id,
+        seats=[
+            SeatToken(seat=seat, name=name, token=token)
+            for seat, (name, token) in enumerate(zip(names, tokens, strict=True))
+            if token is not None
+        ],
+        invite_code=None,
+        view=view_of(game_id, state, None, record),
+    )
+
+
+async def load_any(services: Services, game_id: str) -> LoadedGame | LoadedTable:
+    """The game, or the table still waiting for players."""
+    return await _load(services, game_id, None)
+
+
+async def load_game(
+    services: Services, game_id: str, *, recall: str | None = None, token: str | None = None
+) -> LoadedGame:
+    """A game in play or finished; 409 for a table still waiting. With the token of the request,
+    a waiting table checks it first: a token that is none of its seats' is a 401 whatever the
+    table's state, as it is for a game in play."""
+    loaded = await _load(services, game_id, recall)
+    if isinstance(loaded, LoadedTable) and token is not None:
+        loaded.seat_of(token)
+    return dealt(loaded)
+
+
+def dealt(loaded: LoadedGame | LoadedTable) -> LoadedGame:
+    """The game; 409 for a table still waiting for players."""
+    if isinstance(loaded, LoadedTable):
+        raise TableWaiting(
+            f"game {loaded.game_id!r} waits for players: it is dealt once every open seat is taken"
+        )
+    return loaded
+
+
+async def _load(services: Services, game_id: str, recall: str | None) -> LoadedGame | LoadedTable:
+    """The game, decoded from its record and segments, or the table still waiting. Only the
+    segments this process has not decoded yet are read: those of the last state it decoded of
+    the game are its first ones."""
+    earlier = services.decoded.latest(game_id)
+    known = _NOTHING_SEALED if earlier is None else game.sealed_of(earlier)
+    stored = await services.store.load(game_id, recall=recall, segments_from=sum(known))
+    if stored is None:
+        raise GameNotFound(f"no game {game_id!r} (it may have expired)")
+    record = game_records.decode_record(stored.record)
+    if record.table is not None:
+        return LoadedTable(game_id, stored.version, record, record.table)
+    state = services.decoded.get(game_id, record.state)
+    if state is None:
+        try:
+            state = await _decoded(record.state, stored.segments, earlier, known)
+        except StateFormatError:
+            if earlier is None:
+                raise
+            # The earlier state was not this game's prefix after all (an id reused after its
+            # game expired): read the whole game.
+            stored = await services.store.load(game_id, recall=recall) or stored
+            state = await _decoded(record.state, stored.segments, None, _NOTHING_SEALED)
+        services.decoded.put(game_id, record.state, state)
+    sealed = game.sealed_of(state) if _in_parts(record.state) else _NOTHING_SEALED
+    return LoadedGame(game_id, stored.version, record, state, stored.saved, sealed)
+
+
+def _in_parts(head: bytes) -> bool:
+    """Whether the record holds a head of parts, or a whole state as written before parts
+    (a quote inside a JSON string is escaped, so only the key can spell this)."""
+    return b',"sealed":[' in head
+
+
+SEGMENTS_PER_SLICE: Final = 8
+"""Segments decoded between two turns of the event loop: the first load of a long game in a
+process decodes hundreds (tens of thousands of actions), which must not hold other requests."""
+
+
+async def _decoded(
+    head: bytes, segments: tuple[bytes, ...], earlier: GameState | None, known: game.Sealed
+) -> GameState:
+    if not _in_parts(head):
+        return game.loads(head)
+    chunks: list[tuple[Record, ...]] = []
+    packs: list[tuple[Card, ...]] = []
+    for start in range(0, len(segments), SEGMENTS_PER_SLICE):
+        if start:
+            await asyncio.sleep(0)
+        more_chunks, more_packs = game_records.decoded_segments(
+            segments[start : start + SEGMENTS_PER_SLICE]
+        )
+        chunks += more_chunks
+        packs += more_packs
+    if earlier is not None:
+        chunks[:0] = earlier.records[: known.chunks]
+        packs[:0] = earlier.shuffles[: known.packs]
+    return game.loads_parts(head, chunks, packs)
+
+
+async def take_turn(
+    services: Services,
+    game_id: str,
+    token: str,
+    idempotency_key: str | None,
+    request: ActionRequest,
+) -> bytes:
+    """Apply one action as the seat of ``token``; the JSON of the seat's new view (or of the
+    first response to this Idempotency-Key)."""
+    # Keys are per seat: named by the token's hash, so the load can fetch a saved response in
+    # the same round trip, before the token has been matched to its seat.
+    saved_key = (
+        None
+        if idempotency_key is None
+        else f"{game_records.token_hash(token).hex()[:32]}:{idempotency_key}"
+    )
+    loaded = await load_game(services, game_id, recall=saved_key, token=token)
+    seat = loaded.seat_of(token)
+    # The decoded request, re-encoded: the same action sent with other spacing or key order is
+    # the same request.
+    fingerprint = game_records.fingerprint(_encoder.encode(request))
+    if loaded.saved is not None:
+        return _replay(loaded.saved, fingerprint)
+    if request.expected_version is not None and request.expected_version != loaded.state.version:
+        raise StaleVersion(
+            f"expected_version is {request.expected_version} but the game is at version "
+            f"{loaded.state.version}",
+            field="expected_version",
+        )
+    action = to_engine.action_from_wire(request)
+    state = game.apply(loaded.state, seat, action)
+    parts = game.dumps_parts(state, loaded.sealed)
+    serialised = parts.head
+    record = bot_seats.committed(loaded.record, loaded.state, state, serialised, by_token=True)
+    response = _encoder.encode(view_of(game_id, state, seat, record))
+    idempotency = (
+        None
+        if saved_key is None
+        else (saved_key, game_records.encode_saved(SavedResponse(fingerprint, response)))
+    )
+    committed = await services.store.commit(
+        game_id,
+        loaded.stored_version,
+        game_records.encode_record(record),
+        segments=game_records.segments_of(parts),
+        idempotency=idempotency,
+    )
+    if not committed:
+        # Another request won the race. If it was this very request's first attempt, its
+        # response is saved under the key by now.
+        if saved_key is not None:
+            replayed = await _recall(services, game_id, saved_key, fingerprint)
+            if replayed is not None:
+                return replayed
+        raise StaleVersion(
+            f"the game moved on from version {loaded.state.version} while this action was "
+            "applied; load it again"
+        )
+    services.decoded.put(game_id, serialised, state)
+    metrics.ACTIONS_APPLIED.labels(type=request.__struct_config__.tag).inc()
+    services.channels.publish(str(state.version).encode(), channel_of(game_id))
+    await bot_seats.after_commit(services, game_id, record, state)
+    return response
+
+
+async def _recall(services: Services, game_id: str, key: str, fingerprint: bytes) -> bytes | None:
+    data = await services.store.recall(game_id, key)
+    return None if data is None else _replay(data, fingerprint)
+
+
+def _replay(data: bytes, fingerprint: bytes) -> bytes:
+    """The saved first response, if this request is the one that was saved with its key."""
+    saved = game_records.decode_saved(data)
+    if saved.fingerprint != fingerprint:
+        raise IdempotencyKeyReused(
+            "this Idempotency-Key was first sent with a different body: use a new key for a "
+            "new action",
+            field="Idempotency-Key",
+        )
+    metrics.ACTIONS_REPLAYED.inc()
+    return saved.body

@@ -1,0 +1,158 @@
+"""What the store keeps for a game, and for an action's idempotency key, as msgspec-encoded bytes.
+
+A game record holds the engine's serialised state (which contains secrets: every hand, the stock,
+the seed), the SHA-256 hash of each seat's token (never the token), and when it was created. Only
+the service ever decodes it; no response is built from it except through the engine's views.
+
+The state is written in parts (``engine.game.dumps_parts``): the record holds its head, of a
+bounded size however long the game, and the full chunks of its history and the packs dealt are
+segments the store appends once, each tagged with its kind (``segments_of``). So an action
+writes its head and at most a chunk and a pack, not the whole growing history.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Iterable
+from typing import Final
+
+import msgspec
+
+from engine import game
+from engine.cards import Card
+from engine.errors import StateFormatError
+from engine.game import Record, StateParts
+
+TOKEN_BYTES: Final = 32
+"""256 random bits per seat token (the contract asks for at least 128)."""
+
+
+class Seating(msgspec.Struct, frozen=True, array_like=True):
+    """A table waiting for players (``service.tables.seating``): what the deal will need."""
+
+    names: tuple[str | None, ...]
+    """Each seat's player; None for an open seat, which anyone with the invite code may claim."""
+    rules: bytes
+    """The JSON of the game's complete rules (``Rules.to_spec``)."""
+    seed: int | None
+    first_dealer: int
+    invite_code: str | None
+    """None for a rematch, whose seats are kept for the players of the game before."""
+    listed: bool
+    bots: tuple[str | None, ...] = ()
+    """Each seat's bot level, None for a person (``service.bots.seats``); empty: no bots."""
+    turn_seconds: int | None = None
+    """The turn clock (``service.bots.seats``), None for none."""
+
+
+class GameRecord(msgspec.Struct, frozen=True, array_like=True):
+    state: bytes
+    """``engine.game.dumps`` of the state; empty while the table waits."""
+    token_hashes: tuple[bytes, ...]
+    """SHA-256 of each seat's token, seat 0 first; empty for a seat nobody holds yet."""
+    created: float
+    """Unix time of creation."""
+    table: Seating | None = None
+    """While seats are open, before the deal; None once the first round is dealt."""
+    bots: tuple[str | None, ...] = ()
+    """Each seat's bot level, None for a person; empty when no seat is a bot. A bot's seat has
+    no token (an empty hash). ``service.bots.seats`` reads these four fields."""
+    away: tuple[bool, ...] = ()
+    """Each seat whose turn the clock played for it, until its token acts again; empty: none."""
+    turn_seconds: int | None = None
+    """The turn clock: a person's turn not done this many seconds after it started is played
+    for them by a ``normal`` bot. None: no clock."""
+    turn_started: float = 0.0
+    """Unix time the current turn started (the seat on turn changed, or a round was dealt)."""
+
+
+class SavedResponse(msgspec.Struct, frozen=True, array_like=True):
+    """The first response to an action sent with an Idempotency-Key."""
+
+    fingerprint: bytes
+    """SHA-256 of the request: a key reused for another request is refused, not replayed."""
+    body: bytes
+
+
+CHUNK_TAG: Final = b"c"
+PACK_TAG: Final = b"p"
+
+
+def segments_of(parts: StateParts) -> tuple[bytes, ...]:
+    """The parts newly sealed, as the store appends them: tag, then the part's JSON."""
+    return (
+        *(CHUNK_TAG + chunk.encode() for chunk in parts.chunks),
+        *(PACK_TAG + pack.encode() for pack in parts.packs),
+    )
+
+
+def decoded_segments(
+    segments: Iterable[bytes],
+) -> tuple[list[tuple[Record, ...]], list[tuple[Card, ...]]]:
+    """The chunks and the packs of stored segments, decoded, each kind in order."""
+    chunks: list[tuple[Record, ...]] = []
+    packs: list[tuple[Card, ...]] = []
+    for segment in segments:
+        tag, text = segment[:1], segment[1:]
+        if tag == CHUNK_TAG:
+            chunks.append(game.chunk_in(text))
+        elif tag == PACK_TAG:
+            packs.append(game.pack_in(text))
+        else:
+            raise StateFormatError(f"stored game segment of unknown kind {tag!r}")
+    return chunks, packs
+
+
+_record_encoder: Final = msgspec.msgpack.Encoder()
+_record_decoder: Final = msgspec.msgpack.Decoder(GameRecord)
+_saved_decoder: Final = msgspec.msgpack.Decoder(SavedResponse)
+
+
+def encode_record(record: GameRecord) -> bytes:
+    return _record_encoder.encode(record)
+
+
+def decode_record(data: bytes) -> GameRecord:
+    return _record_decoder.decode(data)
+
+
+def encode_saved(saved: SavedResponse) -> bytes:
+    return _record_encoder.encode(saved)
+
+
+def decode_saved(data: bytes) -> SavedResponse:
+    return _saved_decoder.decode(data)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def token_hash(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
+
+
+def fingerprint(body: bytes) -> bytes:
+    return hashlib.sha256(body).digest()
+
+
+def seat_of_token(token: str, hashes: tuple[bytes, ...]) -> int | None:
+    """The seat whose token this is, or None. Every hash is compared, in constant time, so the
+    time taken says nothing about which seat (if any) matched."""
+    candidate = token_hash(token)
+    found: int | None = None
+    for seat, stored in enumerate(hashes):  # an empty hash (no holder) never matches
+        if hmac.compare_digest(candidate, stored):
+            found = seat
+    return found
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def now() -> float:
+    return time.time()

@@ -1,0 +1,361 @@
+"""The JSON shapes of ``/v1/games``: creating a game, its views, its actions and its log."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from msgspec import UNSET, Meta, UnsetType
+
+from service.http.wire import Out, Strict
+from service.vocabulary.wire import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    CanonicalCard,
+    CanonicalRank,
+    CardCode,
+    Count,
+    GameId,
+    MeldOut,
+    PlayerName,
+    RulesOut,
+    RulesSpec,
+    Seat,
+    Seed,
+    Version,
+)
+
+BotLevel = Literal["easy", "normal", "hard"]
+BotLevelName = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=32,
+        description="`easy`, `normal` or `hard`; any other level is a 422 listing these.",
+        # The document lists the levels; the service checks them itself, so that a wrong one
+        # is answered with the levels there are.
+        extra_json_schema={"enum": ["easy", "normal", "hard"]},
+    ),
+]
+"""A level as a seat spec names it: checked by the service, so that a wrong one is answered
+with the levels there are (``service.tables.waiting_tables.seat_spec``)."""
+TurnSeconds = Annotated[
+    int,
+    Meta(
+        ge=3,
+        le=86400,
+        description=(
+            "The turn clock, 3 seconds to a day: a person's turn not done this long after it "
+            "started is played for them by a `normal` bot, and they are shown `away`."
+        ),
+    ),
+]
+
+
+class PlayerIn(Strict, frozen=True):
+    """One seat, exactly one of: ``{"name": …}`` a person seated now (its token is in the
+    answer), ``{"open": true}`` a seat someone claims later with the invite code, or
+    ``{"bot": level}`` a computer player (with an optional ``name``)."""
+
+    name: PlayerName | UnsetType = UNSET
+    open: Literal[True] | UnsetType = UNSET
+    bot: BotLevelName | UnsetType = UNSET
+
+
+class CreateGameRequest(Strict, frozen=True):
+    players: Annotated[list[PlayerIn], Meta(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
+    rules: RulesSpec = "classic"
+    seed: Annotated[
+        Seed | None,
+        Meta(
+            description=(
+                "Reproducible deals for tests and replays: every view then says "
+                "`seeded: true`. A seed gives the deal away (a small one is recovered "
+                "from one seat's view), so omit it in play."
+            )
+        ),
+    ] = None
+    listed: Annotated[
+        bool,
+        Meta(description="Show the table in the lobby (`GET /v1/tables`) while a seat is open."),
+    ] = False
+    turn_seconds: Annotated[
+        TurnSeconds | None,
+        Meta(description="Null (the default): no clock, a person's turn waits for them."),
+    ] = None
+
+
+ExpectedVersion = Annotated[
+    Version,
+    Meta(description="Apply only if the game is at this version; otherwise 409 stale-version."),
+]
+
+
+class DrawAction(Strict, frozen=True, tag="draw", tag_field="type"):
+    """Take the top card of the stock or of a discard pile."""
+
+    source: Literal["stock", "discard"]
+    pile: Annotated[
+        Seat | None,
+        Meta(
+            description=(
+                "Per-player discard piles only: whose pile to take from (default: your own)."
+            )
+        ),
+    ] = None
+    expected_version: ExpectedVersion | None = None
+
+
+class DiscardAction(Strict, frozen=True, tag="discard", tag_field="type"):
+    """Discard a card, ending the turn; with ``go_out`` declare the rest of the hand melded."""
+
+    card: CardCode
+    go_out: bool = False
+    expected_version: ExpectedVersion | None = None
+
+
+class LayOffAction(Strict, frozen=True, tag="lay_off", tag_field="type"):
+    """Redemption only, on a last turn after someone went out, before the discard: lay a card
+    off on meld number ``meld`` that seat ``seat`` has on the table."""
+
+    card: CardCode
+    seat: Seat
+    meld: Annotated[int, Meta(ge=0, le=30)]
+    expected_version: ExpectedVersion | None = None
+
+
+ActionRequest = DrawAction | DiscardAction | LayOffAction
+
+
+class PlayerOut(Out, frozen=True):
+    seat: Seat
+    name: Annotated[str | None, Meta(description="Null for an open seat.")]
+    open: Annotated[
+        bool, Meta(description="Waiting tables only: a seat anyone with the invite code may claim.")
+    ]
+    hand_count: Count
+    score: Annotated[int, Meta(description="Total so far.")]
+    round_scores: Annotated[list[int], Meta(description="One entry per finished round.")]
+    bot: Annotated[
+        BotLevel | None, Meta(description="A computer player's level; null for a person.")
+    ] = None
+    away: Annotated[
+        bool,
+        Meta(
+            description=(
+                "The turn clock played this person's last turn for them; false again "
+                "once their token acts."
+            )
+        ),
+    ] = False
+
+
+class SeatResultOut(Out, frozen=True):
+    seat: Seat
+    melds: list[MeldOut]
+    deadwood: list[CanonicalCard]
+    points: int
+
+
+class RoundResultOut(Out, frozen=True):
+    round: int
+    out_seat: Seat | None
+    results: Annotated[
+        list[SeatResultOut], Meta(description="Every hand laid out in its best arrangement.")
+    ]
+    replayed: Annotated[
+        bool,
+        Meta(
+            description=(
+                "Double naughts: every seat melded, so the round is dealt again and "
+                "counts for nothing."
+            )
+        ),
+    ]
+    tiebreak: bool
+
+
+class LegalDraw(Out, frozen=True, tag="draw", tag_field="type", omit_defaults=True):
+    source: Literal["stock", "discard"]
+    pile: Seat | None = None
+
+
+class LegalDiscard(Out, frozen=True, tag="discard", tag_field="type", omit_defaults=True):
+    card: CanonicalCard
+    go_out: bool = False
+
+
+class LegalLayOff(Out, frozen=True, tag="lay_off", tag_field="type"):
+    card: CanonicalCard
+    seat: Seat
+    meld: int
+
+
+LegalAction = LegalDraw | LegalDiscard | LegalLayOff
+"""An action body exactly as ``POST /v1/games/{game_id}/actions`` accepts it."""
+
+
+class GameView(Out, frozen=True):
+    game_id: GameId
+    version: Annotated[Version, Meta(description="Increases by one per applied action.")]
+    status: Annotated[
+        Literal["waiting", "playing", "finished"],
+        Meta(
+            description=(
+                "`waiting`: a seat is still open and no card is dealt; the first round "
+                "is dealt the moment the last seat is taken."
+            )
+        ),
+    ]
+    round: int
+    rounds: int
+    wild: CanonicalRank | None
+    dealer: Seat
+    turn: Annotated[
+        Seat | None, Meta(description="The seat to act; null once the game is finished.")
+    ]
+    phase: Literal["draw", "discard"] | None
+    out_seat: Annotated[Seat | None, Meta(description="Who went out this round, or null.")]
+    stock_count: Count
+    discard_top: CanonicalCard | None
+    discard_tops: Annotated[
+        list[CanonicalCard | None] | None,
+        Meta(description="Per-player discard piles only: the top of each seat's pile."),
+    ]
+    players: list[PlayerOut]
+    last_round: RoundResultOut | None
+    winners: list[Seat] | None
+    hand: Annotated[
+        list[CanonicalCard] | None,
+        Meta(description="The viewer's own hand, sorted; null in the public view."),
+    ]
+    active: list[Seat]
+    tiebreak: bool
+    last_turns: Count
+    upcard: Annotated[
+        CanonicalCard | None,
+        Meta(description="The card the seat on turn just took from a discard pile."),
+    ]
+    table: Annotated[
+        list[list[MeldOut]] | None,
+        Meta(description="Redemption only: the melds each seat has laid on the table."),
+    ]
+    seeded: Annotated[
+        bool,
+        Meta(
+            description=(
+                "The game was created with a `seed`: for tests and replays only. Anyone"
+                " who knows or guesses the seed knows every hand and the stock; a small"
+                " seed is found in seconds by trying seeds against one seat's view. "
+                "Never seed a real game."
+            )
+        ),
+    ]
+    seat: Annotated[Seat | None, Meta(description="The viewer's seat; null in the public view.")]
+    rules: Annotated[
+        RulesOut,
+        Meta(
+            description=(
+                "The game's complete rules, as `GET /v1/rules` shows them (the analyser"
+                " takes them)."
+            )
+        ),
+    ]
+    legal: Annotated[
+        list[LegalAction] | None,
+        Meta(
+            description=(
+                "A seat's own view: every action it may post right now, each exactly as"
+                " the actions route accepts it (empty when it may not act). Null in the"
+                " public view. A go-out is listed only where it is legal: never after "
+                "someone went out or on the first lap where the rules forbid it, and "
+                "under `failed_go_out: penalty` with every card (the penalty applies)."
+            )
+        ),
+    ]
+    invite_code: Annotated[
+        str | None,
+        Meta(
+            description=(
+                "While the table waits: the code that claims its open seats (`POST "
+                "/v1/invites/{code}`)."
+            )
+        ),
+    ]
+
+
+class SeatToken(Out, frozen=True):
+    seat: Seat
+    name: str
+    token: Annotated[
+        str,
+        Meta(
+            description=(
+                "This seat's secret, shown only here: send it as `Authorization: Bearer <token>`."
+            )
+        ),
+    ]
+
+
+class GameCreated(Out, frozen=True):
+    game_id: GameId
+    seats: Annotated[
+        list[SeatToken],
+        Meta(
+            description=(
+                "The people seated at creation, each with its token; open seats have "
+                "none yet, bots none ever."
+            )
+        ),
+    ]
+    invite_code: Annotated[
+        str | None,
+        Meta(
+            description=(
+                "A table with an open seat: the code others claim it with, shown while it waits."
+            )
+        ),
+    ]
+    view: Annotated[GameView, Meta(description="The public view.")]
+
+
+class LoggedDraw(Out, frozen=True, tag="draw", tag_field="type"):
+    source: Literal["stock", "discard"]
+    pile: Seat | None
+
+
+class LoggedDiscard(Out, frozen=True, tag="discard", tag_field="type"):
+    go_out: bool
+
+
+class LoggedLayOff(Out, frozen=True, tag="lay_off", tag_field="type"):
+    seat: Seat
+    meld: int
+
+
+class LogEntryOut(Out, frozen=True):
+    version: Annotated[
+        Version,
+        Meta(
+            description=(
+                "The game's version once this action was applied (the first action "
+                "makes version 1)."
+            )
+        ),
+    ]
+    seat: Seat
+    action: LoggedDraw | LoggedDiscard | LoggedLayOff
+    card: Annotated[
+        CanonicalCard | None,
+        Meta(
+            description=(
+                "The card drawn, discarded or laid off; a card drawn from the stock is "
+                "null unless you drew it or its round is over."
+            )
+        ),
+    ]
+
+
+class GameLog(Out, frozen=True):
+    game_id: GameId
+    version: Version
+    entries: list[LogEntryOut]

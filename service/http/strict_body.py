@@ -1,0 +1,113 @@
+"""Strict decoding of request bodies, before Litestar's own lenient conversion.
+
+Litestar converts bodies with ``strict=False`` (so ``"3"`` would pass as the integer 3) and
+answers a mismatch with a 400 listing messages. The API promises that a body is exactly what the
+schema says, and a 422 naming the field: so a ``before_request`` hook reads the body through the
+request (Litestar's own reader, with its size limit and errors), decodes it strictly with msgspec
+into the handler's declared type, and turns the first error into that 422. The value is kept in
+the request's state, and the app's request class (``StrictBodyRequest``) answers it as the
+request's JSON, which Litestar then hands to the handler as it is (its conversion leaves a value
+of the declared type alone), so a body is decoded once. Both are the framework's public hooks
+(``before_request``, ``request_class``).
+
+Numbers are read as JSON Schema reads them (the OpenAPI document's dialect): a number with no
+fractional part is an integer, so a seat sent as ``1.0`` (or ``1e0``) is the seat 1, where
+msgspec's strict mode would refuse a float. The body is decoded to plain values, a number that
+is whole as the int it is, and msgspec then converts them, as strictly as ever (``"1"`` stays a
+string, ``1.5`` stays refused), into the handler's type.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from decimal import Decimal
+from functools import cache
+from typing import Any, Final
+
+import msgspec
+from litestar import Request
+
+from engine import CardCodeError, parse_card, parse_rank
+from service.http.problems import BodyNotJson, InvalidField, field_of_validation_message
+
+_STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+# Fields whose pattern is a card or a rank code: a mismatch is explained by the engine's parser,
+# which names the code and says what a valid one looks like.
+_PARSERS = {"hand": parse_card, "cards": parse_card, "card": parse_card, "wild": parse_rank}
+
+
+STRICT_BODY_KEY: Final = "strict_body"
+"""The key of the strictly decoded body in the request's state."""
+
+
+async def decode_body_strictly(request: Request[Any, Any, Any]) -> None:
+    parameter = request.route_handler.parsed_fn_signature.parameters.get("data")
+    if parameter is None:
+        return
+    body = await request.body()
+    request.state[STRICT_BODY_KEY] = strict_decoder(parameter.annotation)(body)
+
+
+class StrictBodyRequest(Request[Any, Any, Any]):
+    """The app's request: its JSON is the body ``decode_body_strictly`` decoded, when it did."""
+
+    async def json(self) -> Any:
+        if STRICT_BODY_KEY in self.state:
+            return self.state[STRICT_BODY_KEY]
+        return await super().json()
+
+
+@cache
+def strict_decoder(body_type: Any) -> Callable[[bytes], Any]:
+    """A body → its value of ``body_type``, or the problem of its first error."""
+
+    def decode(body: bytes) -> Any:
+        try:
+            return msgspec.convert(_plain.decode(body), body_type)
+        except msgspec.ValidationError as exc:
+            field, message = field_of_validation_message(str(exc))
+            raise InvalidField(
+                f"{field}: {_explained(field, message, body)}", field=field
+            ) from None
+        except msgspec.DecodeError as exc:
+            raise BodyNotJson(f"the body is not JSON: {exc}") from None
+
+    return decode
+
+
+_INT_RANGE: Final = 2**64
+"""Past every integer field's range: a larger whole number stays a float (and is refused),
+and is never turned into an int of thousands of digits."""
+
+
+def _number(text: str) -> int | float:
+    """A JSON number (msgspec's ``float_hook``, for a number with a fraction or an exponent):
+    the int it is when it is whole (exactly, as a decimal), else the float."""
+    value = float(text)
+    if abs(value) <= _INT_RANGE:
+        exact = Decimal(text)
+        if exact == exact.to_integral_value():
+            return int(exact)
+    return value
+
+
+_plain: Final = msgspec.json.Decoder(float_hook=_number)
+
+
+def _explained(field: str, message: str, body: bytes) -> str:
+    """msgspec's message, or for a card or rank code that misses its pattern, the engine's."""
+    if "matching regex" not in message:
+        return message
+    steps = _STEP.findall(field)
+    parse = _PARSERS.get(next((name for name, _ in reversed(steps) if name), ""))
+    if parse is None:
+        return message
+    value: Any = msgspec.json.decode(body)
+    for name, index in steps:
+        value = value[name] if name else value[int(index)]
+    try:
+        parse(value)
+    except CardCodeError as error:
+        return str(error)
+    return message  # pragma: no cover - the pattern and the parser accept the same codes

@@ -1,0 +1,3 @@
+"""What an orchestrator and a scraper call (``/healthz``, ``/readyz``, ``/metrics``) and the
+service's own counters.
+"""

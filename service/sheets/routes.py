@@ -1,0 +1,131 @@
+"""``/v1/scoresheets``: score sheets for games played with real cards. Create a sheet, read it,
+enter or correct a round with its edit token, export it as CSV, print it."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, Request, Response, get, post, put
+from litestar.datastructures import ResponseHeader
+from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
+
+from service.http.dependencies import AppServices
+from service.http.openapi_declarations import SHEET_EDITOR, problems
+from service.sheets import lifecycle as scoresheets
+from service.sheets import pages as sheet_pages
+from service.sheets import wire as sheet_wire
+from service.sheets.lifecycle import Editor
+
+AnyRequest = Request[Any, Any, Any]
+SHEETS_PATH = "/v1/scoresheets"
+
+RoundInPath = Annotated[
+    int, PathParameter(ge=1, le=23, description="The round, 1 first (the tie-break round last).")
+]
+Paper = Annotated[
+    sheet_pages.Paper,
+    QueryParameter(name="paper", description="The page size the print dialog starts with."),
+]
+
+
+class ScoreSheetsController(Controller):
+    path = SHEETS_PATH
+    tags = ("scoresheets",)
+
+    @post(
+        operation_id="createScoreSheet",
+        summary="Start a score sheet for a game played with real cards",
+        description=(
+            "Answers with the sheet, every round's cards dealt, wild rank and dealer already "
+            "shown, and its `edit_token` (shown only this once; send it to enter rounds). "
+            "Without `first_dealer` the first dealer is drawn from a cryptographic source."
+        ),
+        status_code=201,
+        response_headers=[
+            ResponseHeader(
+                name="Location", description="The new sheet's path.", documentation_only=True
+            )
+        ],
+        responses=problems(400, 413, 422, 503),
+    )
+    async def create(
+        self, services: AppServices, data: JSONBody[sheet_wire.CreateSheetRequest]
+    ) -> Response[sheet_wire.SheetCreated]:
+        created = await scoresheets.create_sheet(services.sheets, data)
+        return Response(
+            created, status_code=201, headers={"Location": f"{SHEETS_PATH}/{created.sheet_id}"}
+        )
+
+    @get(
+        "/{sheet_id:str}",
+        operation_id="getScoreSheet",
+        summary="The score sheet: rounds, entries, totals and winners",
+        description="Anyone with the id may read it; no token needed.",
+        responses=problems(404, 503),
+    )
+    async def get_sheet(
+        self, services: AppServices, sheet_id: FromPath[str]
+    ) -> sheet_wire.ScoreSheet:
+        loaded = await scoresheets.load_sheet(services.sheets, sheet_id)
+        return loaded.to_wire()
+
+    @put(
+        "/{sheet_id:str}/rounds/{round:int}",
+        operation_id="enterRound",
+        security=SHEET_EDITOR,
+        summary="Enter a round, or correct one entered before",
+        description=(
+            "Each seat that played the round gives the cards left in its hand (scored exactly "
+            "under the sheet's rules and the round's wild rank) or its points (taken as given). "
+            "The seat that went out must meld completely, or enter 0 points. Rounds are entered "
+            "in order; entering an earlier one again corrects it. Answers with the sheet."
+        ),
+        status_code=200,
+        responses=problems(400, 401, 404, 409, 413, 422, 503),
+    )
+    async def enter_round(
+        self,
+        services: AppServices,
+        sheet_id: FromPath[str],
+        round: RoundInPath,
+        data: JSONBody[sheet_wire.EnterRoundRequest],
+        sheet_editor: Editor,
+    ) -> sheet_wire.ScoreSheet:
+        return await scoresheets.enter_round(services.sheets, sheet_editor, round, data)
+
+    @get(
+        "/{sheet_id:str}/export.csv",
+        operation_id="exportScoreSheet",
+        summary="The sheet as CSV: a row per round, a column per player, then the totals",
+        media_type="text/csv",
+        responses=problems(404, 503),
+    )
+    async def export_csv(self, services: AppServices, sheet_id: FromPath[str]) -> Response[str]:
+        loaded = await scoresheets.load_sheet(services.sheets, sheet_id)
+        return Response(
+            sheet_pages.sheet_csv(loaded.to_wire()),
+            media_type="text/csv",
+            headers={"Content-Disposition": f'attachment; filename="scoresheet-{sheet_id}.csv"'},
+        )
+
+    @get(
+        "/{sheet_id:str}/sheet",
+        operation_id="printScoreSheet",
+        summary="The sheet as a page to print, with a chart of the running totals",
+        description=(
+            "One HTML document laid out for A4 and US Letter: a row per round with its wild "
+            "rank and dealer, a column per player, the totals, and an inline SVG chart. No "
+            "script and nothing fetched from elsewhere, so it prints offline."
+        ),
+        media_type="text/html",
+        responses=problems(404, 422, 503),
+    )
+    async def print_sheet(
+        self, services: AppServices, sheet_id: FromPath[str], paper: Paper = "a4"
+    ) -> Response[str]:
+        loaded = await scoresheets.load_sheet(services.sheets, sheet_id)
+        return Response(
+            sheet_pages.sheet_page(loaded.to_wire(), paper),
+            media_type="text/html",
+            headers={"Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"},
+        )

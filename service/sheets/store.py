@@ -1,0 +1,69 @@
+"""Where score sheets live: one small protocol, in this process's memory (the default) or in the
+Redis (or Redis Cluster) the games use, on the games' own client.
+
+A sheet is an opaque record (bytes: its players, rules, entries and the edit token's hash) under
+a version that increases by one per write. Every write after the first is a compare-and-set on
+that version, so two people entering rounds at once never lose an update: the one whose version
+moved on loads again and retries. Every write refreshes the sheet's time to live.
+
+The Redis one is ``service.sheets.redis_store``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class SheetExists(Exception):
+    """A sheet id was created twice."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSheet:
+    version: int
+    record: bytes
+
+
+class SheetStore(Protocol):
+    async def create(self, sheet_id: str, record: bytes) -> None:
+        """Store a new sheet at version 0; SheetExists if the id is taken."""
+
+    async def load(self, sheet_id: str) -> StoredSheet | None:
+        """The sheet's version and record, or None (no such sheet, or expired)."""
+
+    async def commit(self, sheet_id: str, expected_version: int, record: bytes) -> bool:
+        """Atomically: if the sheet is at ``expected_version``, store ``record`` at the next
+        version and refresh the TTL. False, changing nothing, if it moved on or is gone."""
+
+
+class MemorySheetStore:
+    """Sheets in this process's memory, with expiry. Safe under asyncio: no method awaits
+    between reading and writing a sheet."""
+
+    def __init__(self, *, ttl: float) -> None:
+        self._ttl = ttl
+        self._sheets: dict[str, tuple[StoredSheet, float]] = {}
+
+    async def create(self, sheet_id: str, record: bytes) -> None:
+        now = time.monotonic()
+        for gone in [s for s, (_, until) in self._sheets.items() if until < now]:
+            del self._sheets[gone]
+        if sheet_id in self._sheets:
+            raise SheetExists(sheet_id)
+        self._sheets[sheet_id] = (StoredSheet(0, record), now + self._ttl)
+
+    async def load(self, sheet_id: str) -> StoredSheet | None:
+        entry = self._sheets.get(sheet_id)
+        if entry is None or entry[1] < time.monotonic():
+            return None
+        return entry[0]
+
+    async def commit(self, sheet_id: str, expected_version: int, record: bytes) -> bool:
+        current = await self.load(sheet_id)
+        if current is None or current.version != expected_version:
+            return False
+        stored = StoredSheet(expected_version + 1, record)
+        self._sheets[sheet_id] = (stored, time.monotonic() + self._ttl)
+        return True

@@ -1,0 +1,190 @@
+"""Where games live: one small protocol, an in-memory implementation (the default, one process)
+and a Redis one (`service.storage.redis_game_store`, many instances).
+
+A game is stored as an opaque record (bytes the service encodes: engine state, seat-token hashes)
+under a version that increases by one per applied action, and a list of segments that only ever
+grows (the sealed parts of its history, see ``service.games.records``): a write replaces the
+record and appends a few segments, so its size does not grow with the game. Every write after the
+first is a compare-and-set on that version, and an action's idempotency record is written in the
+same atomic step as the action itself, so a retried request can never apply twice.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class StoreError(Exception):
+    """Base of the store's errors."""
+
+
+class StoreUnavailable(StoreError):
+    """The backing store cannot be reached (the service answers 503)."""
+
+
+class GameExists(StoreError):
+    """A game id was created twice."""
+
+
+class StoreFull(StoreError):
+    """The store holds as many games as it may (the service answers 503 with Retry-After)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    version: int
+    record: bytes
+    saved: bytes | None = None
+    """The response saved under the idempotency key that ``load`` was asked to recall, if any."""
+    segments: tuple[bytes, ...] = ()
+    """The game's segments from the index ``load`` was asked for on (possibly a few more than
+    ``record`` seals, appended by a later write)."""
+
+
+class Store(Protocol):
+    async def create(self, game_id: str, record: bytes, *, segments: Sequence[bytes] = ()) -> None:
+        """Store a new game at version 0 with its first segments; GameExists if the id is taken."""
+
+    async def load(
+        self, game_id: str, *, recall: str | None = None, segments_from: int = 0
+    ) -> StoredGame | None:
+        """The game's current version and record, and its segments from index ``segments_from``
+        on (a caller that holds the first ones asks only for the rest), or None if there is no
+        such game (or expired). With ``recall``, also the response saved under that idempotency
+        key. One round trip: an action with an Idempotency-Key costs one load and one commit,
+        like any other."""
+
+    async def commit(
+        self,
+        game_id: str,
+        expected_version: int,
+        record: bytes,
+        *,
+        segments: Sequence[bytes] = (),
+        idempotency: tuple[str, bytes] | None = None,
+    ) -> bool:
+        """Atomically: if the game is at ``expected_version``, store ``record`` at
+        ``expected_version + 1``, append ``segments`` and, with them, save ``idempotency`` =
+        (key, saved response). Returns False, changing nothing, if the version moved on or the
+        game is gone. Refreshes the TTLs."""
+
+    async def recall(self, game_id: str, key: str) -> bytes | None:
+        """The response saved with an idempotency key, or None."""
+
+    async def ping(self) -> None:
+        """Raise StoreUnavailable unless the store answers."""
+
+    async def close(self) -> None:
+        """Release connections."""
+
+
+class MemoryStore:
+    """Games in this process's memory, with expiry, at most ``max_games`` of them (a create
+    past it raises StoreFull: the service answers 503 with Retry-After, and no game is evicted
+    before its time). Safe under asyncio: no method awaits between reading and writing a game.
+
+    Expiry is incremental: every write of a game or a saved response gives it the same TTL from
+    now, so ordered by their last write (``OrderedDict``, a touched game moved to the end) they
+    are ordered by deadline, and a create drops the expired ones from the front: amortised
+    constant time, however many games there are, where a scan of all of them cost a create
+    more and more as the store filled.
+    """
+
+    def __init__(
+        self,
+        *,
+        game_ttl: float = 7 * 86400,
+        idempotency_ttl: float = 86400,
+        max_games: int | None = None,
+    ) -> None:
+        self._game_ttl = game_ttl
+        self._idempotency_ttl = idempotency_ttl
+        self._max_games = max_games
+        self._games: OrderedDict[str, tuple[StoredGame, float]] = OrderedDict()
+        self._saved: OrderedDict[tuple[str, str], tuple[bytes, float]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    async def create(self, game_id: str, record: bytes, *, segments: Sequence[bytes] = ()) -> None:
+        self._expire()
+        if game_id in self._games:
+            raise GameExists(game_id)
+        if self._max_games is not None and len(self._games) >= self._max_games:
+            raise StoreFull(
+                f"this instance holds {self._max_games} games, its limit: try again once some "
+                "have expired"
+            )
+        stored = StoredGame(0, record, segments=tuple(segments))
+        self._games[game_id] = (stored, time.monotonic() + self._game_ttl)
+
+    async def load(
+        self, game_id: str, *, recall: str | None = None, segments_from: int = 0
+    ) -> StoredGame | None:
+        entry = self._games.get(game_id)
+        if entry is None or entry[1] < time.monotonic():
+            return None
+        stored = entry[0]
+        if recall is None and segments_from == 0:
+            return stored
+        saved = None if recall is None else await self.recall(game_id, recall)
+        return StoredGame(stored.version, stored.record, saved, stored.segments[segments_from:])
+
+    async def commit(
+        self,
+        game_id: str,
+        expected_version: int,
+        record: bytes,
+        *,
+        segments: Sequence[bytes] = (),
+        idempotency: tuple[str, bytes] | None = None,
+    ) -> bool:
+        current = await self.load(game_id)
+        if current is None or current.version != expected_version:
+            return False
+        now = time.monotonic()
+        # A tuple of the segments' references: appending copies pointers, never their bytes.
+        stored = StoredGame(
+            expected_version + 1, record, segments=current.segments + tuple(segments)
+        )
+        self._games[game_id] = (stored, now + self._game_ttl)
+        self._games.move_to_end(game_id)
+        if idempotency is not None:
+            key, response = idempotency
+            self._saved[game_id, key] = (response, now + self._idempotency_ttl)
+            self._saved.move_to_end((game_id, key))
+        return True
+
+    async def recall(self, game_id: str, key: str) -> bytes | None:
+        entry = self._saved.get((game_id, key))
+        if entry is None or entry[1] < time.monotonic():
+            return None
+        return entry[0]
+
+    async def ping(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        self._games.clear()
+        self._saved.clear()
+
+    def _expire(self) -> None:
+        now = time.monotonic()
+        _drop_expired(self._games, now)
+        _drop_expired(self._saved, now)
+
+
+def _drop_expired(entries: OrderedDict[_K, tuple[_V, float]], now: float) -> None:
+    """Drop the entries whose deadline has passed: the first ones, ordered as they are."""
+    while entries:
+        key, (_, until) = next(iter(entries.items()))
+        if until >= now:
+            return
+        del entries[key]

@@ -1,0 +1,268 @@
+"""Games and their event notices in Redis, for many service instances behind one load balancer.
+
+Every key of one game carries the hash tag ``{game_id}``, so in Redis Cluster a game lives in one
+slot and its compare-and-set script may touch all of its keys:
+
+    <prefix>:{<game_id>}:game          hash: ``v`` = version, ``r`` = record
+    <prefix>:{<game_id>}:log           list: the game's segments, appended (RPUSH), never rewritten
+    <prefix>:{<game_id>}:idem:<key>    string: the response saved with an idempotency key
+
+An action costs two round trips: ``load`` (HMGET and an LRANGE of the segments the caller does
+not hold yet, pipelined) and ``commit`` (one EVALSHA that checks the version, writes record and
+version, appends the new segments, writes the idempotency record and refreshes the TTLs, all in
+one atomic step). Its write is the record (a bounded head) and at most a segment or two, however
+long the game. redis-py's ``Script`` loads the script again and retries if a restarted Redis
+answers NOSCRIPT.
+
+Connection failures and timeouts surface as ``StoreUnavailable`` (the service answers 503). The
+client reconnects by itself once Redis is back: nothing needs a restart. A retried commit whose
+first attempt did reach Redis finds the version moved and answers False, so an action can be
+refused after being applied (the client's retry with its idempotency key gets the saved response)
+but never applied twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Final, TypeVar, cast
+
+import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
+
+from service.storage.game_store import GameExists, StoredGame, StoreUnavailable
+from service.storage.redis_connection import UNAVAILABLE_MESSAGE, outage_log, sent
+
+_T = TypeVar("_T")
+_log = logging.getLogger(__name__)
+
+DEFAULT_KEY_PREFIX: Final = "ttt"
+
+# Seconds: long enough for a loaded Redis on a busy machine, short enough that a dead one turns
+# into a prompt 503 rather than a hung request.
+DEFAULT_TIMEOUT: Final = 2.0
+DEFAULT_POOL_SIZE: Final = 256
+_EVENT_CONNECTIONS: Final = 66
+"""Connections the event notices may hold beside the store's: up to 64 publishing at once
+(``GameEventsBackend.max_in_flight``) and the reader."""
+
+# KEYS[1] = game hash, KEYS[2] = segments list. ARGV: record, game TTL in ms, segments...
+_CREATE_SCRIPT: Final = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', '0', 'r', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('DEL', KEYS[2])
+if #ARGV > 2 then
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, 3))
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+end
+return 1
+"""
+
+# KEYS[1] = game hash, KEYS[2] = segments list, KEYS[3] = idempotency key (optional).
+# ARGV: expected version, new version, record, game TTL in ms, n, n segments,
+# [response, idempotency TTL in ms].
+# Versions travel as decimal strings and are compared as strings: Lua's numbers are doubles.
+_COMMIT_SCRIPT: Final = """
+if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+local n = tonumber(ARGV[5])
+if n > 0 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 6, 5 + n)) end
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
+if #KEYS == 3 then redis.call('SET', KEYS[3], ARGV[6 + n], 'PX', ARGV[7 + n]) end
+return 1
+"""
+
+
+class InvalidKeyPrefix(ValueError):
+    """A key prefix that would break the hash tags (braces) or is empty."""
+
+    def __init__(self, prefix: str) -> None:
+        super().__init__(f"key prefix must be non-empty and contain no '{{' or '}}': {prefix!r}")
+
+
+class InvalidTtl(ValueError):
+    """A TTL that is not a positive number of seconds."""
+
+    def __init__(self, name: str, seconds: float) -> None:
+        super().__init__(f"{name} must be a positive number of seconds, got {seconds!r}")
+
+
+def game_key(prefix: str, game_id: str) -> str:
+    return f"{prefix}:{{{game_id}}}:game"
+
+
+def log_key(prefix: str, game_id: str) -> str:
+    return f"{prefix}:{{{game_id}}}:log"
+
+
+def idempotency_key(prefix: str, game_id: str, key: str) -> str:
+    return f"{prefix}:{{{game_id}}}:idem:{key}"
+
+
+def _milliseconds(name: str, seconds: float) -> int:
+    if not seconds > 0:
+        raise InvalidTtl(name, seconds)
+    return max(1, round(seconds * 1000))
+
+
+class RedisStore:
+    """The ``Store`` protocol on a Redis server or a Redis Cluster.
+
+    ``redis`` is the client (with its one connection pool for this process); the service hands it
+    to Litestar's channels backend so events share the pool.
+    """
+
+    def __init__(
+        self,
+        client: aioredis.Redis | RedisCluster,
+        *,
+        game_ttl: float,
+        idempotency_ttl: float,
+        key_prefix: str = DEFAULT_KEY_PREFIX,
+    ) -> None:
+        if not key_prefix or "{" in key_prefix or "}" in key_prefix:
+            raise InvalidKeyPrefix(key_prefix)
+        self.redis = client
+        self.key_prefix = key_prefix
+        self._game_ttl_ms = _milliseconds("game_ttl", game_ttl)
+        self._idempotency_ttl_ms = _milliseconds("idempotency_ttl", idempotency_ttl)
+        self._create = client.register_script(_CREATE_SCRIPT)
+        self._commit = client.register_script(_COMMIT_SCRIPT)
+        self._slots: asyncio.Semaphore | None = None
+        self._slot_timeout = DEFAULT_TIMEOUT
+
+    @classmethod
+    def from_url(
+        cls,
+        url: str,
+        *,
+        game_ttl: float,
+        idempotency_ttl: float,
+        cluster: bool = False,
+        key_prefix: str = DEFAULT_KEY_PREFIX,
+        timeout: float = DEFAULT_TIMEOUT,
+        pool_size: int = DEFAULT_POOL_SIZE,
+        pool_timeout: float = DEFAULT_TIMEOUT,
+    ) -> RedisStore:
+        """A store on ``url`` (``redis://host:port/db``; with ``cluster``, any node of the cluster).
+
+        Connecting is lazy: a store made while Redis is down works once Redis is up.
+
+        At most ``pool_size`` connections (per node of a cluster); a command that finds them all
+        busy waits up to ``pool_timeout`` seconds for one. redis-py's default pool raises
+        ``MaxConnectionsError`` at once instead, which under a burst of a hundred requests
+        answered 503 with Redis healthy, and made /readyz pull healthy instances at peak.
+        """
+        # One quick retry rides over a connection that died with a restarted Redis: the pool
+        # hands out the stale connection once, the retry reconnects.
+        retry = Retry(ExponentialWithJitterBackoff(base=0.05, cap=0.25), retries=1)
+        options: dict[str, Any] = {
+            "socket_timeout": timeout,
+            "socket_connect_timeout": timeout,
+            "retry": retry,
+        }
+        client: aioredis.Redis | RedisCluster
+        if cluster:
+            # The cluster client has no blocking pool: the store's own commands wait for one of
+            # ``pool_size`` slots, and each node's pool has room for them and the event notices.
+            client = RedisCluster.from_url(
+                url, max_connections=pool_size + _EVENT_CONNECTIONS, **options
+            )
+        else:
+            pool = aioredis.BlockingConnectionPool.from_url(
+                url, max_connections=pool_size, timeout=pool_timeout, **options
+            )
+            client = aioredis.Redis(connection_pool=pool)
+        store = cls(
+            client, game_ttl=game_ttl, idempotency_ttl=idempotency_ttl, key_prefix=key_prefix
+        )
+        if cluster:
+            store._slots = asyncio.Semaphore(pool_size)
+            store._slot_timeout = pool_timeout
+        return store
+
+    async def create(self, game_id: str, record: bytes, *, segments: Sequence[bytes] = ()) -> None:
+        keys = [game_key(self.key_prefix, game_id), log_key(self.key_prefix, game_id)]
+        created = await self._call(
+            lambda: self._create(keys=keys, args=[record, self._game_ttl_ms, *segments])
+        )
+        if not created:
+            raise GameExists(game_id)
+
+    async def load(
+        self, game_id: str, *, recall: str | None = None, segments_from: int = 0
+    ) -> StoredGame | None:
+        # Every key shares the game's hash tag, so one pipeline is one round trip, on a cluster
+        # too. The segments are read after the record: a commit in between only appends more.
+        pipeline = self.redis.pipeline(transaction=False)
+        pipeline.hmget(game_key(self.key_prefix, game_id), ["v", "r"])
+        pipeline.lrange(log_key(self.key_prefix, game_id), segments_from, -1)
+        if recall is not None:
+            pipeline.get(idempotency_key(self.key_prefix, game_id, recall))
+        answers = await self._call(lambda: cast("Awaitable[list[Any]]", pipeline.execute()))
+        (version, record), segments = answers[0], answers[1]
+        saved = answers[2] if recall is not None else None
+        if version is None or record is None:
+            return None
+        return StoredGame(int(version), record, saved, tuple(segments))
+
+    async def commit(
+        self,
+        game_id: str,
+        expected_version: int,
+        record: bytes,
+        *,
+        segments: Sequence[bytes] = (),
+        idempotency: tuple[str, bytes] | None = None,
+    ) -> bool:
+        keys = [game_key(self.key_prefix, game_id), log_key(self.key_prefix, game_id)]
+        args: list[bytes | int | str] = [
+            str(expected_version),
+            str(expected_version + 1),
+            record,
+            self._game_ttl_ms,
+            len(segments),
+            *segments,
+        ]
+        if idempotency is not None:
+            key, response = idempotency
+            keys.append(idempotency_key(self.key_prefix, game_id, key))
+            args += [response, self._idempotency_ttl_ms]
+        applied = await self._call(lambda: self._commit(keys=keys, args=args))
+        return bool(applied)
+
+    async def recall(self, game_id: str, key: str) -> bytes | None:
+        return await self._call(
+            lambda: cast(
+                "Awaitable[bytes | None]",
+                self.redis.get(idempotency_key(self.key_prefix, game_id, key)),
+            )
+        )
+
+    async def ping(self) -> None:
+        await self._call(lambda: cast("Awaitable[Any]", self.redis.ping()))
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+
+    async def _call(self, command: Callable[[], Awaitable[_T]]) -> _T:
+        if self._slots is None:
+            return await self._send(command)
+        try:
+            async with asyncio.timeout(self._slot_timeout):
+                await self._slots.acquire()
+        except TimeoutError as error:
+            outage_log.note(error)
+            raise StoreUnavailable(UNAVAILABLE_MESSAGE) from error
+        try:
+            return await self._send(command)
+        finally:
+            self._slots.release()
+
+    async def _send(self, command: Callable[[], Awaitable[_T]]) -> _T:
+        return await sent(self.redis, command)

@@ -1,0 +1,252 @@
+"""``GET /v1/games/{game_id}/events``: an event per applied action, as the stream's viewer sees it.
+
+Only version numbers travel on a game's channel (nothing secret, and nothing that could go stale):
+a notice just wakes the stream, which loads the game and renders every version it has not sent
+yet, for its own viewer. The stream keeps its own copy of the game at the last version it sent and
+steps it forward with the engine, so each event carries the view exactly as it was right after
+that action, even when several actions land between two wake-ups or the client resumes from an
+old ``Last-Event-ID``.
+
+Events: ``snapshot`` (first, unless resuming: the current view), then ``action`` per version
+(``GameEvent``); a ``snapshot`` again, with the same id, when a seat is handed to a bot without
+an action (its player left). The event id is the version. An idle stream sends a
+``: keep-alive`` comment every ``HEARTBEAT_SECONDS``. The stream ends with a ``finished`` event
+(``GameFinishedEvent``, its id the last version) when the game is over, or after
+``idle_timeout`` seconds without an action (an EventSource reconnects with ``Last-Event-ID``).
+
+A table waiting for players sends a ``snapshot`` per change of its seats, with no event id: a
+reconnection before the deal starts afresh, and the deal's snapshot (id 0) is never skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+from collections.abc import AsyncIterator, Iterator
+from typing import Final
+
+import msgspec
+from litestar.response import ServerSentEventMessage
+
+from engine import game
+from engine.game.state import RECORD_CHUNK, GameState, Record
+from service.games.lifecycle import (
+    LoadedGame,
+    LoadedTable,
+    channel_of,
+    load_any,
+    load_game,
+    view_of,
+)
+from service.games.wire import GameView
+from service.http.dependencies import Services
+from service.streams.wire import GameEvent, GameFinishedEvent
+from service.vocabulary import to_wire
+
+_encoder: Final = msgspec.json.Encoder()
+
+STREAM_EVENTS: Final[tuple[tuple[str, type[msgspec.Struct], str], ...]] = (
+    # (the SSE event type, the struct of its data, what it says): the stream names its events
+    # from here, and the OpenAPI document describes each (service.openapi.document).
+    (
+        "snapshot",
+        GameView,
+        "The game as the viewer sees it now: first, unless resuming; while a table waits, one "
+        "per change of its seats (no id), and the deal's (id 0).",
+    ),
+    ("action", GameEvent, "An applied action, and the view right after it; id: version."),
+    ("finished", GameFinishedEvent, "The game is over: the stream's last event."),
+)
+_EVENT_OF: Final = {struct: event for event, struct, _ in STREAM_EVENTS}
+
+
+def message(data: msgspec.Struct, version: int | None = None) -> ServerSentEventMessage:
+    """The server-sent event of ``data``, of the type ``STREAM_EVENTS`` gives its struct."""
+    return ServerSentEventMessage(
+        data=_encoder.encode(data).decode(), event=_EVENT_OF[type(data)], id=version
+    )
+
+
+HEARTBEAT_SECONDS: float = 15.0
+"""An idle stream sends a comment this often, so proxies (nginx cuts at 60 s by default) and
+load balancers keep the connection open."""
+
+
+def _snapshot(loaded: LoadedGame, seat: int | None) -> ServerSentEventMessage:
+    return message(loaded.view(seat), loaded.state.version)
+
+
+CATCH_UP_SLICE: Final = 16
+"""Actions a stream replays or renders between two turns of the event loop: a long game's
+catch-up (tens of thousands of actions) must not hold the loop from other requests."""
+
+
+async def _state_at(newest: GameState, version: int) -> GameState:
+    """The game as it was at ``version``, rebuilt from the newest state's shuffles and log, a
+    slice of actions at a time."""
+    state = game.replay(newest.players, newest.rules, newest.shuffle_record, ())
+    # Replayed from the recorded shuffles, which hold the packs but not the seed: a seeded
+    # game's views must still say so.
+    state = dataclasses.replace(state, seed=newest.seed)
+    for done, record in enumerate(_records(newest, 0, version), start=1):
+        state = game.apply(state, record.seat, record.action)
+        if done % CATCH_UP_SLICE == 0:
+            await asyncio.sleep(0)
+    return state
+
+
+def _records(state: GameState, start: int, stop: int) -> Iterator[Record]:
+    """The records of versions ``start + 1`` to ``stop``, straight from their chunks (every
+    chunk but the last is full): ``GameState.log`` builds the whole log anew on each call."""
+    first = start // RECORD_CHUNK
+    skip = start - first * RECORD_CHUNK
+    left = stop - start
+    for chunk in state.records[first:]:
+        for record in chunk[skip:]:
+            if left <= 0:
+                return
+            yield record
+            left -= 1
+        skip = 0
+
+
+def _entries(newest: GameState, seat: int | None, since: int) -> Iterator[game.LogEntry]:
+    """The log entries after ``since``, as ``seat`` sees them, a slice at a time."""
+    for start in range(since, newest.version, CATCH_UP_SLICE):
+        until = min(start + CATCH_UP_SLICE, newest.version)
+        yield from game.public_log(newest, seat, since=start, until=until)
+
+
+def _catch_up(
+    game_id: str,
+    follower: GameState,
+    newest: LoadedGame,
+    seat: int | None,
+    shown: tuple[object, ...],
+) -> Iterator[tuple[ServerSentEventMessage, GameState]]:
+    """The events from ``follower``'s version to ``newest``'s, each with the state reached.
+    Linear in the events: the log entries from the follower's version on, each action applied
+    once; the caller yields to the loop between events. Its players' ``bot`` and ``away`` are
+    the newest record's. With no new version but seats moved otherwise than ``shown`` (a seat
+    handed to a bot as its player left), a snapshot of the newest view."""
+    game_record, newest_state = newest.record, newest.state
+    if newest_state.version <= follower.version:
+        if _seats(newest) != shown:
+            yield _snapshot(newest, seat), follower
+        return
+    # The packs dealt after ``follower``'s version are already recorded in ``newest``: hand them
+    # to the follower so its deals are the game's deals, not fresh shuffles.
+    state = dataclasses.replace(follower, pending=newest_state.shuffles[len(follower.shuffles) :])
+    records = _records(newest_state, follower.version, newest_state.version)
+    for entry in _entries(newest_state, seat, follower.version):
+        record = next(records)
+        state = game.apply(state, record.seat, record.action)
+        event = GameEvent(
+            version=state.version,
+            entry=to_wire.log_entry_to_wire(entry),
+            view=view_of(game_id, state, seat, game_record),
+        )
+        reached = newest_state if state.version == newest_state.version else state
+        yield message(event, state.version), reached
+
+
+def _seats(loaded: LoadedGame) -> tuple[object, ...]:
+    """Who moves each seat, as views show it (``players[].bot`` and ``away``)."""
+    return loaded.record.bots, loaded.record.away
+
+
+def _finished(state: GameState) -> ServerSentEventMessage:
+    finished = GameFinishedEvent(version=state.version, winners=list(state.winners or ()))
+    return message(finished, state.version)
+
+
+async def _while_waiting(
+    services: Services,
+    loaded: LoadedTable,
+    seat: int | None,
+    woken: asyncio.Event,
+    idle_timeout: float,
+) -> AsyncIterator[ServerSentEventMessage]:
+    """A snapshot of the table at each change of its seats, until it is dealt (or idle)."""
+    while True:
+        yield message(loaded.view(seat))
+        async for comment in _keep_alive_until_woken(woken, idle_timeout):
+            yield comment
+        if not woken.is_set():
+            return
+        woken.clear()
+        now = await load_any(services, loaded.game_id)
+        if not isinstance(now, LoadedTable):
+            return
+        loaded = now
+
+
+async def game_events(
+    services: Services,
+    game_id: str,
+    seat: int | None,
+    last_event_id: int | None,
+    idle_timeout: float,
+) -> AsyncIterator[ServerSentEventMessage]:
+    async with services.channels.start_subscription([channel_of(game_id)]) as subscriber:
+        woken = asyncio.Event()
+        listener = asyncio.create_task(_wake_on_notices(subscriber.iter_events(), woken))
+        try:
+            # Loaded again after subscribing, so an action applied in between is not missed.
+            loaded = await load_any(services, game_id)
+            if isinstance(loaded, LoadedTable):
+                async for message in _while_waiting(services, loaded, seat, woken, idle_timeout):
+                    yield message
+                loaded = await load_any(services, game_id)
+                if isinstance(loaded, LoadedTable):  # idle before the deal
+                    return
+                last_event_id = None  # dealt: the deal's snapshot comes next
+            newest = loaded
+            if last_event_id is None or not 0 <= last_event_id <= newest.state.version:
+                yield _snapshot(loaded, seat)
+                follower = newest.state
+            else:
+                follower = await _state_at(newest.state, last_event_id)
+            shown = _seats(newest)
+            while True:
+                events = _catch_up(game_id, follower, newest, seat, shown)
+                shown = _seats(newest)
+                for sent, (event, reached) in enumerate(events, start=1):
+                    follower = reached
+                    yield event
+                    if sent % CATCH_UP_SLICE == 0:
+                        await asyncio.sleep(0)
+                if newest.state.status != "playing":
+                    yield _finished(newest.state)
+                    return
+                async for comment in _keep_alive_until_woken(woken, idle_timeout):
+                    yield comment
+                if not woken.is_set():
+                    return
+                woken.clear()
+                newest = await load_game(services, game_id)
+        finally:
+            listener.cancel()
+
+
+async def _keep_alive_until_woken(
+    woken: asyncio.Event, idle_timeout: float
+) -> AsyncIterator[ServerSentEventMessage]:
+    """Keep-alive comments until a notice wakes the stream, or ``idle_timeout`` seconds pass
+    without one (the caller tells which by ``woken``)."""
+    idle_until = time.monotonic() + idle_timeout
+    while not woken.is_set():
+        left = idle_until - time.monotonic()
+        if left <= 0:
+            return
+        try:
+            await asyncio.wait_for(woken.wait(), timeout=min(left, HEARTBEAT_SECONDS))
+        except TimeoutError:
+            if idle_until - time.monotonic() > 0:
+                yield ServerSentEventMessage(data=None, comment="keep-alive")
+
+
+async def _wake_on_notices(notices: AsyncIterator[bytes], woken: asyncio.Event) -> None:
+    async for _ in notices:
+        woken.set()

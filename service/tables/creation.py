@@ -1,0 +1,106 @@
+"""Creating a game or a table: a game dealt at once when every seat is named; otherwise a table
+waiting for players, stored with its invite code (and listed in the lobby when asked).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import engine
+from engine import game
+from service.games import lifecycle as game_flow
+from service.games import records as game_records
+from service.games.records import GameRecord, Seating
+from service.games.wire import CreateGameRequest, GameCreated, SeatToken
+from service.http.dependencies import Services
+from service.http.problems import InvalidSeat
+from service.operations import metrics
+from service.storage.game_store import GameExists, StoreUnavailable
+from service.tables import invite_codes
+from service.tables import waiting_tables as waiting
+from service.vocabulary import to_engine
+from service.vocabulary.names import display_name
+
+_CREATE_ATTEMPTS: Final = 16
+
+
+async def create(services: Services, request: CreateGameRequest) -> GameCreated:
+    """A game dealt at once when every seat is named; otherwise a table waiting for players."""
+    rules = to_engine.game_rules_from_wire(request.rules)
+    rules.check_players(len(request.players))  # open seats count: the pack must hold them all
+    names: list[str | None] = []
+    levels: list[str | None] = []
+    for index, player in enumerate(request.players):
+        spec = waiting.seat_spec(player, index)
+        match spec:
+            case waiting.NamedSeat(name=name):
+                names.append(display_name(name, f"players[{index}].name"))
+            case waiting.OpenSeat():
+                names.append(None)
+            case waiting.BotSeat(level=level, name=None):
+                names.append(waiting.bot_name(level, index))
+            case waiting.BotSeat(name=str(name)):
+                names.append(display_name(name, f"players[{index}].name"))
+        levels.append(spec.level if isinstance(spec, waiting.BotSeat) else None)
+    bots = tuple(levels) if any(levels) else ()
+    named = [name for name in names if name is not None]
+    if len(named) == len(names):
+        if request.listed:
+            raise InvalidSeat(
+                "listed: the lobby shows tables with an open seat, and this one has none",
+                field="listed",
+            )
+        return await game_flow.create_game(services, request, named, bots)
+    return await _create_table(services, request, rules, names, bots)
+
+
+async def _create_table(
+    services: Services,
+    request: CreateGameRequest,
+    rules: engine.Rules,
+    names: list[str | None],
+    bots: tuple[str | None, ...],
+) -> GameCreated:
+    tokens = [
+        None if name is None or (bots and bots[seat]) else game_records.new_token()
+        for seat, name in enumerate(names)
+    ]
+    hashes = tuple(b"" if t is None else game_records.token_hash(t) for t in tokens)
+    for _ in range(_CREATE_ATTEMPTS):
+        game_id, code = game_records.new_game_id(), invite_codes.new_code()
+        seating = Seating(
+            names=tuple(names),
+            rules=waiting.encoded_rules(rules),
+            seed=request.seed,
+            first_dealer=game.choose_first_dealer(len(names), request.seed),
+            invite_code=code,
+            listed=request.listed,
+            bots=bots,
+            turn_seconds=request.turn_seconds,
+        )
+        record = GameRecord(
+            state=b"", token_hashes=hashes, created=game_records.now(), table=seating
+        )
+        # The code first: a table is never stored with a code another waiting table holds.
+        if not await services.tables.reserve_code(code, game_id):
+            continue
+        try:
+            await services.store.create(game_id, game_records.encode_record(record))
+        except GameExists:  # 96 random bits: practically never
+            continue
+        break
+    else:  # pragma: no cover - 16 clashes in a row: the code space is full
+        raise StoreUnavailable("no free invite code was found; try again")
+    if request.listed:
+        await services.tables.list_table(game_id, waiting.lobby_entry(game_id, seating))
+    metrics.GAMES_CREATED.labels(preset=rules.preset).inc()
+    return GameCreated(
+        game_id=game_id,
+        seats=[
+            SeatToken(seat=seat, name=name, token=token)
+            for seat, (name, token) in enumerate(zip(names, tokens, strict=True))
+            if name is not None and token is not None
+        ],
+        invite_code=code,
+        view=waiting.waiting_view(game_id, record, seating, None),
+    )

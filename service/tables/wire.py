@@ -1,0 +1,62 @@
+"""The JSON shapes of the tables: claiming a seat, the lobby, a browser's stream URL."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from msgspec import Meta
+
+from service.games.wire import BotLevel, GameView
+from service.http.wire import Out, Strict
+from service.vocabulary.wire import Count, GameId, PlayerName, Seat
+
+
+class ClaimRequest(Strict, frozen=True):
+    name: PlayerName
+
+
+class SeatClaimed(Out, frozen=True):
+    game_id: GameId
+    seat: Seat
+    token: Annotated[
+        str, Meta(description="This seat's secret, shown to this caller only, this once.")
+    ]
+    view: Annotated[GameView, Meta(description="The seat's own view.")]
+
+
+class StreamUrl(Out, frozen=True):
+    url: Annotated[
+        str,
+        Meta(
+            description=(
+                "Open it with a browser `EventSource`: this seat's private stream, "
+                "resumable with `Last-Event-ID`. It grants reading that stream only and"
+                " expires with the game."
+            )
+        ),
+    ]
+
+
+class TableSeatOut(Out, frozen=True):
+    seat: Seat
+    name: str | None
+    open: bool
+    bot: Annotated[
+        BotLevel | None,
+        Meta(description="A computer player's level; null for a person or an open seat."),
+    ] = None
+
+
+class TableOut(Out, frozen=True):
+    """A listed table waiting for players."""
+
+    game_id: GameId
+    invite_code: str
+    preset: str
+    seats: list[TableSeatOut]
+    seats_taken: Count
+    seats_open: Count
+
+
+class Lobby(Out, frozen=True):
+    tables: Annotated[list[TableOut], Meta(description="Newest first, at most 100.")]

@@ -1,0 +1,3 @@
+"""The words every feature's JSON shares (cards, ranks, seats, names, melds, rules) and their
+translation to and from the engine.
+"""

@@ -1,0 +1,135 @@
+"""Wire → engine: card and rank codes, rules specs, actions and a sheet's entries as the
+engine's values, in one place.
+
+Cards are text only at this edge; everything past it works on the engine's ints. A code that
+fails to parse becomes an ``InvalidField`` naming where it was (``hand[3]``, ``card``).
+
+Every request pays for this edge, so it remembers: the engine's parse of each code (the wire's
+patterns accept a few hundred spellings), and the ``Rules`` of each preset and each rules
+object (frozen values, whose validation costs more than a small hand's analysis).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Final
+
+import msgspec
+
+import engine
+from engine.cards import (
+    Card,
+    Rank,
+    parse_card,
+    parse_rank,
+)
+from engine.game.actions import Action, Discard, Draw, LayOff
+from engine.rules import PRESET_NAMES
+from engine.scoresheet import CardsEntry, Entry, PointsEntry
+from service.games.wire import (
+    ActionRequest,
+    DiscardAction,
+    DrawAction,
+    LayOffAction,
+)
+from service.http.problems import InvalidField
+from service.sheets import wire as sheet_wire
+from service.vocabulary.wire import RulesSpec
+
+_CARD_OF_CODE: Final[dict[str, Card]] = {}
+"""The card of every code parsed so far, up to a bound (the wire's pattern accepts a few hundred
+spellings, and every code that reaches this module has passed it)."""
+_CARD_CODES_KEPT: Final = 1024
+_parsed_rank: Final = lru_cache(maxsize=64)(parse_rank)
+_PRESET_RULES: Final = {name: engine.Rules.preset_named(name) for name in PRESET_NAMES}
+
+
+def card_from_code(code: str, field: str) -> Card:
+    card = _CARD_OF_CODE.get(code)
+    if card is None:
+        try:
+            card = parse_card(code)
+        except engine.CardCodeError as exc:
+            raise InvalidField(str(exc), field=field) from None
+        if len(_CARD_OF_CODE) < _CARD_CODES_KEPT:
+            _CARD_OF_CODE[code] = card
+    return card
+
+
+def cards_from_codes(codes: Sequence[str], field: str) -> list[Card]:
+    known = _CARD_OF_CODE
+    try:
+        return [known[code] for code in codes]
+    except KeyError:  # one by one, each new code parsed (and a bad one named)
+        return [card_from_code(code, f"{field}[{index}]") for index, code in enumerate(codes)]
+
+
+def rank_from_code(code: str, field: str) -> Rank:
+    try:
+        return _parsed_rank(code)
+    except engine.CardCodeError as exc:
+        raise InvalidField(str(exc), field=field) from None
+
+
+def rules_from_wire(spec: RulesSpec) -> engine.Rules:
+    """A preset name or overrides → engine Rules (RulesError, naming the field, if they clash)."""
+    if isinstance(spec, str):
+        preset = _PRESET_RULES.get(spec)
+        return engine.Rules.from_spec(spec) if preset is None else preset  # unknown: its error
+    return _rules_of_overrides(msgspec.json.encode(spec))
+
+
+def game_rules_from_wire(spec: RulesSpec) -> engine.Rules:
+    """The rules of a game to be played here: as ``rules_from_wire``, less the options whose
+    games the service cannot run yet (the engine plays them; views, events and computer
+    players do not know their calls and other seats' piles)."""
+    rules = rules_from_wire(spec)
+    if rules.turns != "in_turn":
+        raise engine.RulesError(
+            "rules.turns: speed games are not served yet (the analyser takes their rules)",
+            field="turns",
+        )
+    if rules.joker_discards != "own_pile":
+        raise engine.RulesError(
+            "rules.joker_discards: jokers discarded onto other piles are not served yet",
+            field="joker_discards",
+        )
+    return rules
+
+
+@lru_cache(maxsize=256)
+def _rules_of_overrides(encoded: bytes) -> engine.Rules:
+    """Keyed by the overrides' JSON (the struct holds a list, so it has no hash); a RulesError
+    is raised again each time, never remembered."""
+    return engine.Rules.from_spec(msgspec.json.decode(encoded))
+
+
+def action_from_wire(request: ActionRequest) -> Action:
+    match request:
+        case DrawAction():
+            return Draw(request.source, request.pile)
+        case DiscardAction():
+            return Discard(card_from_code(request.card, "card"), request.go_out)
+        case LayOffAction():
+            return LayOff(card_from_code(request.card, "card"), request.seat, request.meld)
+    raise AssertionError(request)  # pragma: no cover - the union above is exhaustive
+
+
+def entries_from_wire(entries: Sequence[sheet_wire.EntryIn]) -> list[Entry]:
+    """Each entry as the engine's: its cards parsed (a bad code named by its place), or its
+    points; exactly one of the two."""
+    out: list[Entry] = []
+    for index, entry in enumerate(entries):
+        field = f"entries[{index}]"
+        if (entry.cards is None) == (entry.points is None):
+            raise InvalidField(
+                f"{field}: give the seat's cards or its points, exactly one of the two",
+                field=f"{field}.cards" if entry.cards is not None else field,
+            )
+        if entry.cards is not None:
+            cards = cards_from_codes(entry.cards, f"{field}.cards")
+            out.append(CardsEntry(entry.seat, tuple(cards), entry.failed_go_outs))
+        else:
+            out.append(PointsEntry(entry.seat, entry.points or 0, entry.failed_go_outs))
+    return out

@@ -1,0 +1,200 @@
+"""The words every feature's JSON shares: cards, ranks, seats, counts, names, melds and rules.
+
+Cards and ranks stay text at this edge; ``service.vocabulary.to_engine`` turns them into the
+engine's ints, and ``service.vocabulary.to_wire`` back.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Final, Literal
+
+from msgspec import UNSET, Meta, UnsetType
+
+from engine.analysis import MAX_HAND
+from service.http.wire import Out, Strict
+from service.vocabulary.names import NAME_PATTERN
+
+# -- the rules' bounds ---------------------------------------------------------------------------
+
+# As the engine checks them (``engine.rules``): each is stated once, here, for every wire module,
+# and tests/service/test_rule_bounds.py holds it equal to what the engine accepts.
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 16
+MAX_DECKS: Final = 16
+MAX_JOKERS: Final = 64
+MAX_POINTS: Final = 1000
+
+# -- reusable constraints -------------------------------------------------------------------------
+
+# A pattern ends with ``$(?!\n)``, not a bare ``$``: msgspec matches a pattern as Python's
+# ``re.search`` does, where ``$`` also matches before a final newline ("4H\n" would pass). The
+# lookahead means the same in the JSON Schema (ECMA) dialect of the OpenAPI document.
+
+CardCode = Annotated[
+    str,
+    Meta(
+        pattern=r"^(?:[Jj][Kk]|(?:10|[2-9AaTtJjQqKk])[CDHSXcdhsx♣♦♥♠★♧♢♡♤])$(?!\n)",
+        description=(
+            "A card: rank A 2-9 T (or 10) J Q K, then suit C D H S (X = five-crowns stars); JK is "
+            "a joker. Case-insensitive; suit symbols ♣ ♦ ♥ ♠ ★ are accepted."
+        ),
+        examples=["TH", "8S", "JK"],
+    ),
+]
+CanonicalCard = Annotated[
+    str, Meta(pattern=r"^(?:JK|[A2-9TJQK][CDHSX])$(?!\n)", description="A card in canonical form.")
+]
+RankCode = Annotated[
+    str,
+    Meta(
+        pattern=r"^(?:10|[2-9AaTtJjQqKk])$(?!\n)",
+        description="A rank: A, 2-9, T (or 10), J, Q or K.",
+        examples=["8", "T", "K"],
+    ),
+]
+WildRank = Annotated[
+    RankCode | None,
+    Meta(
+        description=(
+            "The wild rank; when omitted, the wild rank of `round` under the rules' schedule."
+        )
+    ),
+]
+"""A request's wild rank, or its round's (``round``) when it is left out."""
+CanonicalRank = Annotated[
+    str, Meta(pattern=r"^[A2-9TJQK]$(?!\n)", description="A rank, canonical.")
+]
+Hand = Annotated[
+    list[CardCode],
+    Meta(
+        min_length=1,
+        max_length=MAX_HAND,
+        description=f"1 to {MAX_HAND} cards; identical cards may repeat.",
+    ),
+]
+"""As many cards as the analyser takes (the engine's ``MAX_HAND``)."""
+RoundNumber = Annotated[int, Meta(ge=1, le=22, description="A round, 1 first.")]
+Seat = Annotated[int, Meta(ge=0, le=MAX_PLAYERS - 1, description="A seat number, 0 first.")]
+Count = Annotated[int, Meta(ge=0)]
+Points = Annotated[int, Meta(ge=0, le=MAX_POINTS)]
+Version = Annotated[int, Meta(ge=0, le=2**31 - 1)]
+PlayerName = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=40,
+        pattern=NAME_PATTERN,
+        description=(
+            "A display name: no control, format (zero-width, bidirectional) or separator "
+            "characters, at most 3 combining marks on a letter; kept in Unicode NFC."
+        ),
+    ),
+]
+Seed = Annotated[
+    int,
+    Meta(
+        ge=0,
+        le=2**63 - 1,
+        description=(
+            "Makes the shuffles reproducible, for tests and replays: every view then says "
+            "`seeded: true`. A seed gives the deal away (a small one is found from one seat's "
+            "view in seconds): omit it in real games."
+        ),
+    ),
+]
+GameId = Annotated[str, Meta(description="The game's id.", examples=["3q0cYFz2R1mA5lVt"])]
+PresetName = Literal["classic", "online", "five-crowns"]
+
+
+# -- rules ----------------------------------------------------------------------------------------
+
+
+class RulesOverrides(Strict, frozen=True):
+    """A preset with some options changed. Omitted fields keep the preset's value; see RULES.md."""
+
+    preset: PresetName = "classic"
+    suits: Literal[4, 5] | UnsetType = UNSET
+    low_rank: Literal[1, 3] | UnsetType = UNSET
+    decks: Annotated[int, Meta(ge=1, le=MAX_DECKS)] | UnsetType | None = UNSET
+    jokers: Annotated[int, Meta(ge=0, le=MAX_JOKERS)] | UnsetType = UNSET
+    min_players: Annotated[int, Meta(ge=MIN_PLAYERS, le=MAX_PLAYERS)] | UnsetType = UNSET
+    max_players: Annotated[int, Meta(ge=MIN_PLAYERS, le=MAX_PLAYERS)] | UnsetType = UNSET
+    aces: Literal["low", "high_or_low"] | UnsetType = UNSET
+    all_wild_melds: bool | UnsetType = UNSET
+    max_wilds_per_meld: Annotated[int, Meta(ge=1, le=64)] | UnsetType | None = UNSET
+    ace_points: Points | UnsetType = UNSET
+    face_points: Annotated[list[Points], Meta(min_length=3, max_length=3)] | UnsetType = UNSET
+    joker_points: Points | UnsetType = UNSET
+    wild_points: Points | UnsetType | None = UNSET
+    going_out_bonus: Literal[0, -5, -10, "minus_wild"] | UnsetType = UNSET
+    failed_go_out: Literal["reject", "penalty"] | UnsetType = UNSET
+    failed_go_out_penalty: Points | UnsetType = UNSET
+    first_lap_go_out: bool | UnsetType = UNSET
+    doubled_late_rounds: bool | UnsetType = UNSET
+    schedule: Literal["up", "down", "up_down", "extended"] | UnsetType = UNSET
+    double_naughts: bool | UnsetType = UNSET
+    discard_piles: Literal["shared", "per_player"] | UnsetType = UNSET
+    redemption: bool | UnsetType = UNSET
+    stock_exhausted: Literal["reshuffle", "end_round"] | UnsetType = UNSET
+    tie: Literal["shared", "tiebreak"] | UnsetType = UNSET
+    discard_drawn_upcard: bool | UnsetType = UNSET
+    turns: Literal["in_turn", "speed"] | UnsetType = UNSET
+    joker_discards: Literal["own_pile", "any_pile"] | UnsetType = UNSET
+
+
+RulesSpec = Annotated[
+    PresetName | RulesOverrides,
+    Meta(description='A preset name, or {"preset": name, ...overrides}.'),
+]
+
+
+class RulesOut(Out, frozen=True):
+    """Every option of one set of rules."""
+
+    preset: str
+    suits: int
+    low_rank: int
+    decks: int | None
+    jokers: int
+    min_players: int
+    max_players: int
+    aces: str
+    all_wild_melds: bool
+    max_wilds_per_meld: int | None
+    ace_points: int
+    face_points: list[int]
+    joker_points: int
+    wild_points: int | None
+    going_out_bonus: int | str
+    failed_go_out: str
+    failed_go_out_penalty: int
+    first_lap_go_out: bool
+    doubled_late_rounds: bool
+    schedule: str
+    double_naughts: bool
+    discard_piles: str
+    redemption: bool
+    stock_exhausted: str
+    tie: str
+    discard_drawn_upcard: bool
+    turns: str
+    joker_discards: str
+
+
+class PresetsOut(Out, frozen=True):
+    presets: list[RulesOut]
+
+
+class MeldOut(Out, frozen=True):
+    kind: Literal["set", "run"]
+    cards: Annotated[
+        list[CanonicalCard], Meta(description="In play order: a run from its low end.")
+    ]
+    stands_for: Annotated[
+        list[CanonicalCard | None],
+        Meta(
+            description=(
+                "Parallel to `cards`: the card each wild plays as, null for a natural card."
+            )
+        ),
+    ]
