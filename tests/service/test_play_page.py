@@ -31,7 +31,7 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
-from service.app import create_app
+from service.http.app import create_app
 from service.settings import Settings
 from tests.service.test_browser_table import CHROMIUM, CHROMIUM_ARGS
 
