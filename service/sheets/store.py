@@ -12,6 +12,7 @@ The Redis one is ``service.sheets.redis_store``.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -42,12 +43,14 @@ class MemorySheetStore:
     """Sheets in this process's memory, with expiry. Safe under asyncio: no method awaits
     between reading and writing a sheet."""
 
-    def __init__(self, *, ttl: float) -> None:
+    def __init__(self, *, ttl: float, clock: Callable[[], float] = time.monotonic) -> None:
+        """``clock`` gives the seconds that expiry counts (tests pass one they move by hand)."""
+        self._clock = clock
         self._ttl = ttl
         self._sheets: dict[str, tuple[StoredSheet, float]] = {}
 
     async def create(self, sheet_id: str, record: bytes) -> None:
-        now = time.monotonic()
+        now = self._clock()
         for gone in [s for s, (_, until) in self._sheets.items() if until < now]:
             del self._sheets[gone]
         if sheet_id in self._sheets:
@@ -56,7 +59,7 @@ class MemorySheetStore:
 
     async def load(self, sheet_id: str) -> StoredSheet | None:
         entry = self._sheets.get(sheet_id)
-        if entry is None or entry[1] < time.monotonic():
+        if entry is None or entry[1] < self._clock():
             return None
         return entry[0]
 
@@ -65,5 +68,5 @@ class MemorySheetStore:
         if current is None or current.version != expected_version:
             return False
         stored = StoredSheet(expected_version + 1, record)
-        self._sheets[sheet_id] = (stored, time.monotonic() + self._ttl)
+        self._sheets[sheet_id] = (stored, self._clock() + self._ttl)
         return True

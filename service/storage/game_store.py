@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
@@ -103,7 +103,10 @@ class MemoryStore:
         game_ttl: float = 7 * 86400,
         idempotency_ttl: float = 86400,
         max_games: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``clock`` gives the seconds that expiry counts (tests pass one they move by hand)."""
+        self._clock = clock
         self._game_ttl = game_ttl
         self._idempotency_ttl = idempotency_ttl
         self._max_games = max_games
@@ -123,13 +126,13 @@ class MemoryStore:
                 "have expired"
             )
         stored = StoredGame(0, record, segments=tuple(segments))
-        self._games[game_id] = (stored, time.monotonic() + self._game_ttl)
+        self._games[game_id] = (stored, self._clock() + self._game_ttl)
 
     async def load(
         self, game_id: str, *, recall: str | None = None, segments_from: int = 0
     ) -> StoredGame | None:
         entry = self._games.get(game_id)
-        if entry is None or entry[1] < time.monotonic():
+        if entry is None or entry[1] < self._clock():
             return None
         stored = entry[0]
         if recall is None and segments_from == 0:
@@ -149,7 +152,7 @@ class MemoryStore:
         current = await self.load(game_id)
         if current is None or current.version != expected_version:
             return False
-        now = time.monotonic()
+        now = self._clock()
         # A tuple of the segments' references: appending copies pointers, never their bytes.
         stored = StoredGame(
             expected_version + 1, record, segments=current.segments + tuple(segments)
@@ -164,7 +167,7 @@ class MemoryStore:
 
     async def recall(self, game_id: str, key: str) -> bytes | None:
         entry = self._saved.get((game_id, key))
-        if entry is None or entry[1] < time.monotonic():
+        if entry is None or entry[1] < self._clock():
             return None
         return entry[0]
 
@@ -176,7 +179,7 @@ class MemoryStore:
         self._saved.clear()
 
     def _expire(self) -> None:
-        now = time.monotonic()
+        now = self._clock()
         _drop_expired(self._games, now)
         _drop_expired(self._saved, now)
 

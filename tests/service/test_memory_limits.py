@@ -15,6 +15,7 @@ from service.http.rate_limits import STORE_NAME
 from service.settings import Settings
 from service.storage.game_store import MemoryStore, StoreFull
 from tests.service.conftest_redis import delete_prefixed
+from tests.service.manual_clock import ManualClock
 from tests.service.test_games_api import assert_problem
 
 TWO = {"players": [{"name": "a"}, {"name": "b"}]}
@@ -32,14 +33,15 @@ def test_a_create_past_the_cap_is_a_503_with_retry_after_and_keeps_every_game() 
 
 def test_expired_games_make_room_and_live_ones_stay() -> None:
     async def scenario() -> tuple[int, bool, bool]:
-        store = MemoryStore(game_ttl=0.2, idempotency_ttl=0.2, max_games=2)
+        clock = ManualClock()
+        store = MemoryStore(game_ttl=0.2, idempotency_ttl=0.2, max_games=2, clock=clock)
         await store.create("old", b"r")
         await store.create("busy", b"r")
         with pytest.raises(StoreFull):
             await store.create("third", b"r")
-        await asyncio.sleep(0.15)
+        clock.advance(0.15)
         assert await store.commit("busy", 0, b"r1", idempotency=("k", b"saved"))
-        await asyncio.sleep(0.1)  # "old" has expired, "busy" was written since
+        clock.advance(0.1)  # "old" has expired, "busy" was written since
         await store.create("third", b"r")
         return len(store), await store.load("busy") is not None, await store.load("old") is None
 
@@ -50,12 +52,13 @@ def test_expiry_keeps_the_order_of_the_last_write() -> None:
     """A game written again moves behind the others: it expires last, not first."""
 
     async def scenario() -> list[str]:
-        store = MemoryStore(game_ttl=0.3, idempotency_ttl=0.3)
+        clock = ManualClock()
+        store = MemoryStore(game_ttl=0.3, idempotency_ttl=0.3, clock=clock)
         for name in ("a", "b", "c"):
             await store.create(name, b"r")
-        await asyncio.sleep(0.2)
+        clock.advance(0.2)
         assert await store.commit("a", 0, b"r1")
-        await asyncio.sleep(0.15)
+        clock.advance(0.15)
         await store.create("d", b"r")
         return [g for g in ("a", "b", "c", "d") if await store.load(g) is not None]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -29,6 +29,7 @@ from service.sheets.store import (
 from service.storage.redis_backends import backends_beside
 from service.storage.redis_game_store import RedisStore
 from tests.service.conftest_redis import delete_prefixed
+from tests.service.manual_clock import ManualClock
 
 DAY = 86400.0
 
@@ -40,6 +41,9 @@ class SheetStoreKind:
     """Makes a fresh store; keyword argument ``ttl`` (seconds)."""
     url: str = ""
     key_prefix: str = ""
+    elapse: Callable[[float], Awaitable[None]] = asyncio.sleep
+    """Let ``seconds`` pass for expiry: real time on Redis, the memory store's own clock (moved
+    by hand) in memory."""
 
 
 @pytest.fixture(
@@ -51,7 +55,15 @@ class SheetStoreKind:
 )
 def kind(request: pytest.FixtureRequest, key_prefix: str) -> Iterator[SheetStoreKind]:
     if request.param == "memory":
-        yield SheetStoreKind("memory", lambda ttl=DAY: MemorySheetStore(ttl=ttl))
+        clock = ManualClock()
+
+        async def elapse(seconds: float) -> None:
+            clock.advance(seconds)
+
+        def make_in_memory(ttl: float = DAY) -> SheetStore:
+            return MemorySheetStore(ttl=ttl, clock=clock)
+
+        yield SheetStoreKind("memory", make_in_memory, elapse=elapse)
         return
     cluster = request.param == "cluster"
     url: str = request.getfixturevalue("redis_cluster_url" if cluster else "redis_url")
@@ -114,14 +126,15 @@ def test_commits_are_a_compare_and_set_on_the_version(kind: SheetStoreKind) -> N
 
 def test_a_sheet_expires_after_its_ttl_and_every_write_refreshes_it(kind: SheetStoreKind) -> None:
     async def check() -> None:
-        store = kind.make(ttl=0.6)
+        # On Redis, a second or more of margin where the sheet must still be there.
+        store = kind.make(ttl=4.0)
         sheet = new_id()
         await store.create(sheet, b"v0")
-        await asyncio.sleep(0.4)
-        assert await store.commit(sheet, 0, b"v1")  # refreshed: 0.6 s from now
-        await asyncio.sleep(0.4)
+        await kind.elapse(1.5)
+        assert await store.commit(sheet, 0, b"v1")  # refreshed: 4 s from now
+        await kind.elapse(3.0)  # 4.5 s since the create
         assert await store.load(sheet) == StoredSheet(1, b"v1")
-        await asyncio.sleep(0.5)
+        await kind.elapse(1.5)
         assert await store.load(sheet) is None
 
     run(check())

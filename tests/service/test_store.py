@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,6 +23,7 @@ from service.storage.game_store import GameExists, MemoryStore, Store, StoredGam
 from service.storage.redis_backends import backends_beside
 from service.storage.redis_game_store import RedisStore
 from tests.service.conftest_redis import delete_prefixed
+from tests.service.manual_clock import ManualClock
 
 StoreFactory = Callable[..., Store]
 """Makes a fresh store: keyword arguments ``game_ttl`` and ``idempotency_ttl`` (seconds)."""
@@ -33,6 +35,9 @@ DAY = 86400.0
 class StoreKind:
     name: str
     make: StoreFactory
+    elapse: Callable[[float], Awaitable[None]] = asyncio.sleep
+    """Let ``seconds`` pass for the stores' expiry: on Redis, real time (its server keeps the
+    TTLs); in memory, the stores' own clock, moved by hand, so no check races the machine."""
 
 
 @pytest.fixture(
@@ -45,7 +50,12 @@ class StoreKind:
 def store_kind(request: pytest.FixtureRequest, key_prefix: str) -> Iterator[StoreKind]:
     """How to make stores of one kind; Redis keys live under this test's own prefix."""
     if request.param == "memory":
-        yield StoreKind("memory", MemoryStore)
+        clock = ManualClock()
+
+        async def elapse(seconds: float) -> None:
+            clock.advance(seconds)
+
+        yield StoreKind("memory", partial(MemoryStore, clock=clock), elapse)
         return
     cluster = request.param == "cluster"
     url: str = request.getfixturevalue("redis_cluster_url" if cluster else "redis_url")
@@ -263,16 +273,16 @@ def test_a_load_can_recall_a_saved_response_in_the_same_answer(store_kind: Store
 
 def test_games_and_saved_responses_expire_after_their_ttls(store_kind: StoreKind) -> None:
     async def check() -> None:
-        # Wide margins where something must still be there (a busy machine only makes more time
-        # pass, which cannot make a "gone" check fail).
-        store = store_kind.make(game_ttl=1.5, idempotency_ttl=0.3)
+        # On Redis, seconds of margin where something must still be there (a busy machine only
+        # makes more time pass, which cannot make a "gone" check fail).
+        store = store_kind.make(game_ttl=3.0, idempotency_ttl=0.3)
         game = new_id()
         await store.create(game, b"v0")
         assert await store.commit(game, 0, b"v1", idempotency=("k", b"r"))
-        await asyncio.sleep(0.45)
+        await store_kind.elapse(0.5)
         assert await store.recall(game, "k") is None
         assert await store.load(game) == StoredGame(1, b"v1")
-        await asyncio.sleep(1.1)
+        await store_kind.elapse(3.0)
         assert await store.load(game) is None
         assert not await store.commit(game, 1, b"v2")
         await store.close()
@@ -282,13 +292,13 @@ def test_games_and_saved_responses_expire_after_their_ttls(store_kind: StoreKind
 
 def test_each_commit_refreshes_the_game_ttl(store_kind: StoreKind) -> None:
     async def check() -> None:
-        store = store_kind.make(game_ttl=1.5, idempotency_ttl=1.5)
+        store = store_kind.make(game_ttl=3.0, idempotency_ttl=3.0)
         game = new_id()
         await store.create(game, b"v0")
-        for version in range(3):  # 1.8 s in all: longer than the TTL, each gap well within it
-            await asyncio.sleep(0.6)
+        for version in range(4):  # 4 s in all: longer than the TTL, each gap well within it
+            await store_kind.elapse(1.0)
             assert await store.commit(game, version, f"v{version + 1}".encode())
-        assert await store.load(game) == StoredGame(3, b"v3")
+        assert await store.load(game) == StoredGame(4, b"v4")
         await store.close()
 
     run(check())
