@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -54,7 +55,10 @@ def test_streams_past_a_clients_share_are_refused_429_and_freed_when_closed(
             game_id = (await client.post("/v1/games", json=TWO)).json()["game_id"]
         statuses, refused, stack = await _open_streams(url, game_id, 5)
         await stack.aclose()
-        await asyncio.sleep(0.2)  # the server sees the disconnections
+        deadline = time.monotonic() + 30
+        while app.state["services"].streams.open:  # the server sees the disconnections
+            assert time.monotonic() < deadline, "the closed streams' slots were never freed"
+            await asyncio.sleep(0.01)
         again, _, stack = await _open_streams(url, game_id, 3)
         await stack.aclose()
         return statuses, refused, again
