@@ -15,6 +15,7 @@ from typing import Any, Final, Literal, TypeAlias, get_args
 
 from engine.cards import ACE, JOKER, KING, Card, Rank, card, rank_of
 from engine.errors import RulesError
+from engine.rule_checks import WILDS_IN_AN_ALL_WILD_MELD, check, check_type
 
 AceMode = Literal["low", "high_or_low"]
 Schedule = Literal["up", "down", "up_down", "extended"]
@@ -28,8 +29,6 @@ GoingOutBonus = Literal[0, -5, -10, "minus_wild"]
 PresetName = Literal["classic", "online", "five-crowns"]
 
 PRESET_NAMES: Final[tuple[str, ...]] = get_args(PresetName)
-MAX_SEATS: Final = 16
-"""The most seats any rules take (``max_players``); a pack may allow fewer (``seat_limit``)."""
 
 RulesSpec: TypeAlias = "Rules | str | Mapping[str, Any] | None"
 """What callers pass as rules: a ``Rules``, a preset name, or ``{"preset": ..., **overrides}``."""
@@ -87,7 +86,7 @@ class Rules:
     """The penalty of each card int when no rank is wild."""
 
     def __post_init__(self) -> None:
-        _validate(self)
+        check(self)
         j, q, k = self.face_points
         points = (0, self.ace_points, *range(2, 11), j, q, k)
         object.__setattr__(self, "rank_points", points)
@@ -128,13 +127,17 @@ class Rules:
             overrides["face_points"] = tuple(overrides["face_points"])
         # A limit below three wilds rules out all-wild melds; say so only if asked for both.
         limit = overrides.get("max_wilds_per_meld", base.max_wilds_per_meld)
-        if limit is not None and limit < 3 and "all_wild_melds" not in overrides:
+        if (
+            limit is not None
+            and limit < WILDS_IN_AN_ALL_WILD_MELD
+            and "all_wild_melds" not in overrides
+        ):
             overrides["all_wild_melds"] = False
         # Speed implies a pile per seat; say so only if asked for both.
         if overrides.get("turns") == "speed" and "discard_piles" not in overrides:
             overrides["discard_piles"] = "per_player"
         for name, value in overrides.items():
-            _check_type(name, value)
+            check_type(name, value, _CHOICES.get(name))
         return dataclasses.replace(base, **overrides)
 
     def to_spec(self) -> dict[str, Any]:
@@ -255,7 +258,7 @@ class Rules:
         return KING - self.low_rank + 1
 
 
-_LITERAL_FIELDS: Final[dict[str, tuple[object, ...]]] = {
+_CHOICES: Final[dict[str, tuple[object, ...]]] = {
     "aces": get_args(AceMode),
     "schedule": get_args(Schedule),
     "failed_go_out": get_args(FailedGoOut),
@@ -266,141 +269,11 @@ _LITERAL_FIELDS: Final[dict[str, tuple[object, ...]]] = {
     "joker_discards": get_args(JokerDiscards),
     "going_out_bonus": get_args(GoingOutBonus),
 }
-_BOOL_FIELDS: Final = (
-    "all_wild_melds",
-    "first_lap_go_out",
-    "doubled_late_rounds",
-    "double_naughts",
-    "redemption",
-    "discard_drawn_upcard",
-)
-_INT_FIELDS: Final = (
-    "suits",
-    "low_rank",
-    "jokers",
-    "min_players",
-    "max_players",
-    "ace_points",
-    "joker_points",
-    "failed_go_out_penalty",
-)
-_OPTIONAL_INT_FIELDS: Final = ("decks", "max_wilds_per_meld", "wild_points")
+"""The values of each option that takes one of a few."""
 
 WIRE_FIELDS: Final[tuple[str, ...]] = tuple(
     f.name for f in dataclasses.fields(Rules) if f.init and f.name != "preset"
 )
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_type(name: str, value: object) -> None:
-    ok: bool
-    if name in _LITERAL_FIELDS:
-        choices = _LITERAL_FIELDS[name]
-        ok = any(value == c and type(value) is type(c) for c in choices)
-        if not ok:
-            shown = ", ".join(repr(c) for c in choices)
-            raise RulesError(f"{name} must be one of {shown}, not {value!r}", field=name)
-        return
-    if name in _BOOL_FIELDS:
-        ok = isinstance(value, bool)
-        expected = "true or false"
-    elif name in _INT_FIELDS:
-        ok = _is_int(value)
-        expected = "an integer"
-    elif name in _OPTIONAL_INT_FIELDS:
-        ok = value is None or _is_int(value)
-        expected = "an integer or null"
-    elif name == "face_points":
-        ok = isinstance(value, tuple) and len(value) == 3 and all(_is_int(v) for v in value)
-        expected = "three integers [J, Q, K]"
-    else:  # pragma: no cover - every wire field is listed above
-        raise AssertionError(name)
-    if not ok:
-        raise RulesError(f"{name} must be {expected}, not {value!r}", field=name)
-
-
-def _validate(rules: Rules) -> None:
-    def refuse(message: str, name: str) -> None:
-        raise RulesError(message, field=name)
-
-    if rules.suits not in (4, 5):
-        refuse(f"suits must be 4 or 5 (with stars), not {rules.suits}", "suits")
-    if rules.low_rank not in (ACE, 3):
-        refuse(
-            f"low_rank must be 1 (aces) or 3 (no aces or twos), not {rules.low_rank}", "low_rank"
-        )
-    if rules.decks is not None and not 1 <= rules.decks <= 16:
-        refuse(f"decks must be 1 to 16 or null, not {rules.decks}", "decks")
-    if not 0 <= rules.jokers <= 64:
-        refuse(f"jokers must be 0 to 64, not {rules.jokers}", "jokers")
-    if not 2 <= rules.min_players <= rules.max_players <= MAX_SEATS:
-        refuse(
-            f"players must satisfy 2 <= min_players ({rules.min_players}) <= "
-            f"max_players ({rules.max_players}) <= {MAX_SEATS}",
-            "max_players",
-        )
-    for name in ("ace_points", "joker_points", "failed_go_out_penalty"):
-        if not 0 <= getattr(rules, name) <= 1000:
-            refuse(f"{name} must be 0 to 1000, not {getattr(rules, name)}", name)
-    if any(not 0 <= p <= 1000 for p in rules.face_points):
-        refuse(f"face_points must be 0 to 1000 each, not {list(rules.face_points)}", "face_points")
-    if rules.wild_points is not None and not 0 <= rules.wild_points <= 1000:
-        refuse(f"wild_points must be 0 to 1000 or null, not {rules.wild_points}", "wild_points")
-    if rules.max_wilds_per_meld is not None and rules.max_wilds_per_meld < 1:
-        refuse(
-            f"max_wilds_per_meld must be at least 1 or null, not {rules.max_wilds_per_meld}",
-            "max_wilds_per_meld",
-        )
-    if (
-        rules.all_wild_melds
-        and rules.max_wilds_per_meld is not None
-        and rules.max_wilds_per_meld < 3
-    ):
-        refuse(
-            "all_wild_melds cannot go together with max_wilds_per_meld "
-            f"{rules.max_wilds_per_meld}: an all-wild meld needs three wilds",
-            "all_wild_melds",
-        )
-    if rules.low_rank != ACE and rules.aces != "low":
-        refuse("aces 'high_or_low' needs a pack with aces (low_rank 1)", "aces")
-    if rules.low_rank != ACE and rules.schedule == "extended":
-        refuse(
-            "the 'extended' schedule makes aces and twos wild: it needs a pack with them",
-            "schedule",
-        )
-    _validate_piles(rules)
-    if rules.going_out_bonus not in (0, -5, -10, "minus_wild"):
-        refuse(
-            f"going_out_bonus must be 0, -5, -10 or 'minus_wild', not {rules.going_out_bonus!r}",
-            "going_out_bonus",
-        )
-
-
-def _validate_piles(rules: Rules) -> None:
-    """Speed and jokers discarded anywhere need a pile per seat; speed has no turns to lay
-    cards off in."""
-    if rules.turns not in get_args(Turns):
-        raise RulesError(f"turns must be 'in_turn' or 'speed', not {rules.turns!r}", field="turns")
-    if rules.turns == "speed" and rules.discard_piles != "per_player":
-        raise RulesError(
-            "turns 'speed' gives every seat its own discard pile: discard_piles must be "
-            f"'per_player', not {rules.discard_piles!r}",
-            field="discard_piles",
-        )
-    if rules.turns == "speed" and rules.redemption:
-        raise RulesError(
-            "redemption lays cards off turn by turn: a speed game has no turns to do it in",
-            field="redemption",
-        )
-    if rules.joker_discards == "any_pile" and rules.discard_piles != "per_player":
-        raise RulesError(
-            "joker_discards 'any_pile' needs a pile per seat: discard_piles must be "
-            f"'per_player', not {rules.discard_piles!r}",
-            field="joker_discards",
-        )
 
 
 PRESETS: Final[dict[str, Rules]] = {

@@ -54,6 +54,7 @@ from engine.errors import (
 from engine.game.melding import arrange
 from engine.game.play import check_players, dealer_of, hand_size, wild_rank
 from engine.game.scoring import seat_score
+from engine.rule_checks import is_int
 from engine.rules import Rules, RulesSpec
 
 # -- what is entered ------------------------------------------------------------------------------
@@ -221,7 +222,7 @@ def new_sheet(players: Sequence[str], rules: RulesSpec, first_dealer: int | None
     names = check_players(players, rules_value)
     if first_dealer is None:
         first_dealer = secrets.randbelow(len(names))
-    elif not _is_int(first_dealer) or not 0 <= first_dealer < len(names):
+    elif not is_int(first_dealer) or not 0 <= first_dealer < len(names):
         raise NoSuchSeat(
             f"first_dealer {first_dealer!r} is not a seat: seats are 0 to {len(names) - 1}",
             field="first_dealer",
@@ -235,7 +236,7 @@ def enter_round(
     """The sheet with round ``round_number`` entered: the open round, or a correction of one
     entered before. ``entries``: one per seat that played it, in any order."""
     last = sheet.last_round
-    if not _is_int(round_number) or not 1 <= round_number <= last:
+    if not is_int(round_number) or not 1 <= round_number <= last:
         raise RoundOutOfRange(
             f"round {round_number!r} is not on this sheet: it has rounds 1 to {last}", field="round"
         )
@@ -297,7 +298,7 @@ def _scored_deal(
 ) -> Deal:
     rules = sheet.rules
     by_seat = _entries_by_seat(sheet, shape, entries)
-    if out_seat is not None and (not _is_int(out_seat) or out_seat not in shape.seats):
+    if out_seat is not None and (not is_int(out_seat) or out_seat not in shape.seats):
         raise NoSuchSeat(
             f"out_seat {out_seat!r} did not play round {shape.round}: "
             f"its seats are {_listed(shape.seats)}",
@@ -319,7 +320,7 @@ def _entries_by_seat(
     by_seat: dict[int, tuple[int, Entry]] = {}
     for index, entry in enumerate(entries):
         seat = entry.seat
-        if not _is_int(seat) or seat not in shape.seats:
+        if not is_int(seat) or seat not in shape.seats:
             where = "the tie-break round" if shape.tiebreak else "this sheet"
             raise NoSuchSeat(
                 f"seat {seat!r} is not in {where}: its seats are {_listed(shape.seats)}",
@@ -406,7 +407,7 @@ def _scored_entry(
 
 
 def _check_failed_go_outs(rules: Rules, entry: Entry, field: str) -> None:
-    if not _is_int(entry.failed_go_outs) or entry.failed_go_outs < 0:
+    if not is_int(entry.failed_go_outs) or entry.failed_go_outs < 0:
         raise FailedGoOutNotScored(
             f"failed_go_outs must be a count, not {entry.failed_go_outs!r}", field=field
         )
@@ -439,8 +440,3 @@ def _card_text(c: Card) -> str:
 
 def _listed(seats: Sequence[int]) -> str:
     return ", ".join(str(s) for s in seats)
-
-
-def _is_int(value: object) -> bool:
-    """An int and not a bool (True == 1 would pass for a seat or a round)."""
-    return isinstance(value, int) and not isinstance(value, bool)

@@ -10,19 +10,20 @@ from typing import Annotated, Final, Literal
 
 from msgspec import UNSET, Meta, UnsetType
 
+from engine import rule_checks
 from engine.analysis import MAX_HAND
 from service.http.wire import Out, Strict
 from service.vocabulary.names import NAME_PATTERN
 
 # -- the rules' bounds ---------------------------------------------------------------------------
 
-# As the engine checks them (``engine.rules``): each is stated once, here, for every wire module,
-# and tests/service/test_rule_bounds.py holds it equal to what the engine accepts.
-MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 16
-MAX_DECKS: Final = 16
-MAX_JOKERS: Final = 64
-MAX_POINTS: Final = 1000
+# The engine's own (``engine.rule_checks`` names each bound once); tests/service/test_rule_bounds.py
+# checks that the engine accepts each and refuses one past it.
+MIN_PLAYERS: Final = rule_checks.MIN_SEATS
+MAX_PLAYERS: Final = rule_checks.MAX_SEATS
+MAX_DECKS: Final = rule_checks.MAX_DECKS
+MAX_JOKERS: Final = rule_checks.MAX_JOKERS
+MAX_POINTS: Final = rule_checks.MAX_POINTS
 
 # -- reusable constraints -------------------------------------------------------------------------
 
