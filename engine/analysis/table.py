@@ -273,6 +273,16 @@ class MeldTable:
         """What the search's lower bound (Search.floor) reads: the runs of three naturals the hand
         holds (as presence masks), the ranks that could make a set of naturals, and each card's
         partners (the cards that could share a meld with it and a single wild)."""
+        partner = [0] * len(self.unit)
+        self.windows = self._run_windows(partner)
+        self.sets = self._rank_sets(counts, partner)
+        """Per rank with three cards or more in the hand: its cards' presence bits and its rank
+        (see formats)."""
+        self._floor_facts(partner)
+
+    def _run_windows(self, partner: list[int]) -> vec[i64]:
+        """The presence masks of every three naturals in a row of one suit; adds to ``partner``
+        the cards one or two ranks apart in a suit."""
         unit = self.unit
         # The digits at each position of each suit. (Where an ace may play high, the floor is
         # only asked once the search has moved every ace to its digit after the kings.)
@@ -280,7 +290,6 @@ class MeldTable:
         for i, c in enumerate(self.card_of):
             at[c // 13][self.rank_of[i] + 1].append(i)
         windows = vec[i64]()
-        partner = [0] * len(unit)
         for here in at:
             for position in range(1, 15):
                 for i in here[position]:
@@ -293,6 +302,12 @@ class MeldTable:
                         for middle in here[position + 1]:
                             for top in here[position + 2]:
                                 windows = append(windows, unit[i] | unit[middle] | unit[top])
+        return windows
+
+    def _rank_sets(self, counts: vec[i64], partner: list[int]) -> vec[i64]:
+        """Per rank with three cards or more, its presence bits and rank; adds to ``partner`` the
+        other cards of each card's rank."""
+        unit = self.unit
         by_rank: list[list[int]] = [[] for _ in range(HIGH_ACE + 1)]
         for i, rank in enumerate(self.rank_of):
             by_rank[rank].append(i)
@@ -304,12 +319,11 @@ class MeldTable:
                         partner[i] |= unit[j]
             if sum(counts[i] for i in digits) >= 3:
                 sets = append(sets, sum(unit[i] for i in digits) << SET_CARDS_AT | rank)
-        self.sets = sets
-        """Per rank with three cards or more in the hand: its cards' presence bits and its rank
-        (see formats)."""
-        self.windows = windows
-        # What the floor reads of each card, by the lowest bit of its digit: its count's mask,
-        # rank, suit and penalty packed in one int, and its partners.
+        return sets
+
+    def _floor_facts(self, partner: list[int]) -> None:
+        """What the floor reads of each card, by the lowest bit of its digit: its count's mask,
+        rank, suit and penalty packed in one int, and its partners."""
         points = self.context.digit_points
         facts, partner_at = NO_SLOTS[:], NO_SLOTS[:]
         for i, first_bit in enumerate(self.offset):
