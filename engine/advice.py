@@ -21,10 +21,29 @@ from typing import Final
 from engine.analysis import analyse, min_deadwood
 from engine.analysis.hand import is_wild
 from engine.cards import KING, Card, Rank, format_card
-from engine.errors import HandError
+from engine.errors import HandError, NothingUnseen, PackError
 from engine.game.actions import DrawSource, Phase
 from engine.rules import Rules
 from engine.seen import Sight
+
+__all__ = [  # PackError too: callers have always found it here
+    "DiscardHint",
+    "DiscardOption",
+    "DrawHint",
+    "DrawOption",
+    "Hint",
+    "NothingUnseen",
+    "PackError",
+    "advise",
+    "discard_hint",
+    "draw_hint",
+    "hint",
+    "kept_after",
+    "ranked_discards",
+    "stock_mean_below",
+    "stock_value",
+    "with_card",
+]
 
 RUN_REACH: Final = 2
 """How far a three-card run reaches either side of one of its cards, in ranks; a set of
@@ -44,6 +63,9 @@ class DrawOption:
     """The least deadwood after the best discard: the mean over the unseen cards for the
     stock, exact for a pile's top card."""
     go_out_chance: float
+    """The chance the draw lets the hand end the round with no points: go out now, or on a
+    last turn (somebody else is out) keep a fully melded hand. 0 while nobody may go out yet
+    (``first_lap_go_out``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +74,9 @@ class DrawHint:
     """The stock first, then each pile that may be drawn from."""
     advised: DrawOption
     reason: str
+    stock_known: bool = False
+    """The stock was reshuffled this round from the discards: its cards are known, and the
+    stock's figures are over them alone (not over cards in other hands)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,8 +180,8 @@ def stock_value(
         total += copies
         weighted += copies * kept
         melded += copies if kept == 0 else 0
-    if total == 0:  # nothing left unseen: the stock can only hold what the seat knows of
-        return float(shortcut.now), 0.0
+    if total == 0:
+        raise NothingUnseen("no card is left that the stock could hold", field="seen")
     return weighted / total, melded / total
 
 
@@ -287,8 +312,8 @@ def hint(sight: Sight) -> Hint:
 
 def draw_hint(sight: Sight) -> DrawHint:
     hand, wild, rules = sight.hand, sight.wild, sight.rules
-    may_go_out = sight.may_go_out
-    mean, chance = stock_value(hand, wild, rules, sight.unseen)
+    may_go_out = sight.may_go_out or sight.last_turn
+    mean, chance = stock_value(hand, wild, rules, sight.stock)
     options = [DrawOption("stock", None, None, mean, chance if may_go_out else 0.0)]
     forbid = not rules.discard_drawn_upcard
     for pile, card in sight.tops:
@@ -302,7 +327,10 @@ def draw_hint(sight: Sight) -> DrawHint:
     advised = min(
         options, key=lambda o: (o.expected_deadwood, -o.go_out_chance, o.card is not None)
     )
-    return DrawHint(tuple(options), advised, _draw_reason(advised, options[0]))
+    reason = _draw_reason(advised, options[0], last_turn=sight.last_turn)
+    if sight.stock_known:
+        reason += " The stock is the reshuffled discard pile: its cards are known."
+    return DrawHint(tuple(options), advised, reason, stock_known=sight.stock_known)
 
 
 def discard_hint(sight: Sight) -> DiscardHint:
@@ -313,12 +341,11 @@ def discard_hint(sight: Sight) -> DiscardHint:
     return DiscardHint(discards, best.card, _discard_reason(best))
 
 
-def _draw_reason(advised: DrawOption, stock: DrawOption) -> str:
+def _draw_reason(advised: DrawOption, stock: DrawOption, *, last_turn: bool) -> str:
+    out = "end the round with no points" if last_turn else "go out"
     if advised.card is None:
         odds = (
-            f", with a {advised.go_out_chance:.0%} chance to go out"
-            if advised.go_out_chance
-            else ""
+            f", with a {advised.go_out_chance:.0%} chance to {out}" if advised.go_out_chance else ""
         )
         return (
             f"Draw from the stock: it leaves {advised.expected_deadwood:.1f} points of deadwood "
@@ -326,7 +353,7 @@ def _draw_reason(advised: DrawOption, stock: DrawOption) -> str:
         )
     shown = format_card(advised.card)
     if advised.go_out_chance:
-        return f"Take the {shown} from the discard pile: it lets you go out."
+        return f"Take the {shown} from the discard pile: it lets you {out}."
     return (
         f"Take the {shown} from the discard pile: it leaves {advised.expected_deadwood:.0f} "
         f"points of deadwood, against {stock.expected_deadwood:.1f} on average from the stock."
@@ -370,6 +397,10 @@ def advise(
     )
     _check_in_pack(known, pack, "seen", together)
     unseen = tuple((c, pack[c] - known[c]) for c in sorted(pack) if pack[c] > known[c])
+    if upcard is not None and not unseen:
+        raise NothingUnseen(
+            f"{together} hold every card of the pack: none is left for the stock", field="seen"
+        )
     sight = Sight(
         seat=0,
         rules=rules,
@@ -385,16 +416,9 @@ def advise(
         out_seat=None,
         table=None,
         taken=((),) * players,
+        stock=unseen,
     )
     return hint(sight)
-
-
-class PackError(HandError):
-    """Cards that the pack cannot hold: more copies than it has, or cards it has none of."""
-
-    def __init__(self, message: str, *, field: str) -> None:
-        self.field = field
-        super().__init__(message)
 
 
 def _check_in_pack(cards: Counter[Card], pack: Counter[Card], field: str, what: str) -> None:

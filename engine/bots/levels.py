@@ -101,7 +101,9 @@ def forgetful(sight: Sight) -> Sight:
     for c in known:
         pack[c] -= 1
     unseen = tuple((c, n) for c, n in sorted(pack.items()) if n > 0)
-    return replace(sight, unseen=unseen, taken=((),) * sight.players)
+    return replace(
+        sight, unseen=unseen, stock=unseen, stock_known=False, taken=((),) * sight.players
+    )
 
 
 def _slip(ranked: Ranked, rng: random.Random) -> Card:
@@ -159,7 +161,7 @@ def _lookahead(sight: Sight, ranked: Ranked, look: Lookahead, deadline: float = 
             without(sight.hand, card),
             sight.wild,
             sight.rules,
-            sight.unseen,
+            sight.stock,
             bound,
             deadwood=left,
         )

@@ -65,6 +65,10 @@ class GameView:
     deal: int = 0
     """Deals so far (a double-naught round is dealt again): the log entries of this deal are
     this round's, so a seat can tell what it has seen this round from the log alone."""
+    turned: Card | None = None
+    """The card turned up when this round was dealt. Every seat saw it; once a discard covers
+    it before anybody takes it, no log entry names it, so the view keeps it (a hint and a bot
+    count it as seen)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +134,19 @@ def _view(state: GameState, hand: tuple[Card, ...] | None) -> GameView:
         table=state.table if state.rules.redemption else None,
         deal=state.deal,
         seeded=state.seed is not None,
+        turned=_turned(state),
     )
+
+
+def _turned(state: GameState) -> Card | None:
+    """The upcard of this deal: the card dealt after the hands from the deal's pack, the last
+    shuffled pack as long as the whole pack (a reshuffle of the stock shuffles fewer cards)."""
+    if not state.shuffles:
+        return None
+    whole = len(state.shuffles[0])  # the first shuffle is always a deal
+    pack = next(p for p in reversed(state.shuffles) if len(p) == whole)
+    dealt = state.rules.hand_size(min(state.round, state.rules.rounds)) * len(state.active)
+    return pack[len(pack) - dealt - 1]
 
 
 def public_log(
