@@ -12,8 +12,9 @@ the public log show, never the game state. ``advise`` builds one from a bare han
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_right
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
@@ -35,10 +36,12 @@ __all__ = [  # PackError too: callers have always found it here
     "NothingUnseen",
     "PackError",
     "advise",
+    "clear_memo",
     "discard_hint",
     "draw_hint",
     "hint",
     "kept_after",
+    "memo_counts",
     "ranked_discards",
     "stock_mean_below",
     "stock_value",
@@ -116,28 +119,72 @@ def ranked_discards(
 MEMO_SIZE: Final = 16384
 """Hands a ``kept_after`` memo holds before it starts afresh (a round's look-aheads take a
 few thousand)."""
+MEMO_RULES: Final = 4
+"""Memos kept, one per rules value and wild rank, the least recently used dropped first. A
+game's bots use one at a time, but ``advise`` takes any rules value from anybody, so their
+number is bounded too: at most ``MEMO_RULES * MEMO_SIZE`` hands in all."""
 
 _Best = tuple[Card, int, int]
 """A hand's best discard, the deadwood it leaves, and the least deadwood another card's
 discard leaves (for a forbidden best card)."""
-_MEMOS: dict[tuple[Rules, Rank], dict[tuple[Card, ...], _Best]] = {}
-_LAST: list[tuple[Rules, Rank, dict[tuple[Card, ...], _Best]]] = []
+_Memo = dict[tuple[Card, ...], _Best]
+_MEMOS: OrderedDict[tuple[Rules, Rank], _Memo] = OrderedDict()
+_LAST: list[tuple[Rules, Rank, _Memo]] = []
+_MEMOS_LOCK: Final = threading.Lock()
+"""Hints run in a thread pool: the LRU's reordering and eviction happen under it."""
 
 
-def _memo(rules: Rules, wild: Rank) -> dict[tuple[Card, ...], _Best]:
+@dataclass(slots=True)
+class MemoCounts:
+    """What the ``kept_after`` memos hold and have dropped (``memo_counts``)."""
+
+    memos: int = 0
+    hands: int = 0
+    memos_dropped: int = 0
+    """Memos evicted as the least recently used."""
+    memos_cleared: int = 0
+    """Memos that filled up and started afresh."""
+
+
+_COUNTS = MemoCounts()
+
+
+def _memo(rules: Rules, wild: Rank) -> _Memo:
     """The memo of one rules value and wild rank. Found by identity first: hashing a ``Rules``
     (every field, on every call) would cost more than a memo hit saves."""
-    if _LAST and _LAST[0][0] is rules and _LAST[0][1] == wild:
-        return _LAST[0][2]
-    memo = _MEMOS.setdefault((rules, wild), {})
-    _LAST[:] = [(rules, wild, memo)]
+    last = _LAST[0] if _LAST else None
+    if last is not None and last[0] is rules and last[1] == wild:
+        return last[2]
+    key = (rules, wild)
+    with _MEMOS_LOCK:
+        memo = _MEMOS.get(key)
+        if memo is None:
+            memo = _MEMOS[key] = {}
+            while len(_MEMOS) > MEMO_RULES:
+                _MEMOS.popitem(last=False)
+                _COUNTS.memos_dropped += 1
+        else:
+            _MEMOS.move_to_end(key)
+        _LAST[:] = [(rules, wild, memo)]
     return memo
+
+
+def memo_counts() -> MemoCounts:
+    """The memos' sizes now and what they dropped since the process started."""
+    with _MEMOS_LOCK:
+        return MemoCounts(
+            len(_MEMOS),
+            sum(len(memo) for memo in _MEMOS.values()),
+            _COUNTS.memos_dropped,
+            _COUNTS.memos_cleared,
+        )
 
 
 def clear_memo() -> None:
     """Forget every memoised hand (for benchmarks that time a first look)."""
-    _MEMOS.clear()
-    _LAST.clear()
+    with _MEMOS_LOCK:
+        _MEMOS.clear()
+        _LAST.clear()
 
 
 def kept_after(
@@ -156,6 +203,7 @@ def kept_after(
             best = (first.card, first.deadwood_points, second.deadwood_points)
         if len(memo) >= MEMO_SIZE:
             memo.clear()
+            _COUNTS.memos_cleared += 1
         memo[hand] = best
     return best[2] if best[0] == forbidden else best[1]
 

@@ -173,12 +173,16 @@ class _Replay:
             if pile == [_COVERED] and top is not None:
                 pile[0] = top
 
+    def laid_down(self, table: _Table | None) -> None:
+        """A seat whose melds are on the table: what it took is there or still deadwood."""
+        for owner, melds in enumerate(table or ()):
+            if melds:
+                self.taken[owner].clear()
+
     def placed(self, hand: tuple[Card, ...], table: _Table | None) -> Counter[Card]:
         """The cards the seat knows to be outside the stock: its hand, the piles, the table's
         melds and what other seats took and still hold."""
-        for owner, melds in enumerate(table or ()):
-            if melds:  # its hand went down: what it took is on the table or still deadwood
-                self.taken[owner].clear()
+        self.laid_down(table)
         known = Counter(hand)
         known.update(c for pile in self.piles for c in pile if c != _COVERED)
         for other, cards in enumerate(self.taken):

@@ -14,11 +14,15 @@ from collections.abc import Iterator
 import pytest
 
 from engine.advice import (
+    MEMO_RULES,
+    MEMO_SIZE,
     DiscardHint,
     DrawHint,
     advise,
+    clear_memo,
     draw_hint,
     hint,
+    memo_counts,
     stock_mean_below,
     stock_value,
 )
@@ -307,3 +311,30 @@ def test_the_bounded_stock_mean_is_the_mean_or_none_at_the_bound() -> None:
             assert found == (pytest.approx(mean) if mean <= bound else None)
         checked += 1
     assert checked > 10
+
+
+# -- the memos ----------------------------------------------------------------------------------
+
+
+def test_the_memos_are_bounded_in_rules_values_and_in_hands(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``advise`` takes any rules value from anybody: forty of them keep ``MEMO_RULES`` memos
+    (the least recently used dropped, and counted), and a memo that fills starts afresh."""
+    clear_memo()
+    before = memo_counts()
+    hand, upcard = cards("4H 5H KS"), cards("9C")[0]
+    for penalty in range(1, 41):
+        rules = Rules.from_spec({"preset": "classic", "failed_go_out_penalty": penalty})
+        advise(hand, 3, rules, upcard=upcard)
+    counts = memo_counts()
+    assert counts.memos == MEMO_RULES
+    assert counts.memos_dropped - before.memos_dropped == 40 - MEMO_RULES
+    assert 0 < counts.hands <= MEMO_RULES * MEMO_SIZE
+    monkeypatch.setattr("engine.advice.MEMO_SIZE", 8)
+    clear_memo()
+    # Two wilds (threes): no drawn card is dead, each of 48 is analysed.
+    advise(cards("3H 3S KS"), 3, Rules.from_spec("classic"), upcard=upcard)
+    counts = memo_counts()
+    assert counts.hands <= 8
+    assert counts.memos_cleared > before.memos_cleared
