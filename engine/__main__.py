@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from engine import arena
 from engine.analysis import analyse, analysis_document, describe
 from engine.bots import level_named
-from engine.bots.levels import HARD_BUDGET
 from engine.errors import EngineError
 from engine.rules import Rules
 
@@ -33,7 +32,10 @@ def add_arena_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
     arena.add_argument("--seed", type=int, default=0, help="the first deal's seed")
     arena.add_argument("--rules", default="classic", help="a preset or a JSON object")
     arena.add_argument(
-        "--budget", type=float, default=HARD_BUDGET, help="seconds a hard decision may take"
+        "--budget",
+        type=int,
+        default=None,
+        help="hands a hard or expert decision may evaluate (default: each level's own)",
     )
 
 

@@ -85,7 +85,7 @@ def play_game(
     seed: int,
     rules: Rules,
     *,
-    budget: float,
+    budget: int | None = None,
     on_decision: Callable[[str, float], None] | None = None,
 ) -> GameState:
     """A whole game of the bots ``seats`` (one level per seat), each deciding from its own
@@ -126,7 +126,7 @@ def run(
     seed: int,
     rules: Rules,
     *,
-    budget: float,
+    budget: int | None = None,
     progress: Callable[[ArenaResult], None] | None = None,
 ) -> ArenaResult:
     """``deals`` deals, each played once per rotation of ``seats``."""

@@ -5,7 +5,7 @@ neighbours), each decision timed on its own; "vs target" divides the p99 by the 
 - a hint for a 13-card hand (round 11 of classic, two decks), the analyser's memo cleared
   before each, as for a seat's first hint: p99 ≤ 10 ms;
 - a ``normal`` and a ``hard`` decision, every decision of whole four-bot games: p99 ≤ 10 ms
-  and ≤ 200 ms (hard with its default budget);
+  and ≤ 200 ms (hard with its default budget of work);
 - a whole game of four ``normal`` bots in process: ≤ 2 s.
 
 Then two short arenas (``make arena`` runs the full ones), seats rotated over the same deals,
@@ -72,7 +72,7 @@ def decision_times(seats: list[str], games: int) -> tuple[dict[str, list[float]]
     for seed in range(games):
         clear_memo()
         start = time.process_time()
-        arena.play_game(seats, 500 + seed, CLASSIC, budget=HARD_BUDGET, on_decision=timed)
+        arena.play_game(seats, 500 + seed, CLASSIC, on_decision=timed)
         per_game.append(time.process_time() - start)
     return times, per_game
 
@@ -84,12 +84,12 @@ def main() -> None:
     print(row("normal decision", normal["normal"], 0.010))
     print(row("game of four normal bots", games, 2.0))
     hard, _ = decision_times(["hard", "normal", "hard", "normal"], GAMES // 2)
-    print(row(f"hard decision (budget {HARD_BUDGET * 1000:.0f} ms)", hard["hard"], 0.200))
+    print(row(f"hard decision (budget {HARD_BUDGET} hands)", hard["hard"], 0.200))
     print("  (a decision includes the seat's view, log and sight; a game, apply too)")
     print()
     for seats, deals in ((HEAD_TO_HEAD, HEAD_TO_HEAD_DEALS), (TABLE, TABLE_DEALS)):
         print(f"short arena, classic, {','.join(seats)} (make arena: the full one)")
-        print(arena.run(seats, deals, 2026, CLASSIC, budget=HARD_BUDGET).table())
+        print(arena.run(seats, deals, 2026, CLASSIC).table())
         print()
 
 

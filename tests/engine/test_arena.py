@@ -23,7 +23,7 @@ def test_estimate_is_the_mean_with_a_normal_95_percent_interval() -> None:
 
 def test_every_level_sits_in_every_seat_of_every_deal() -> None:
     rules = Rules.from_spec({"preset": "classic", "schedule": "down"})
-    result = arena.run(["greedy", "normal"], 2, 5, rules, budget=0.01)
+    result = arena.run(["greedy", "normal"], 2, 5, rules)
     assert result.games == 4  # two deals, each in both rotations
     assert len(result.per_deal["greedy"]) == len(result.per_deal["normal"]) == 2
     margin = result.margin("normal", "greedy")
