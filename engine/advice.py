@@ -36,6 +36,7 @@ __all__ = [  # PackError too: callers have always found it here
     "NothingUnseen",
     "PackError",
     "advise",
+    "best_discard",
     "clear_memo",
     "discard_hint",
     "draw_hint",
@@ -192,6 +193,17 @@ def kept_after(
 ) -> int:
     """The least deadwood ``hand`` (sorted, one card over its size) keeps after its best
     discard. Memoised: a discard's look-ahead asks what the next turn's hint asks again."""
+    best = _best(hand, wild, rules)
+    return best[2] if best[0] == forbidden else best[1]
+
+
+def best_discard(hand: tuple[Card, ...], wild: Rank, rules: Rules) -> tuple[Card, int]:
+    """The analyser's best discard of ``hand`` (sorted) and the deadwood it leaves, memoised."""
+    best = _best(hand, wild, rules)
+    return best[0], best[1]
+
+
+def _best(hand: tuple[Card, ...], wild: Rank, rules: Rules) -> _Best:
     memo = _memo(rules, wild)
     best = memo.get(hand)
     if best is None:
@@ -205,7 +217,7 @@ def kept_after(
             memo.clear()
             _COUNTS.memos_cleared += 1
         memo[hand] = best
-    return best[2] if best[0] == forbidden else best[1]
+    return best
 
 
 def with_card(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:

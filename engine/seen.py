@@ -75,6 +75,11 @@ class Sight:
     """Per seat, the cards it discarded this round, in order."""
     declined: tuple[tuple[Card, ...], ...] = ()
     """Per seat, the pile tops it passed over this round by drawing from the stock."""
+    stock_draws: tuple[int, ...] = ()
+    """Per seat, its draws from the stock this round (cards it saw that nobody else did)."""
+    piles: tuple[tuple[Card, ...], ...] = ()
+    """The discard piles as rebuilt, each one's top card last (a pile's covered first card is
+    left out when the view does not name it)."""
     scores: tuple[int, ...] = ()
     """Each seat's total so far."""
     round: int = 1
@@ -124,6 +129,7 @@ class _Replay:
         self.taken: list[Counter[Card]] = [Counter() for _ in range(n)]
         self.discarded: list[list[Card]] = [[] for _ in range(n)]
         self.declined: list[list[Card]] = [[] for _ in range(n)]
+        self.stock_draws = [0] * n
         self.turns_done = 0
 
     def entry(self, entry: LogEntry) -> None:
@@ -138,6 +144,7 @@ class _Replay:
     def _draw(self, seat: int, action: Draw, card: Card | None) -> None:
         if action.source == "stock":
             self.stock -= 1
+            self.stock_draws[seat] += 1
             self.declined[seat] += [p[-1] for p in self.piles if p and p[-1] != _COVERED]
             if self.restocked is not None and card is not None:
                 _forget(self.restocked, card)
@@ -226,6 +233,8 @@ def sight(view: GameView, log: Sequence[LogEntry], seat: int, rules: Rules) -> S
         hand_counts=tuple(p.hand_count for p in view.players),
         discarded=tuple(map(tuple, replay.discarded)),
         declined=tuple(map(tuple, replay.declined)),
+        stock_draws=tuple(replay.stock_draws),
+        piles=tuple(tuple(c for c in pile if c != _COVERED) for pile in replay.piles),
         scores=tuple(p.score for p in view.players),
         round=view.round,
         rounds=view.rounds,

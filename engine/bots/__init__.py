@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
+from engine.bots.expert import expert
 from engine.bots.levels import Level, easy, greedy, hard, normal
 from engine.errors import IllegalAction, UnknownBotLevel
 from engine.game.actions import Action
@@ -20,7 +21,7 @@ from engine.game.views import GameView, LogEntry
 from engine.rules import Rules
 from engine.seen import sight
 
-LEVELS: Final[dict[str, Level]] = {"easy": easy, "normal": normal, "hard": hard}
+LEVELS: Final[dict[str, Level]] = {"easy": easy, "normal": normal, "hard": hard, "expert": expert}
 """The levels a game may seat."""
 BASELINES: Final[dict[str, Level]] = {"greedy": greedy}
 """Players the arena measures the levels against, not offered in games."""

@@ -90,7 +90,7 @@ def _greedy_draw(sight: Sight) -> Action:
 
 
 def easy(sight: Sight, rng: random.Random, budget: int | None) -> Action:
-    return _play(forgetful(sight), _hinted_draw, lambda ranked: _slip(ranked, rng))
+    return _play(forgetful(sight), hinted_draw, lambda ranked: _slip(ranked, rng))
 
 
 def forgetful(sight: Sight) -> Sight:
@@ -135,10 +135,10 @@ NORMAL_WEIGHT = 0.3
 
 
 def normal(sight: Sight, rng: random.Random, budget: int | None) -> Action:
-    return _play(sight, _hinted_draw, lambda ranked: _lookahead(sight, ranked, NORMAL_LOOKAHEAD))
+    return _play(sight, hinted_draw, lambda ranked: _lookahead(sight, ranked, NORMAL_LOOKAHEAD))
 
 
-def _hinted_draw(sight: Sight) -> Action:
+def hinted_draw(sight: Sight) -> Action:
     advised = draw_hint(sight).advised
     return STOCK if advised.card is None else draw_action(advised.pile)
 
@@ -189,6 +189,4 @@ HARD_LOOKAHEAD = Lookahead(spread=3, width=None)
 
 def hard(sight: Sight, rng: random.Random, budget: int | None) -> Action:
     work = HARD_BUDGET if budget is None else budget
-    return _play(
-        sight, _hinted_draw, lambda ranked: _lookahead(sight, ranked, HARD_LOOKAHEAD, work)
-    )
+    return _play(sight, hinted_draw, lambda ranked: _lookahead(sight, ranked, HARD_LOOKAHEAD, work))

@@ -45,6 +45,7 @@ def test_the_command_prints_a_table_and_refuses_bad_seats(
     args = ["arena", "--games", "4", "--seats", "greedy,easy,greedy,easy", "--seed", "3"]
     assert main(args) == 0
     assert "2 deals x 2 rotations = 4 games" in capsys.readouterr().out
-    assert main(["arena", "--players", "2", "--seats", "easy,expert"]) == 2
-    assert "unknown bot level 'expert'" in capsys.readouterr().err
+    assert main(["arena", "--players", "2", "--seats", "easy,grandmaster"]) == 2
+    assert "unknown bot level 'grandmaster'" in capsys.readouterr().err
     assert main(["arena", "--players", "3", "--seats", "easy,normal"]) == 2
+

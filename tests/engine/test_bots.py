@@ -112,8 +112,8 @@ def test_same_seed_same_move_and_unknown_levels_refused() -> None:
     state = new_game(["a", "b", "c"], "online", 5)
     for level in ALL_LEVELS:
         assert bot_move(state, level, seed=1) == bot_move(state, level, seed=1)
-    with pytest.raises(UnknownBotLevel, match="expected one of easy, normal, hard"):
-        bot_move(state, "expert")
+    with pytest.raises(UnknownBotLevel, match="expected one of easy, normal, hard, expert"):
+        bot_move(state, "grandmaster")
     seat = (state.turn + 1) % 3
     with pytest.raises(IllegalAction):
         decide("normal", view(state, seat), public_log(state, seat), seat=seat, rules=state.rules)
