@@ -30,6 +30,9 @@ def add_arena_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         help="one level per seat, comma-separated: easy, normal, hard, greedy",
     )
     arena.add_argument("--seed", type=int, default=0, help="the first deal's seed")
+    arena.add_argument(
+        "--jobs", type=int, default=1, help="worker processes sharing the deals (default 1)"
+    )
     arena.add_argument("--rules", default="classic", help="a preset or a JSON object")
     arena.add_argument(
         "--budget",
@@ -54,7 +57,7 @@ def run_arena(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     deals = max(1, -(-args.games // len(arena.rotations(seats))))
-    result = arena.run(seats, deals, args.seed, rules, budget=args.budget)
+    result = arena.run_split(seats, deals, args.seed, rules, jobs=args.jobs, budget=args.budget)
     print(result.table())
     return 0
 

@@ -15,6 +15,8 @@ can. They differ in how they draw and what they throw:
 - ``hard``: normal's look-ahead over every discard close to the best rather than the three
   best (a 13-card hand often has several cards that leave the same deadwood, and the next
   draw tells them apart), as many as its budget of work allows.
+
+``expert`` (``engine.bots.expert``) reads the other hands and weighs the race on top of hard.
 """
 
 from __future__ import annotations

@@ -49,3 +49,10 @@ def test_the_command_prints_a_table_and_refuses_bad_seats(
     assert "unknown bot level 'grandmaster'" in capsys.readouterr().err
     assert main(["arena", "--players", "3", "--seats", "easy,normal"]) == 2
 
+
+def test_deals_split_over_processes_give_the_same_figures() -> None:
+    rules = Rules.from_spec({"preset": "classic", "schedule": "down"})
+    alone = arena.run(["greedy", "normal"], 3, 8, rules)
+    split = arena.run_split(["greedy", "normal"], 3, 8, rules, jobs=2)
+    assert split.per_deal == alone.per_deal
+    assert (split.games, split.decisions) == (alone.games, alone.decisions)
