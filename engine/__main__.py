@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from engine import arena
 from engine.analysis import analyse, analysis_document, describe
 from engine.bots import level_named
-from engine.bots.levels import HARD_BUDGET
 from engine.errors import EngineError
 from engine.rules import Rules
 
@@ -31,9 +30,15 @@ def add_arena_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         help="one level per seat, comma-separated: easy, normal, hard, greedy",
     )
     arena.add_argument("--seed", type=int, default=0, help="the first deal's seed")
+    arena.add_argument(
+        "--jobs", type=int, default=1, help="worker processes sharing the deals (default 1)"
+    )
     arena.add_argument("--rules", default="classic", help="a preset or a JSON object")
     arena.add_argument(
-        "--budget", type=float, default=HARD_BUDGET, help="seconds a hard decision may take"
+        "--budget",
+        type=int,
+        default=None,
+        help="hands a hard or expert decision may evaluate (default: each level's own)",
     )
 
 
@@ -52,7 +57,7 @@ def run_arena(args: argparse.Namespace) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     deals = max(1, -(-args.games // len(arena.rotations(seats))))
-    result = arena.run(seats, deals, args.seed, rules, budget=args.budget)
+    result = arena.run_split(seats, deals, args.seed, rules, jobs=args.jobs, budget=args.budget)
     print(result.table())
     return 0
 

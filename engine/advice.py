@@ -12,8 +12,9 @@ the public log show, never the game state. ``advise`` builds one from a bare han
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_right
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
@@ -21,10 +22,32 @@ from typing import Final
 from engine.analysis import analyse, min_deadwood
 from engine.analysis.hand import is_wild
 from engine.cards import KING, Card, Rank, format_card
-from engine.errors import HandError
+from engine.errors import HandError, NothingUnseen, PackError
 from engine.game.actions import DrawSource, Phase
 from engine.rules import Rules
 from engine.seen import Sight
+
+__all__ = [  # PackError too: callers have always found it here
+    "DiscardHint",
+    "DiscardOption",
+    "DrawHint",
+    "DrawOption",
+    "Hint",
+    "NothingUnseen",
+    "PackError",
+    "advise",
+    "best_discard",
+    "clear_memo",
+    "discard_hint",
+    "draw_hint",
+    "hint",
+    "kept_after",
+    "memo_counts",
+    "ranked_discards",
+    "stock_mean_below",
+    "stock_value",
+    "with_card",
+]
 
 RUN_REACH: Final = 2
 """How far a three-card run reaches either side of one of its cards, in ranks; a set of
@@ -44,6 +67,9 @@ class DrawOption:
     """The least deadwood after the best discard: the mean over the unseen cards for the
     stock, exact for a pile's top card."""
     go_out_chance: float
+    """The chance the draw lets the hand end the round with no points: go out now, or on a
+    last turn (somebody else is out) keep a fully melded hand. 0 while nobody may go out yet
+    (``first_lap_go_out``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +78,9 @@ class DrawHint:
     """The stock first, then each pile that may be drawn from."""
     advised: DrawOption
     reason: str
+    stock_known: bool = False
+    """The stock was reshuffled this round from the discards: its cards are known, and the
+    stock's figures are over them alone (not over cards in other hands)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,28 +120,72 @@ def ranked_discards(
 MEMO_SIZE: Final = 16384
 """Hands a ``kept_after`` memo holds before it starts afresh (a round's look-aheads take a
 few thousand)."""
+MEMO_RULES: Final = 4
+"""Memos kept, one per rules value and wild rank, the least recently used dropped first. A
+game's bots use one at a time, but ``advise`` takes any rules value from anybody, so their
+number is bounded too: at most ``MEMO_RULES * MEMO_SIZE`` hands in all."""
 
 _Best = tuple[Card, int, int]
 """A hand's best discard, the deadwood it leaves, and the least deadwood another card's
 discard leaves (for a forbidden best card)."""
-_MEMOS: dict[tuple[Rules, Rank], dict[tuple[Card, ...], _Best]] = {}
-_LAST: list[tuple[Rules, Rank, dict[tuple[Card, ...], _Best]]] = []
+_Memo = dict[tuple[Card, ...], _Best]
+_MEMOS: OrderedDict[tuple[Rules, Rank], _Memo] = OrderedDict()
+_LAST: list[tuple[Rules, Rank, _Memo]] = []
+_MEMOS_LOCK: Final = threading.Lock()
+"""Hints run in a thread pool: the LRU's reordering and eviction happen under it."""
 
 
-def _memo(rules: Rules, wild: Rank) -> dict[tuple[Card, ...], _Best]:
+@dataclass(slots=True)
+class MemoCounts:
+    """What the ``kept_after`` memos hold and have dropped (``memo_counts``)."""
+
+    memos: int = 0
+    hands: int = 0
+    memos_dropped: int = 0
+    """Memos evicted as the least recently used."""
+    memos_cleared: int = 0
+    """Memos that filled up and started afresh."""
+
+
+_COUNTS = MemoCounts()
+
+
+def _memo(rules: Rules, wild: Rank) -> _Memo:
     """The memo of one rules value and wild rank. Found by identity first: hashing a ``Rules``
     (every field, on every call) would cost more than a memo hit saves."""
-    if _LAST and _LAST[0][0] is rules and _LAST[0][1] == wild:
-        return _LAST[0][2]
-    memo = _MEMOS.setdefault((rules, wild), {})
-    _LAST[:] = [(rules, wild, memo)]
+    last = _LAST[0] if _LAST else None
+    if last is not None and last[0] is rules and last[1] == wild:
+        return last[2]
+    key = (rules, wild)
+    with _MEMOS_LOCK:
+        memo = _MEMOS.get(key)
+        if memo is None:
+            memo = _MEMOS[key] = {}
+            while len(_MEMOS) > MEMO_RULES:
+                _MEMOS.popitem(last=False)
+                _COUNTS.memos_dropped += 1
+        else:
+            _MEMOS.move_to_end(key)
+        _LAST[:] = [(rules, wild, memo)]
     return memo
+
+
+def memo_counts() -> MemoCounts:
+    """The memos' sizes now and what they dropped since the process started."""
+    with _MEMOS_LOCK:
+        return MemoCounts(
+            len(_MEMOS),
+            sum(len(memo) for memo in _MEMOS.values()),
+            _COUNTS.memos_dropped,
+            _COUNTS.memos_cleared,
+        )
 
 
 def clear_memo() -> None:
     """Forget every memoised hand (for benchmarks that time a first look)."""
-    _MEMOS.clear()
-    _LAST.clear()
+    with _MEMOS_LOCK:
+        _MEMOS.clear()
+        _LAST.clear()
 
 
 def kept_after(
@@ -120,6 +193,17 @@ def kept_after(
 ) -> int:
     """The least deadwood ``hand`` (sorted, one card over its size) keeps after its best
     discard. Memoised: a discard's look-ahead asks what the next turn's hint asks again."""
+    best = _best(hand, wild, rules)
+    return best[2] if best[0] == forbidden else best[1]
+
+
+def best_discard(hand: tuple[Card, ...], wild: Rank, rules: Rules) -> tuple[Card, int]:
+    """The analyser's best discard of ``hand`` (sorted) and the deadwood it leaves, memoised."""
+    best = _best(hand, wild, rules)
+    return best[0], best[1]
+
+
+def _best(hand: tuple[Card, ...], wild: Rank, rules: Rules) -> _Best:
     memo = _memo(rules, wild)
     best = memo.get(hand)
     if best is None:
@@ -131,8 +215,9 @@ def kept_after(
             best = (first.card, first.deadwood_points, second.deadwood_points)
         if len(memo) >= MEMO_SIZE:
             memo.clear()
+            _COUNTS.memos_cleared += 1
         memo[hand] = best
-    return best[2] if best[0] == forbidden else best[1]
+    return best
 
 
 def with_card(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
@@ -155,8 +240,8 @@ def stock_value(
         total += copies
         weighted += copies * kept
         melded += copies if kept == 0 else 0
-    if total == 0:  # nothing left unseen: the stock can only hold what the seat knows of
-        return float(shortcut.now), 0.0
+    if total == 0:
+        raise NothingUnseen("no card is left that the stock could hold", field="seen")
     return weighted / total, melded / total
 
 
@@ -287,8 +372,8 @@ def hint(sight: Sight) -> Hint:
 
 def draw_hint(sight: Sight) -> DrawHint:
     hand, wild, rules = sight.hand, sight.wild, sight.rules
-    may_go_out = sight.may_go_out
-    mean, chance = stock_value(hand, wild, rules, sight.unseen)
+    may_go_out = sight.may_go_out or sight.last_turn
+    mean, chance = stock_value(hand, wild, rules, sight.stock)
     options = [DrawOption("stock", None, None, mean, chance if may_go_out else 0.0)]
     forbid = not rules.discard_drawn_upcard
     for pile, card in sight.tops:
@@ -302,7 +387,10 @@ def draw_hint(sight: Sight) -> DrawHint:
     advised = min(
         options, key=lambda o: (o.expected_deadwood, -o.go_out_chance, o.card is not None)
     )
-    return DrawHint(tuple(options), advised, _draw_reason(advised, options[0]))
+    reason = _draw_reason(advised, options[0], last_turn=sight.last_turn)
+    if sight.stock_known:
+        reason += " The stock is the reshuffled discard pile: its cards are known."
+    return DrawHint(tuple(options), advised, reason, stock_known=sight.stock_known)
 
 
 def discard_hint(sight: Sight) -> DiscardHint:
@@ -313,12 +401,11 @@ def discard_hint(sight: Sight) -> DiscardHint:
     return DiscardHint(discards, best.card, _discard_reason(best))
 
 
-def _draw_reason(advised: DrawOption, stock: DrawOption) -> str:
+def _draw_reason(advised: DrawOption, stock: DrawOption, *, last_turn: bool) -> str:
+    out = "end the round with no points" if last_turn else "go out"
     if advised.card is None:
         odds = (
-            f", with a {advised.go_out_chance:.0%} chance to go out"
-            if advised.go_out_chance
-            else ""
+            f", with a {advised.go_out_chance:.0%} chance to {out}" if advised.go_out_chance else ""
         )
         return (
             f"Draw from the stock: it leaves {advised.expected_deadwood:.1f} points of deadwood "
@@ -326,7 +413,7 @@ def _draw_reason(advised: DrawOption, stock: DrawOption) -> str:
         )
     shown = format_card(advised.card)
     if advised.go_out_chance:
-        return f"Take the {shown} from the discard pile: it lets you go out."
+        return f"Take the {shown} from the discard pile: it lets you {out}."
     return (
         f"Take the {shown} from the discard pile: it leaves {advised.expected_deadwood:.0f} "
         f"points of deadwood, against {stock.expected_deadwood:.1f} on average from the stock."
@@ -370,6 +457,10 @@ def advise(
     )
     _check_in_pack(known, pack, "seen", together)
     unseen = tuple((c, pack[c] - known[c]) for c in sorted(pack) if pack[c] > known[c])
+    if upcard is not None and not unseen:
+        raise NothingUnseen(
+            f"{together} hold every card of the pack: none is left for the stock", field="seen"
+        )
     sight = Sight(
         seat=0,
         rules=rules,
@@ -385,16 +476,9 @@ def advise(
         out_seat=None,
         table=None,
         taken=((),) * players,
+        stock=unseen,
     )
     return hint(sight)
-
-
-class PackError(HandError):
-    """Cards that the pack cannot hold: more copies than it has, or cards it has none of."""
-
-    def __init__(self, message: str, *, field: str) -> None:
-        self.field = field
-        super().__init__(message)
 
 
 def _check_in_pack(cards: Counter[Card], pack: Counter[Card], field: str, what: str) -> None:

@@ -31,6 +31,23 @@ class HandError(EngineError, ValueError):
     """A hand is empty, too large, or holds a card the rules' pack cannot contain."""
 
 
+# -- advice (engine/advice.py) --------------------------------------------------------------------
+
+
+class PackError(HandError):
+    """Advice asked for cards that the pack cannot hold: more copies than it has, or cards it
+    has none of. ``field`` names the input (``hand``, ``upcard`` or ``seen``)."""
+
+    def __init__(self, message: str, *, field: str) -> None:
+        self.field = field
+        super().__init__(message)
+
+
+class NothingUnseen(PackError):
+    """Draw-phase advice for a hand whose own cards, upcard and seen cards take the whole pack:
+    no card is left for the stock, so no stock figure can be given (``field`` is ``seen``)."""
+
+
 # -- the game (engine/game) -----------------------------------------------------------------------
 
 

@@ -1,13 +1,17 @@
 """What a seat knows of its round: built from its view and the public log only, never the state.
 
 Replaying this deal's public log entries (``LogEntry.deal``) rebuilds the discard piles, the
-stock's size and the cards each other seat took from a pile and still holds. Every card of the
-pack that is not in the seat's hand, in a pile, on the table (redemption) or known in another
-seat's hand is *unseen*: it may be in the stock or in another hand, and from this seat's point of
-view each unseen copy is equally likely to be the stock's next card.
+stock's size and the cards each other seat took from a pile and still holds. The deal's upcard
+starts the piles: the view names it (``GameView.turned``) even once a discard has covered it.
 
-One card escapes the log: the upcard turned at the deal, once a discard covers it before anybody
-takes it. No view or log entry names it any more, so it counts as unseen.
+Every card of the pack that is not in the seat's hand, in a pile, on the table (redemption) or
+known in another seat's hand is *unseen*: it may be in the stock or in another hand, and from
+this seat's point of view each unseen copy is equally likely to be the stock's next card.
+
+A reshuffle changes that: the new stock is the old piles less their tops, cards every seat saw.
+From then on the stock holds only those cards (less the ones the seat drew from it since), and
+the unseen cards are all in other hands. ``Sight.stock`` is what the stock's next card may be
+either way; ``Sight.stock_known`` says which case holds.
 """
 
 from __future__ import annotations
@@ -25,7 +29,10 @@ from engine.game.views import GameView, LogEntry
 from engine.rules import Rules
 
 _COVERED: Final = -1
-"""The deal's upcard in a rebuilt pile while no view or log entry names it."""
+"""The deal's upcard in a rebuilt pile, for a view that does not name it (``turned`` None)."""
+
+Copies = tuple[tuple[Card, int], ...]
+"""A multiset of cards: each distinct card with its number of copies, in card order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +45,9 @@ class Sight:
     wild: Rank
     phase: Phase | None
     hand: tuple[Card, ...]
-    unseen: tuple[tuple[Card, int], ...]
-    """Each distinct unseen card with its number of unseen copies, in card order."""
+    unseen: Copies
+    """The copies the seat has not seen: in the stock or in other hands (after a reshuffle,
+    in other hands only)."""
     tops: tuple[tuple[int | None, Card], ...]
     """The discard piles' top cards a draw may take: (pile, card); pile is None for the shared
     pile, else the seat whose pile it is."""
@@ -53,6 +61,29 @@ class Sight:
     """Redemption: the cards of each seat's melds on the table."""
     taken: tuple[tuple[Card, ...], ...]
     """Per seat, the cards it took from a pile this round and has not discarded since."""
+    stock: Copies = ()
+    """What the stock's next card may be, every copy equally likely: ``unseen`` until a
+    reshuffle; after one, the reshuffled cards less those the seat drew since and those seen
+    elsewhere again. (Other seats' draws from it are not named; the next card is still any of
+    these copies with equal chance.)"""
+    stock_known: bool = False
+    """The stock was reshuffled this round: its cards are known, ``stock`` lists them."""
+    stock_count: int = 0
+    hand_counts: tuple[int, ...] = ()
+    """Cards in each seat's hand now."""
+    discarded: tuple[tuple[Card, ...], ...] = ()
+    """Per seat, the cards it discarded this round, in order."""
+    declined: tuple[tuple[Card, ...], ...] = ()
+    """Per seat, the pile tops it passed over this round by drawing from the stock."""
+    stock_draws: tuple[int, ...] = ()
+    """Per seat, its draws from the stock this round (cards it saw that nobody else did)."""
+    piles: tuple[tuple[Card, ...], ...] = ()
+    """The discard piles as rebuilt, each one's top card last (a pile's covered first card is
+    left out when the view does not name it)."""
+    scores: tuple[int, ...] = ()
+    """Each seat's total so far."""
+    round: int = 1
+    rounds: int = 1
 
     @property
     def may_go_out(self) -> bool:
@@ -60,6 +91,11 @@ class Sight:
         if self.out_seat is not None:
             return False
         return self.rules.first_lap_go_out or self.turns_done >= len(self.active)
+
+    @property
+    def last_turn(self) -> bool:
+        """Somebody else went out: this turn's hand is scored as it ends."""
+        return self.out_seat is not None and self.out_seat != self.seat
 
     @property
     def forbidden_discard(self) -> Card | None:
@@ -75,73 +111,153 @@ class Sight:
         return sum(count for _, count in self.unseen)
 
 
-def _uncover(piles: list[list[Card]], tops: tuple[Card | None, ...] | None) -> None:
-    """A pile still holding only its covered first card shows the top the view shows."""
-    for pile, top in zip(piles, tops or (), strict=False):
-        if pile == [_COVERED] and top is not None:
-            pile[0] = top
+class _Replay:
+    """This deal's log entries replayed from the deal, as one seat sees them."""
+
+    def __init__(self, view: GameView, seat: int, rules: Rules) -> None:
+        self.seat = seat
+        self.per_player = rules.discard_piles == "per_player"
+        n = len(view.players)
+        self.piles: list[list[Card]] = [[] for _ in range(n if self.per_player else 1)]
+        self.piles[view.dealer if self.per_player else 0].append(
+            _COVERED if view.turned is None else view.turned
+        )
+        dealt = sum(copies for _, copies in _pack(rules, n))
+        self.stock = dealt - len(view.active) * hand_size(rules, view.round) - 1
+        self.restocked: Counter[Card] | None = None
+        """The cards of the last reshuffle still possibly in the stock (None: no reshuffle)."""
+        self.taken: list[Counter[Card]] = [Counter() for _ in range(n)]
+        self.discarded: list[list[Card]] = [[] for _ in range(n)]
+        self.declined: list[list[Card]] = [[] for _ in range(n)]
+        self.stock_draws = [0] * n
+        self.turns_done = 0
+
+    def entry(self, entry: LogEntry) -> None:
+        action, card = entry.action, entry.card
+        if isinstance(action, Draw):
+            self._draw(entry.seat, action, card)
+        elif isinstance(action, Discard) and card is not None:
+            self._discard(entry.seat, card)
+        elif isinstance(action, LayOff) and card is not None:
+            _forget(self.taken[entry.seat], card)
+
+    def _draw(self, seat: int, action: Draw, card: Card | None) -> None:
+        if action.source == "stock":
+            self.stock -= 1
+            self.stock_draws[seat] += 1
+            self.declined[seat] += [p[-1] for p in self.piles if p and p[-1] != _COVERED]
+            if self.restocked is not None and card is not None:
+                _forget(self.restocked, card)
+        elif card is not None:
+            self.piles[self._pile_of(action.pile, seat)].pop()
+            self.taken[seat][card] += 1
+
+    def _discard(self, seat: int, card: Card) -> None:
+        self.piles[seat if self.per_player else 0].append(card)
+        self.discarded[seat].append(card)
+        _forget(self.taken[seat], card)
+        self.turns_done += 1
+        if self.stock == 0:
+            self._restock()
+
+    def _pile_of(self, pile: int | None, seat: int) -> int:
+        if not self.per_player:
+            return 0
+        return seat if pile is None else pile
+
+    def _restock(self) -> None:
+        """The stock ran out: all but each pile's top go back into it, face down. (When the
+        round ends instead, nothing follows.)"""
+        under = [c for pile in self.piles for c in pile[:-1]]
+        self.stock = len(under)
+        self.restocked = Counter(c for c in under if c != _COVERED)
+        for pile in self.piles:
+            del pile[:-1]
+
+    def uncover(self, tops: tuple[Card | None, ...] | None) -> None:
+        """A pile still holding only its covered first card shows the top the view shows."""
+        for pile, top in zip(self.piles, tops or (), strict=False):
+            if pile == [_COVERED] and top is not None:
+                pile[0] = top
+
+    def laid_down(self, table: _Table | None) -> None:
+        """A seat whose melds are on the table: what it took is there or still deadwood."""
+        for owner, melds in enumerate(table or ()):
+            if melds:
+                self.taken[owner].clear()
+
+    def placed(self, hand: tuple[Card, ...], table: _Table | None) -> Counter[Card]:
+        """The cards the seat knows to be outside the stock: its hand, the piles, the table's
+        melds and what other seats took and still hold."""
+        self.laid_down(table)
+        known = Counter(hand)
+        known.update(c for pile in self.piles for c in pile if c != _COVERED)
+        for other, cards in enumerate(self.taken):
+            if other != self.seat:
+                known.update(cards)
+        known.update(c for melds in table or () for meld in melds for c in meld)
+        return known
+
+
+_Table = tuple[tuple[tuple[Card, ...], ...], ...]
 
 
 def sight(view: GameView, log: Sequence[LogEntry], seat: int, rules: Rules) -> Sight:
     """What ``seat`` knows, from its own ``view`` and the public ``log`` it may see."""
-    per_player = rules.discard_piles == "per_player"
-    n = len(view.players)
-    piles: list[list[Card]] = [[] for _ in range(n if per_player else 1)]
-    piles[view.dealer if per_player else 0].append(_COVERED)
-    pack = _pack(rules, n)
-    stock = sum(copies for _, copies in pack) - len(view.active) * hand_size(rules, view.round) - 1
-    taken: list[Counter[Card]] = [Counter() for _ in range(n)]
-    turns_done = 0
+    replay = _Replay(view, seat, rules)
     for entry in _this_deal(log, view.deal):
-        action, card = entry.action, entry.card
-        if isinstance(action, Draw):
-            if action.source == "stock":
-                stock -= 1
-            elif card is not None:
-                pile = piles[_pile_of(action.pile, entry.seat, per_player=per_player)]
-                pile.pop()
-                taken[entry.seat][card] += 1
-        elif isinstance(action, Discard) and card is not None:
-            piles[entry.seat if per_player else 0].append(card)
-            _forget(taken[entry.seat], card)
-            turns_done += 1
-            if stock == 0:
-                stock = _restock(piles)
-        elif isinstance(action, LayOff) and card is not None:
-            _forget(taken[entry.seat], card)
-    _uncover(piles, view.discard_tops if per_player else (view.discard_top,))
+        replay.entry(entry)
+    replay.uncover(view.discard_tops if replay.per_player else (view.discard_top,))
     table = _table_cards(view)
-    for owner, melds in enumerate(table or ()):
-        if melds:  # its hand went down: what it took is on the table or still deadwood
-            taken[owner].clear()
     hand = view.hand or ()
-    seen = Counter(hand)
-    seen.update(c for pile in piles for c in pile if c != _COVERED)
-    for other, cards in enumerate(taken):
-        if other != seat:
-            seen.update(cards)
-    seen.update(c for melds in table or () for meld in melds for c in meld)
-    unseen = tuple((c, copies - seen[c]) for c, copies in pack if copies > seen[c])
+    pack = _pack(rules, len(view.players))
+    unseen, stock = _unseen_and_stock(pack, replay.placed(hand, table), replay.restocked)
     return Sight(
         seat=seat,
         rules=rules,
-        players=n,
+        players=len(view.players),
         wild=view.wild if view.wild is not None else rules.wild_rank(1),
         phase=view.phase,
         hand=tuple(hand),
         unseen=unseen,
-        tops=_draw_tops(view, per_player=per_player),
+        tops=_draw_tops(view, per_player=replay.per_player),
         upcard=view.upcard,
-        turns_done=turns_done,
+        turns_done=replay.turns_done,
         active=view.active,
         out_seat=view.out_seat,
         table=table,
-        taken=tuple(tuple(sorted(t.elements())) for t in taken),
+        taken=tuple(tuple(sorted(t.elements())) for t in replay.taken),
+        stock=stock,
+        stock_known=replay.restocked is not None,
+        stock_count=view.stock_count,
+        hand_counts=tuple(p.hand_count for p in view.players),
+        discarded=tuple(map(tuple, replay.discarded)),
+        declined=tuple(map(tuple, replay.declined)),
+        stock_draws=tuple(replay.stock_draws),
+        piles=tuple(tuple(c for c in pile if c != _COVERED) for pile in replay.piles),
+        scores=tuple(p.score for p in view.players),
+        round=view.round,
+        rounds=view.rounds,
     )
 
 
+def _unseen_and_stock(
+    pack: Copies, placed: Counter[Card], restocked: Counter[Card] | None
+) -> tuple[Copies, Copies]:
+    """(unseen, stock): the copies of the pack not placed; and what the stock may hold, the
+    unseen copies themselves until a reshuffle, then the reshuffled cards not placed since."""
+    free = [(c, copies - placed[c]) for c, copies in pack if copies > placed[c]]
+    if restocked is None:
+        unseen = tuple(free)
+        return unseen, unseen
+    stock = tuple((c, min(n, restocked[c])) for c, n in free if restocked[c])
+    in_stock = dict(stock)
+    unseen = tuple((c, n - in_stock.get(c, 0)) for c, n in free if n > in_stock.get(c, 0))
+    return unseen, stock
+
+
 @lru_cache(maxsize=64)
-def _pack(rules: Rules, players: int) -> tuple[tuple[Card, int], ...]:
+def _pack(rules: Rules, players: int) -> Copies:
     """The pack for ``players`` seats: each distinct card with its copies, in card order."""
     return tuple(sorted(Counter(rules.pack(players)).items()))
 
@@ -155,29 +271,14 @@ def _this_deal(log: Sequence[LogEntry], deal: int) -> Sequence[LogEntry]:
     return log[start:]
 
 
-def _pile_of(pile: int | None, seat: int, *, per_player: bool) -> int:
-    if not per_player:
-        return 0
-    return seat if pile is None else pile
-
-
 def _forget(cards: Counter[Card], card: Card) -> None:
-    """A card leaves a seat's hand: if it was one the seat was known to hold, it is no longer
-    (with several decks, an identical copy counts as that one)."""
+    """A card leaves a seat's hand (or the stock): if it was one known to be there, it is no
+    longer (with several decks, an identical copy counts as that one)."""
     if cards[card] > 0:
         cards[card] -= 1
 
 
-def _restock(piles: list[list[Card]]) -> int:
-    """The stock ran out: all but each pile's top go back into it, face down (unseen again).
-    Returns the new stock's size (0 when the round ends instead; nothing follows then)."""
-    under = sum(max(len(pile) - 1, 0) for pile in piles)
-    for pile in piles:
-        del pile[:-1]
-    return under
-
-
-def _table_cards(view: GameView) -> tuple[tuple[tuple[Card, ...], ...], ...] | None:
+def _table_cards(view: GameView) -> _Table | None:
     if view.table is None:
         return None
     return tuple(tuple(meld.cards for meld in melds) for melds in view.table)

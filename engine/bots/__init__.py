@@ -3,7 +3,8 @@
 A bot is a pure function of what its seat may see: its own view, the public log as that seat
 sees it, and the (public) rules; never the game state. Its randomness comes from ``seed`` and
 the view's version, so the same seed in the same position always makes the same move. ``budget``
-is the time in seconds a level may think (only ``hard`` uses more than a few milliseconds).
+is the work a level may do (hands evaluated; None: the level's own), never time, so a decision
+is a pure function of the seat's information and the seed, whatever the machine.
 """
 
 from __future__ import annotations
@@ -12,14 +13,15 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from engine.bots.levels import HARD_BUDGET, Level, easy, greedy, hard, normal
+from engine.bots.expert import expert
+from engine.bots.levels import Level, easy, greedy, hard, normal
 from engine.errors import IllegalAction, UnknownBotLevel
 from engine.game.actions import Action
 from engine.game.views import GameView, LogEntry
 from engine.rules import Rules
 from engine.seen import sight
 
-LEVELS: Final[dict[str, Level]] = {"easy": easy, "normal": normal, "hard": hard}
+LEVELS: Final[dict[str, Level]] = {"easy": easy, "normal": normal, "hard": hard, "expert": expert}
 """The levels a game may seat."""
 BASELINES: Final[dict[str, Level]] = {"greedy": greedy}
 """Players the arena measures the levels against, not offered in games."""
@@ -41,7 +43,7 @@ def decide(
     seat: int,
     rules: Rules,
     seed: int = 0,
-    budget: float = HARD_BUDGET,
+    budget: int | None = None,
 ) -> Action:
     """The action the bot of ``level`` in ``seat`` takes now, from that seat's ``view`` and
     the ``log`` it may see (``engine.game.view`` and ``engine.game.public_log`` for the seat)."""

@@ -1,5 +1,7 @@
 """The computer players, weakest first. Each is a function of a seat's ``Sight`` (its view and
-the public log), a random generator seeded by the caller, and a time budget: never the state.
+the public log), a random generator seeded by the caller, and a budget of work (hands
+evaluated, never seconds: a decision made twice, on any machine, is the same): never the
+state.
 
 Every level lays off under redemption when that lowers its deadwood, and goes out as soon as it
 can. They differ in how they draw and what they throw:
@@ -12,14 +14,15 @@ can. They differ in how they draw and what they throw:
   expectation for its next draw, never a wild it can use; on a last turn, the least deadwood.
 - ``hard``: normal's look-ahead over every discard close to the best rather than the three
   best (a 13-card hand often has several cards that leave the same deadwood, and the next
-  draw tells them apart), as many as its time budget allows.
+  draw tells them apart), as many as its budget of work allows.
+
+``expert`` (``engine.bots.expert``) reads the other hands and weighs the race on top of hard.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -45,7 +48,9 @@ from engine.game.melding import without
 from engine.seen import Sight
 
 Ranked = list[tuple[Card, int]]
-Level = Callable[[Sight, random.Random, float], Action]
+Level = Callable[[Sight, random.Random, int | None], Action]
+"""A level: the move from a sight, a seeded generator and a budget of work (None: the level's
+own)."""
 
 EASY_SLIP = 0.25
 """How often ``easy`` throws a worse card than the analyser's."""
@@ -66,7 +71,7 @@ def _play(sight: Sight, draw: Callable[[Sight], Action], throw: Callable[[Ranked
 # -- greedy ---------------------------------------------------------------------------------------
 
 
-def greedy(sight: Sight, rng: random.Random, budget: float) -> Action:
+def greedy(sight: Sight, rng: random.Random, budget: int | None) -> Action:
     return _play(sight, _greedy_draw, lambda ranked: ranked[0][0])
 
 
@@ -86,8 +91,8 @@ def _greedy_draw(sight: Sight) -> Action:
 # -- easy -----------------------------------------------------------------------------------------
 
 
-def easy(sight: Sight, rng: random.Random, budget: float) -> Action:
-    return _play(forgetful(sight), _hinted_draw, lambda ranked: _slip(ranked, rng))
+def easy(sight: Sight, rng: random.Random, budget: int | None) -> Action:
+    return _play(forgetful(sight), hinted_draw, lambda ranked: _slip(ranked, rng))
 
 
 def forgetful(sight: Sight) -> Sight:
@@ -101,7 +106,9 @@ def forgetful(sight: Sight) -> Sight:
     for c in known:
         pack[c] -= 1
     unseen = tuple((c, n) for c, n in sorted(pack.items()) if n > 0)
-    return replace(sight, unseen=unseen, taken=((),) * sight.players)
+    return replace(
+        sight, unseen=unseen, stock=unseen, stock_known=False, taken=((),) * sight.players
+    )
 
 
 def _slip(ranked: Ranked, rng: random.Random) -> Card:
@@ -129,37 +136,41 @@ NORMAL_WEIGHT = 0.3
 """The weight of the deadwood held now against the next draw's expectation."""
 
 
-def normal(sight: Sight, rng: random.Random, budget: float) -> Action:
-    return _play(sight, _hinted_draw, lambda ranked: _lookahead(sight, ranked, NORMAL_LOOKAHEAD))
+def normal(sight: Sight, rng: random.Random, budget: int | None) -> Action:
+    return _play(sight, hinted_draw, lambda ranked: _lookahead(sight, ranked, NORMAL_LOOKAHEAD))
 
 
-def _hinted_draw(sight: Sight) -> Action:
+def hinted_draw(sight: Sight) -> Action:
     advised = draw_hint(sight).advised
     return STOCK if advised.card is None else draw_action(advised.pile)
 
 
-def _lookahead(sight: Sight, ranked: Ranked, look: Lookahead, deadline: float = math.inf) -> Card:
+def _lookahead(sight: Sight, ranked: Ranked, look: Lookahead, work: float = math.inf) -> Card:
     """The card whose discard leaves the least expected deadwood after the next draw from the
     stock, plus ``NORMAL_WEIGHT`` times the deadwood held meanwhile: a one-draw expectimax,
-    exact over the unseen cards, over the candidates ``look`` admits. Once as many as normal
-    weighs are done, the ``deadline`` (``time.perf_counter``) stops the rest. On a last turn it
-    is the least deadwood now, which is the round's score."""
+    exact over the cards the stock may hold, over the candidates ``look`` admits. Once as many
+    as normal weighs are done, a candidate is weighed only while ``work`` (hands evaluated:
+    one per distinct card the stock may hold) lasts. On a last turn it is the least deadwood
+    now, which is the round's score."""
     if sight.out_seat is not None:
         return ranked[0][0]
     candidates = keeps_wilds(sight, ranked)
     least = candidates[0][1]
     likely = [entry for entry in candidates if entry[1] <= least + look.spread][: look.width]
     best: tuple[float, Card] | None = None
+    per_candidate = len(sight.stock)
     for index, (card, left) in enumerate(likely):
-        if index >= (NORMAL_LOOKAHEAD.width or 0) and time.perf_counter() > deadline:
-            break
+        if index >= (NORMAL_LOOKAHEAD.width or 0):
+            if work < per_candidate:
+                break
+            work -= per_candidate
         held = NORMAL_WEIGHT * left
         bound = math.inf if best is None else best[0] - held
         mean = stock_mean_below(
             without(sight.hand, card),
             sight.wild,
             sight.rules,
-            sight.unseen,
+            sight.stock,
             bound,
             deadwood=left,
         )
@@ -171,14 +182,13 @@ def _lookahead(sight: Sight, ranked: Ranked, look: Lookahead, deadline: float = 
 
 # -- hard -----------------------------------------------------------------------------------------
 
-HARD_BUDGET = 0.15
-"""Seconds ``hard`` may think by default; the caller may give it less."""
+HARD_BUDGET = 1200
+"""Hands ``hard`` may evaluate beyond normal's three candidates: with some 40 distinct cards
+the stock may hold, about 30 more candidates, more than a hand has within the spread."""
 HARD_LOOKAHEAD = Lookahead(spread=3, width=None)
 """Every discard within 3 points of the best, as many as the budget allows."""
 
 
-def hard(sight: Sight, rng: random.Random, budget: float) -> Action:
-    deadline = time.perf_counter() + budget
-    return _play(
-        sight, _hinted_draw, lambda ranked: _lookahead(sight, ranked, HARD_LOOKAHEAD, deadline)
-    )
+def hard(sight: Sight, rng: random.Random, budget: int | None) -> Action:
+    work = HARD_BUDGET if budget is None else budget
+    return _play(sight, hinted_draw, lambda ranked: _lookahead(sight, ranked, HARD_LOOKAHEAD, work))

@@ -89,6 +89,11 @@ class GameView:
     """A speed game's open call (``turn`` is then None); None in a game played in turns."""
     out_seats: tuple[int, ...] = ()
     """A speed game: every seat that went out this round (``out_seat`` is the first)."""
+    turned: Card | None = None
+    """The card turned up when this round was dealt, in a game played in turns. Every seat saw
+    it; once a discard covers it before anybody takes it, no log entry names it, so the view
+    keeps it (a hint and a bot count it as seen). None in a speed game, which turns one up on
+    every pile."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +164,7 @@ def _view(state: GameState, hand: tuple[Card, ...] | None, seat: int | None) -> 
         seeded=state.seed is not None,
         call=call,
         out_seats=state.out_seats if playing else (),
+        turned=_turned(state),
     )
 
 
@@ -178,6 +184,18 @@ def _call_view(state: GameState, seat: int | None) -> CallView:
         waiting=tuple(s for s in choosing if choices[s] is None),
         choice=None if seat is None else choices[seat],
     )
+
+
+def _turned(state: GameState) -> Card | None:
+    """The upcard of this deal: the card dealt after the hands from the deal's pack, the last
+    shuffled pack as long as the whole pack (a reshuffle of the stock shuffles fewer cards).
+    None in a speed game, whose upcards lie on every pile (the view's ``discard_tops``)."""
+    if not state.shuffles or state.rules.turns == "speed":
+        return None
+    whole = len(state.shuffles[0])  # the first shuffle is always a deal
+    pack = next(p for p in reversed(state.shuffles) if len(p) == whole)
+    dealt = state.rules.hand_size(min(state.round, state.rules.rounds)) * len(state.active)
+    return pack[len(pack) - dealt - 1]
 
 
 def public_log(

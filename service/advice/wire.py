@@ -31,7 +31,6 @@ GameHand = Annotated[
         description="1 to 16 cards, a game's hand after its draw: with `upcard`, at most 15.",
     ),
 ]
-Chance = Annotated[float, Meta(ge=0, le=1, description="A probability, 0 to 1.")]
 
 
 class AdviseRequest(Strict, frozen=True):
@@ -92,7 +91,17 @@ class DrawOptionOut(Out, frozen=True):
             )
         ),
     ]
-    go_out_chance: Chance
+    go_out_chance: Annotated[
+        float,
+        Meta(
+            ge=0,
+            le=1,
+            description=(
+                "The chance that the draw lets the seat end the round with 0 points: go out "
+                "now, or, on a last turn after another seat went out, be left fully melded."
+            ),
+        ),
+    ]
 
 
 class DiscardOptionOut(Out, frozen=True):
@@ -114,6 +123,15 @@ class HintOut(Out, frozen=True):
         Seat | None, Meta(description="The advised pile, under per-player discard piles.")
     ] = None
     options: list[DrawOptionOut] | None = None
+    stock_known: Annotated[
+        bool | None,
+        Meta(
+            description=(
+                "Draw phase: the stock was reshuffled this round from the discards, so its "
+                "cards are known and the stock's figures are over them alone."
+            )
+        ),
+    ] = None
     discards: Annotated[
         list[DiscardOptionOut] | None,
         Meta(description="Every distinct card the seat may discard, best first."),

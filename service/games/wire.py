@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from msgspec import UNSET, Meta, UnsetType
 
@@ -24,16 +24,19 @@ from service.vocabulary.wire import (
     Version,
 )
 
-BotLevel = Literal["easy", "normal", "hard"]
+BotLevel = Literal["easy", "normal", "hard", "expert"]
 BotLevelName = Annotated[
     str,
     Meta(
         min_length=1,
         max_length=32,
-        description="`easy`, `normal` or `hard`; any other level is a 422 listing these.",
+        description=(
+            "`easy`, `normal`, `hard` or `expert`, each measurably stronger than the one "
+            "before; any other level is a 422 listing these."
+        ),
         # The document lists the levels; the service checks them itself, so that a wrong one
         # is answered with the levels there are.
-        extra_json_schema={"enum": ["easy", "normal", "hard"]},
+        extra_json_schema={"enum": list(get_args(BotLevel))},
     ),
 ]
 """A level as a seat spec names it: checked by the service, so that a wrong one is answered

@@ -53,6 +53,12 @@ ENGINE_PROBLEMS: Final[dict[type[errors.EngineError], EngineProblem]] = {
     errors.CardCodeError: EngineProblem(422, "bad-card", "A card or rank code is invalid"),
     errors.RulesError: EngineProblem(422, "bad-rules", "The rules are invalid", _rules_field),
     errors.HandError: EngineProblem(422, "bad-hand", "The hand is invalid", _named("hand")),
+    # Advice for cards the pack cannot hold, or with nothing left unseen: the field named
+    # (``hand``, ``upcard`` or ``seen``), as any invalid field of the request.
+    errors.PackError: EngineProblem(422, "invalid-field", "A request field is invalid", _own_field),
+    errors.NothingUnseen: EngineProblem(
+        422, "invalid-field", "A request field is invalid", _own_field
+    ),
     errors.NotYourTurn: EngineProblem(409, "not-your-turn", "It is not this seat's turn"),
     errors.WrongPhase: EngineProblem(
         409, "wrong-phase", "The action does not fit the turn's phase", _named("type")

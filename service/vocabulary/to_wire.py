@@ -217,6 +217,7 @@ def hint_to_wire(advice: Hint) -> HintOut:
                 )
                 for o in advice.options
             ],
+            stock_known=advice.stock_known,
             reason=advice.reason,
         )
     return HintOut(

@@ -4,13 +4,14 @@ Speed rows are CPU time of this process (the machine is shared: wall time would 
 neighbours), each decision timed on its own; "vs target" divides the p99 by the target.
 - a hint for a 13-card hand (round 11 of classic, two decks), the analyser's memo cleared
   before each, as for a seat's first hint: p99 ≤ 10 ms;
-- a ``normal`` and a ``hard`` decision, every decision of whole four-bot games: p99 ≤ 10 ms
-  and ≤ 200 ms (hard with its default budget);
+- a ``normal``, a ``hard`` and an ``expert`` decision, every decision of whole games: p99 ≤
+  10 ms, ≤ 200 ms and ≤ 300 ms (each with its default budget of work), four-bot games and, for
+  expert, two-player games too (its reading of the other hands costs more with more of them);
 - a whole game of four ``normal`` bots in process: ≤ 2 s.
 
-Then two short arenas (``make arena`` runs the full ones), seats rotated over the same deals,
-mean points per game with 95% confidence intervals: hard against normal head to head (the
-paired comparison that tells them apart), then hard, normal, easy and greedy at one table.
+Then short arenas (``make arena`` runs the full ones), seats rotated over the same deals, mean
+points per game with 95% confidence intervals: each level against the one below, head to head
+in two-player classic.
 """
 
 from __future__ import annotations
@@ -21,16 +22,15 @@ import time
 
 from engine import arena
 from engine.advice import advise, clear_memo
+from engine.bots.expert import EXPERT_BUDGET
 from engine.bots.levels import HARD_BUDGET
 from engine.rules import Rules
 
 CLASSIC = Rules.from_spec("classic")
 HINT_HANDS = 300
 GAMES = 4
-HEAD_TO_HEAD = ("hard", "normal", "hard", "normal")
-HEAD_TO_HEAD_DEALS = 40
-TABLE = ("hard", "normal", "easy", "greedy")
-TABLE_DEALS = 6
+LADDER = (("normal", "easy"), ("hard", "normal"), ("expert", "hard"))
+LADDER_DEALS = 20
 
 
 def p99(values: list[float]) -> float:
@@ -72,7 +72,7 @@ def decision_times(seats: list[str], games: int) -> tuple[dict[str, list[float]]
     for seed in range(games):
         clear_memo()
         start = time.process_time()
-        arena.play_game(seats, 500 + seed, CLASSIC, budget=HARD_BUDGET, on_decision=timed)
+        arena.play_game(seats, 500 + seed, CLASSIC, on_decision=timed)
         per_game.append(time.process_time() - start)
     return times, per_game
 
@@ -80,16 +80,22 @@ def decision_times(seats: list[str], games: int) -> tuple[dict[str, list[float]]
 def main() -> None:
     print(f"{'CPU time, ms':<34} {'n':>6} {'median':>9} {'p99':>9} {'target':>8} {'vs target':>9}")
     print(row("hint, 13 cards, two decks", hint_times(), 0.010))
+    easy, _ = decision_times(["easy"] * 4, GAMES // 2)
+    print(row("easy decision", easy["easy"], 0.010))
     normal, games = decision_times(["normal"] * 4, GAMES)
     print(row("normal decision", normal["normal"], 0.010))
     print(row("game of four normal bots", games, 2.0))
     hard, _ = decision_times(["hard", "normal", "hard", "normal"], GAMES // 2)
-    print(row(f"hard decision (budget {HARD_BUDGET * 1000:.0f} ms)", hard["hard"], 0.200))
+    print(row(f"hard decision (budget {HARD_BUDGET} hands)", hard["hard"], 0.200))
+    expert, _ = decision_times(["expert", "hard", "expert", "hard"], GAMES // 2)
+    print(row(f"expert decision, 4 players ({EXPERT_BUDGET})", expert["expert"], 0.300))
+    expert2, _ = decision_times(["expert", "hard"], GAMES)
+    print(row(f"expert decision, 2 players ({EXPERT_BUDGET})", expert2["expert"], 0.300))
     print("  (a decision includes the seat's view, log and sight; a game, apply too)")
     print()
-    for seats, deals in ((HEAD_TO_HEAD, HEAD_TO_HEAD_DEALS), (TABLE, TABLE_DEALS)):
-        print(f"short arena, classic, {','.join(seats)} (make arena: the full one)")
-        print(arena.run(seats, deals, 2026, CLASSIC, budget=HARD_BUDGET).table())
+    for better, worse in LADDER:
+        print(f"short arena, two-player classic, {better} against {worse} (make arena: longer)")
+        print(arena.run((better, worse), LADDER_DEALS, 2026, CLASSIC).table())
         print()
 
 

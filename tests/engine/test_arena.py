@@ -23,7 +23,7 @@ def test_estimate_is_the_mean_with_a_normal_95_percent_interval() -> None:
 
 def test_every_level_sits_in_every_seat_of_every_deal() -> None:
     rules = Rules.from_spec({"preset": "classic", "schedule": "down"})
-    result = arena.run(["greedy", "normal"], 2, 5, rules, budget=0.01)
+    result = arena.run(["greedy", "normal"], 2, 5, rules)
     assert result.games == 4  # two deals, each in both rotations
     assert len(result.per_deal["greedy"]) == len(result.per_deal["normal"]) == 2
     margin = result.margin("normal", "greedy")
@@ -45,6 +45,14 @@ def test_the_command_prints_a_table_and_refuses_bad_seats(
     args = ["arena", "--games", "4", "--seats", "greedy,easy,greedy,easy", "--seed", "3"]
     assert main(args) == 0
     assert "2 deals x 2 rotations = 4 games" in capsys.readouterr().out
-    assert main(["arena", "--players", "2", "--seats", "easy,expert"]) == 2
-    assert "unknown bot level 'expert'" in capsys.readouterr().err
+    assert main(["arena", "--players", "2", "--seats", "easy,grandmaster"]) == 2
+    assert "unknown bot level 'grandmaster'" in capsys.readouterr().err
     assert main(["arena", "--players", "3", "--seats", "easy,normal"]) == 2
+
+
+def test_deals_split_over_processes_give_the_same_figures() -> None:
+    rules = Rules.from_spec({"preset": "classic", "schedule": "down"})
+    alone = arena.run(["greedy", "normal"], 3, 8, rules)
+    split = arena.run_split(["greedy", "normal"], 3, 8, rules, jobs=2)
+    assert split.per_deal == alone.per_deal
+    assert (split.games, split.decisions) == (alone.games, alone.decisions)

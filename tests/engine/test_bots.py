@@ -4,8 +4,12 @@ seed, and blind to everything their seat cannot see."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,6 +21,7 @@ from engine.bots.levels import HARD_LOOKAHEAD, NORMAL_LOOKAHEAD, NORMAL_WEIGHT, 
 from engine.bots.moves import discards, keeps_wilds
 from engine.errors import IllegalAction, UnknownBotLevel
 from engine.game import (
+    Action,
     Discard,
     Draw,
     GameState,
@@ -49,7 +54,7 @@ def rules_of(preset: str, options: dict[str, object]) -> Rules:
     return Rules.from_spec({"preset": preset, **options})
 
 
-def bot_move(state: GameState, level: str, seed: int = 0) -> object:
+def bot_move(state: GameState, level: str, seed: int = 0) -> Action:
     seat = state.turn
     return decide(
         level,
@@ -58,7 +63,6 @@ def bot_move(state: GameState, level: str, seed: int = 0) -> object:
         seat=seat,
         rules=state.rules,
         seed=seed,
-        budget=10.0,  # time to spare: a hard decision here never depends on the machine's load
     )
 
 
@@ -108,11 +112,60 @@ def test_same_seed_same_move_and_unknown_levels_refused() -> None:
     state = new_game(["a", "b", "c"], "online", 5)
     for level in ALL_LEVELS:
         assert bot_move(state, level, seed=1) == bot_move(state, level, seed=1)
-    with pytest.raises(UnknownBotLevel, match="expected one of easy, normal, hard"):
-        bot_move(state, "expert")
+    with pytest.raises(UnknownBotLevel, match="expected one of easy, normal, hard, expert"):
+        bot_move(state, "grandmaster")
     seat = (state.turn + 1) % 3
     with pytest.raises(IllegalAction):
         decide("normal", view(state, seat), public_log(state, seat), seat=seat, rules=state.rules)
+
+
+# -- repeatable ----------------------------------------------------------------------------------
+
+DECISIONS = """
+from engine.bots import LEVELS, BASELINES, decide
+from engine.game import public_log, view
+from tests.engine.test_bots import positions_to_decide
+for state in positions_to_decide():
+    seat = state.turn
+    for level in (*LEVELS, *BASELINES):
+        action = decide(level, view(state, seat), public_log(state, seat), seat=seat,
+                        rules=state.rules, seed=7)
+        print(level, state.version, repr(action))
+"""
+
+
+def positions_to_decide() -> list[GameState]:
+    """Positions of a game of normal bots: draw and discard phases, early and late rounds."""
+    rules = Rules.from_spec("online")
+    state = new_game(["a", "b", "c"], rules, 21)
+    found = []
+    while state.status == "playing" and state.round <= 9:
+        if state.version % 17 in (0, 1):
+            found.append(state)
+        state = apply(state, state.turn, bot_move(state, "normal"))
+    return found
+
+
+def test_a_decision_is_the_same_in_another_process() -> None:
+    """Every level decides the same positions alike in two fresh processes (other hash seeds,
+    other memos, other load) and in this one: budgets count work, never time."""
+    outputs = []
+    for hash_seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-c", DECISIONS],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            cwd=Path(__file__).parents[2],
+        )
+        outputs.append(done.stdout)
+    here = []
+    for state in positions_to_decide():
+        for level in ALL_LEVELS:
+            here.append(f"{level} {state.version} {bot_move(state, level, seed=7)!r}")
+    assert outputs[0] == outputs[1] == "\n".join(here) + "\n"
+    assert len(here) > 20 * len(ALL_LEVELS)
 
 
 # -- fairness -------------------------------------------------------------------------------------
@@ -209,7 +262,7 @@ def expectimax_discard(seen: Sight, look: Lookahead) -> int:
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_normal_and_hard_throw_the_card_the_plain_expectimax_finds(preset: str) -> None:
     """Against a plain reference: normal over its three best discards, hard over every discard
-    within its spread (time to spare) or its three best (no time), in the discard phases of
+    within its spread (work to spare) or its three best (none), in the discard phases of
     games played by normal bots."""
     rules = rules_of(preset, {})
     compared = 0
@@ -222,10 +275,10 @@ def test_normal_and_hard_throw_the_card_the_plain_expectimax_finds(preset: str) 
             if state.out_seat is None and isinstance(action, Discard) and not action.go_out:
                 seen = sight(seen_view, log, seat, rules)
                 assert action.card == expectimax_discard(seen, NORMAL_LOOKAHEAD)
-                found = decide("hard", seen_view, log, seat=seat, rules=rules, budget=10.0)
+                found = decide("hard", seen_view, log, seat=seat, rules=rules, budget=10**6)
                 assert found == Discard(expectimax_discard(seen, HARD_LOOKAHEAD))
-                # Out of time at once, hard still weighs as many candidates as normal does.
-                hurried = decide("hard", seen_view, log, seat=seat, rules=rules, budget=0.0)
+                # With no work to spare, hard still weighs as many candidates as normal does.
+                hurried = decide("hard", seen_view, log, seat=seat, rules=rules, budget=0)
                 at_once = Lookahead(HARD_LOOKAHEAD.spread, NORMAL_LOOKAHEAD.width)
                 assert hurried == Discard(expectimax_discard(seen, at_once))
                 compared += 1

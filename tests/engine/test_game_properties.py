@@ -86,6 +86,7 @@ VIEW_FIELDS = {
     "deal",
     "call",
     "out_seats",
+    "turned",
 }
 
 
@@ -374,6 +375,9 @@ class Referee:
         assert public.stock_count == len(state.stock)
         assert public.deal == state.deal
         tops = tuple(p[-1] if p else None for p in state.piles)
+        last = state.last_record
+        if state.status == "playing" and (last is None or last.deal != state.deal):
+            assert [t for t in tops if t is not None] == [public.turned]  # only the upcard
         if self.rules.discard_piles == "per_player":
             assert public.discard_tops == tops
             assert public.discard_top is None

@@ -128,7 +128,7 @@ def test_bad_claims_answer_a_problem_and_change_nothing(client: Client) -> None:
 BAD_SEATS: list[tuple[list[Json], Json, int, str, str | None]] = [
     # classic takes 2 to 8 players: open seats count.
     ([{"name": "A"}] + [{"open": True}] * 8, {}, 422, "bad-rules", "players"),
-    ([{"name": "A"}, {"bot": "expert"}], {}, 422, "unknown-bot-level", "players[1].bot"),
+    ([{"name": "A"}, {"bot": "grandmaster"}], {}, 422, "unknown-bot-level", "players[1].bot"),
     ([{"name": "A"}, {"bot": "easy", "open": True}], {}, 422, "invalid-seat", "players[1]"),
     ([{"name": "A"}, {"name": "B"}], {"turn_seconds": 2}, 422, "invalid-field", "turn_seconds"),
     ([{"name": "A"}, {"name": "B"}], {"turn_seconds": 86401}, 422, "invalid-field", "turn_seconds"),

@@ -9,6 +9,7 @@ const SEAT_KINDS = [
   ["easy", "Bot: easy"],
   ["normal", "Bot: normal"],
   ["hard", "Bot: hard"],
+  ["expert", "Bot: expert"],
   ["open", "Open seat: invite someone"],
 ];
 const MAX_OTHER_SEATS = 7;
