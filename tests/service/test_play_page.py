@@ -38,8 +38,9 @@ from tests.service.test_browser_table import CHROMIUM, CHROMIUM_ARGS
 ARTIFACTS = Path(__file__).parents[1] / "artifacts" / "play"
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
-WAIT_MS = 20_000
-"""How long any one condition may take to come true: generous, for a busy machine."""
+WAIT_MS = 90_000
+"""How long any one condition may take to come true: generous, for a busy machine (the first
+bot move waits for its worker process to start, seconds when every core is taken)."""
 TURNS_AT_MOST = 400
 """A bound on the person's turns in one game, far above any real game's."""
 
