@@ -25,7 +25,7 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
-from engine.advice import draw_hint, stock_value
+from engine.advice import draw_hint
 from engine.bots.feeding import fed_chance, may_feed, next_seat
 from engine.bots.levels import hinted_draw
 from engine.bots.moves import (
@@ -39,6 +39,7 @@ from engine.bots.moves import (
 )
 from engine.bots.reading import built_hands, seat_likelihood
 from engine.cards import Card
+from engine.draw_values import stock_value
 from engine.game.actions import Action, Phase
 from engine.game.melding import deadwood_points, without
 from engine.seen import Sight

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.advice import kept_after, with_card
 from engine.cards import Card
+from engine.draw_values import kept_after, with_card
 from engine.seen import Sight
 
 Weighed = Sequence[tuple[tuple[Card, ...], float]]

@@ -26,12 +26,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from engine.advice import (
-    draw_hint,
-    kept_after,
-    stock_mean_below,
-    with_card,
-)
+from engine.advice import draw_hint
 from engine.analysis import min_deadwood
 from engine.bots.moves import (
     STOCK,
@@ -43,6 +38,7 @@ from engine.bots.moves import (
     keeps_wilds,
 )
 from engine.cards import Card
+from engine.draw_values import kept_after, stock_mean_below, with_card
 from engine.game.actions import Action, Phase
 from engine.game.melding import without
 from engine.seen import Sight

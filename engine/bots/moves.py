@@ -9,9 +9,9 @@ fully melded, so the failed go-out penalty never applies to it.
 
 from __future__ import annotations
 
-from engine.advice import kept_after, ranked_discards
 from engine.analysis.hand import is_wild
 from engine.cards import Card
+from engine.draw_values import kept_after, ranked_discards
 from engine.game.actions import DISCARD_DRAW, DISCARDS, GO_OUTS, STOCK_DRAW, Action, Draw, LayOff
 from engine.game.melding import lay_out_meld, without
 from engine.seen import Sight

@@ -22,9 +22,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from engine.advice import RUN_REACH, best_discard, ranked_discards
 from engine.analysis.hand import is_wild
 from engine.cards import KING, Card, Rank
+from engine.draw_values import RUN_REACH, best_discard, ranked_discards
 from engine.game.melding import without
 from engine.seen import Copies, Sight
 

@@ -13,20 +13,16 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine.advice import (
+from engine.advice import DiscardHint, DrawHint, advise, draw_hint, hint
+from engine.cards import parse_cards
+from engine.draw_values import (
     MEMO_RULES,
     MEMO_SIZE,
-    DiscardHint,
-    DrawHint,
-    advise,
     clear_memo,
-    draw_hint,
-    hint,
     memo_counts,
     stock_mean_below,
     stock_value,
 )
-from engine.cards import parse_cards
 from engine.errors import NothingUnseen, PackError
 from engine.game import Discard, Draw, GameState, Phase, apply, new_game, public_log, view
 from engine.rules import PRESET_NAMES, Rules
@@ -331,7 +327,7 @@ def test_the_memos_are_bounded_in_rules_values_and_in_hands(
     assert counts.memos == MEMO_RULES
     assert counts.memos_dropped - before.memos_dropped == 40 - MEMO_RULES
     assert 0 < counts.hands <= MEMO_RULES * MEMO_SIZE
-    monkeypatch.setattr("engine.advice.MEMO_SIZE", 8)
+    monkeypatch.setattr("engine.draw_values.MEMO_SIZE", 8)
     clear_memo()
     # Two wilds (threes): no drawn card is dead, each of 48 is analysed.
     advise(cards("3H 3S KS"), 3, Rules.from_spec("classic"), upcard=upcard)

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.advice import kept_after
 from engine.bots import BASELINES, LEVELS, decide
 from engine.bots.levels import HARD_LOOKAHEAD, NORMAL_LOOKAHEAD, NORMAL_WEIGHT, Lookahead
 from engine.bots.moves import discards, keeps_wilds
+from engine.draw_values import kept_after
 from engine.errors import IllegalAction, UnknownBotLevel
 from engine.game import (
     Action,
