@@ -102,7 +102,7 @@ def sight(view: GameView, log: Sequence[LogEntry], seat: int, rules: Rules) -> S
                 pile.pop()
                 taken[entry.seat][card] += 1
         elif isinstance(action, Discard) and card is not None:
-            piles[entry.seat if per_player else 0].append(card)
+            piles[_pile_of(action.pile, entry.seat, per_player=per_player)].append(card)
             _forget(taken[entry.seat], card)
             turns_done += 1
             if stock == 0:
