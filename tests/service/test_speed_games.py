@@ -8,6 +8,7 @@ Timing: the app sweeps every 0.2 s; every wait polls for its outcome with a gene
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from functools import cache
 from typing import Any
@@ -52,7 +53,7 @@ def assert_call_ends_once(entries: list[Json]) -> None:
     """One version per entry, and each round's call ends numbered 1, 2, 3... (none twice)."""
     assert [e["version"] for e in entries] == list(range(1, len(entries) + 1))
     numbers = [e["action"]["number"] for e in entries if e["action"]["type"] == "call_end"]
-    for before, after in zip(numbers, numbers[1:], strict=False):
+    for before, after in itertools.pairwise(numbers):
         assert after in (before + 1, 1)
 
 
@@ -74,7 +75,9 @@ def test_a_whole_speed_game_of_a_person_and_bots(client: Client) -> None:
         return view
 
     final = poll(ann_chooses, lambda view: view["status"] == "finished", WAIT_SECONDS)
-    assert final["winners"] and final["call"] is None and final["turn"] is None
+    assert final["winners"]
+    assert final["call"] is None
+    assert final["turn"] is None
     assert chosen > 11  # at least a draw and a discard each round
     entries = log_of(client, game_id)
     assert_call_ends_once(entries)
@@ -92,9 +95,11 @@ def test_no_view_or_log_shows_a_choice_before_its_call_ends(client: Client) -> N
     # The draw call: Ann draws from her neighbour's pile, and nobody else learns how.
     pile = next(a for a in seat_view(client, game_id, ann)["legal"] if a["source"] == "discard")
     mine = choose(client, game_id, ann, pile).json()
-    assert mine["call"]["choice"] == pile and mine["call"]["chosen"] == [0]
+    assert mine["call"]["choice"] == pile
+    assert mine["call"]["chosen"] == [0]
     for viewer in (seat_view(client, game_id, bob), public(client, game_id)):
-        assert viewer["call"]["chosen"] == [0] and viewer["call"]["choice"] is None
+        assert viewer["call"]["chosen"] == [0]
+        assert viewer["call"]["choice"] is None
         assert viewer["discard_tops"] == created["view"]["discard_tops"]
     for log in (
         log_of(client, game_id),
@@ -103,14 +108,18 @@ def test_no_view_or_log_shows_a_choice_before_its_call_ends(client: Client) -> N
         assert log == [{"version": 1, "seat": 0, "action": {"type": "chosen"}, "card": None}]
     choose(client, game_id, bob, {"type": "draw", "source": "stock"})
     ended = choose(client, game_id, cy, {"type": "draw", "source": "stock"}).json()
-    assert ended["call"]["number"] == 2 and ended["call"]["phase"] == "discard"
+    assert ended["call"]["number"] == 2
+    assert ended["call"]["phase"] == "discard"
     # The call's end shows every choice, but a card another seat drew from the stock stays
     # hidden from Cy; the card Ann took from a pile everyone saw.
     end = log_of(client, game_id)[-1]
     cy_end = client.get(f"/v1/games/{game_id}/log", headers=bearer(cy)).json()["entries"][-1]
-    assert end["action"]["type"] == "call_end" and end["seat"] == -1
+    assert end["action"]["type"] == "call_end"
+    assert end["seat"] == -1
     cards = {m["seat"]: m["card"] for m in cy_end["action"]["moves"]}
-    assert cards[0] is not None and cards[1] is None and cards[2] in ended["hand"]
+    assert cards[0] is not None
+    assert cards[1] is None
+    assert cards[2] in ended["hand"]
     assert {m["seat"]: m["card"] for m in end["action"]["moves"]}[2] is None
     # The discard call: Ann's discard is secret until Bob and Cy have chosen too.
     card = seat_view(client, game_id, ann)["hand"][0]
@@ -132,18 +141,23 @@ def test_a_second_choice_replaces_the_first_with_keys_and_versions(client: Clien
     game_id, ann = created["game_id"], created["seats"][0]["token"]
     stock = {"type": "draw", "source": "stock"}
     first = choose(client, game_id, ann, stock, key="one")
-    assert first.status_code == 200 and first.json()["call"]["choice"] == stock
+    assert first.status_code == 200
+    assert first.json()["call"]["choice"] == stock
     pile = next(a for a in first.json()["legal"] if a["source"] == "discard")
     second = choose(client, game_id, ann, pile, key="two")
     assert second.status_code == 200, second.text
-    assert second.json()["call"]["choice"] == pile and second.json()["version"] == 2
+    assert second.json()["call"]["choice"] == pile
+    assert second.json()["version"] == 2
     # The first key answers as it first did, and applies nothing again.
     again = choose(client, game_id, ann, stock, key="one")
-    assert again.status_code == 200 and again.content == first.content
+    assert again.status_code == 200
+    assert again.content == first.content
     stale = choose(client, game_id, ann, {**stock, "expected_version": 1})
-    assert stale.status_code == 409 and stale.json()["field"] == "expected_version"
+    assert stale.status_code == 409
+    assert stale.json()["field"] == "expected_version"
     view = seat_view(client, game_id, ann)
-    assert view["version"] == 2 and view["call"]["choice"] == pile
+    assert view["version"] == 2
+    assert view["call"]["choice"] == pile
 
 
 @cache
@@ -176,7 +190,8 @@ def test_bad_choices_are_refused_naming_the_field_with_nothing_changed(client: C
         answer = choose(client, game_id, token, body)
         assert answer.status_code == status, answer.text
         problem = answer.json()
-        assert problem["type"].endswith(f":{kind}") and problem.get("field") == field, problem
+        assert problem["type"].endswith(f":{kind}"), problem
+        assert problem.get("field") == field, problem
         assert seat_view(client, game_id, token) == before
 
     # The draw call: a discard is the wrong call; a pile other than the right neighbour's.
@@ -201,16 +216,18 @@ def test_bad_choices_are_refused_naming_the_field_with_nothing_changed(client: C
     assert gone.status_code == 200, gone.text
     choose(client, game_id, bob, {"type": "discard", "card": format_card(bob_card)})
     view = seat_view(client, game_id, ann)
-    assert view["call"]["phase"] == "draw" and view["legal"] == []
+    assert view["call"]["phase"] == "draw"
+    assert view["legal"] == []
     refused(ann, {"type": "draw", "source": "stock"}, 409, "seat-has-gone-out", None)
 
 
 def test_a_table_with_an_open_seat_deals_a_speed_game_and_the_hint_is_a_409(
     client: Client,
 ) -> None:
-    players = [{"name": "Ann"}, {"open": True}, {"bot": "normal"}]
+    players: list[Json] = [{"name": "Ann"}, {"open": True}, {"bot": "normal"}]
     created = create(client, players, rules=SPEED, call_seconds=30)
-    assert created["view"]["status"] == "waiting" and created["invite_code"]
+    assert created["view"]["status"] == "waiting"
+    assert created["invite_code"]
     claimed = claim(client, created["invite_code"], "Bob")
     assert claimed.status_code == 201, claimed.text
     game_id, ann = created["game_id"], created["seats"][0]["token"]
@@ -219,8 +236,10 @@ def test_a_table_with_an_open_seat_deals_a_speed_game_and_the_hint_is_a_409(
         lambda view: view["call"] is not None and 2 in view["call"]["chosen"],
         WAIT_SECONDS,
     )  # the bot chose at once
-    assert view["status"] == "playing" and view["rules"]["turns"] == "speed"
-    assert view["legal"] and view["call"]["choice"] is None
+    assert view["status"] == "playing"
+    assert view["rules"]["turns"] == "speed"
+    assert view["legal"]
+    assert view["call"]["choice"] is None
     hint = client.get(f"/v1/games/{game_id}/hint", headers=bearer(ann))
     assert hint.status_code == 409, hint.text
     assert hint.json()["type"].endswith(":no-hint-in-speed-games")
