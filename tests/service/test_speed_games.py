@@ -23,6 +23,7 @@ from engine.game.speed import choosers
 from engine.rules import Rules
 from service.http.app import create_app
 from tests.service.test_bot_seats import FAST_SWEEPS, WAIT_SECONDS, create, log_of, poll, public
+from tests.service.test_events import parse_events
 from tests.service.test_tables import bearer, claim
 
 Client = TestClient[Litestar]
@@ -243,3 +244,106 @@ def test_a_table_with_an_open_seat_deals_a_speed_game_and_the_hint_is_a_409(
     hint = client.get(f"/v1/games/{game_id}/hint", headers=bearer(ann))
     assert hint.status_code == 409, hint.text
     assert hint.json()["type"].endswith(":no-hint-in-speed-games")
+
+
+def events_of(client: Client, game_id: str, token: str | None) -> list[Json]:
+    """Every event of the game so far, as ``token``'s seat (None: the public) streams them."""
+    headers = {"Last-Event-ID": "0"} | (bearer(token) if token else {})
+    answer = client.get(
+        f"/v1/games/{game_id}/events", params={"idle_timeout": 0.05}, headers=headers
+    )
+    assert answer.status_code == 200, answer.text
+    return parse_events(answer.text)
+
+
+def test_the_event_streams_show_only_who_chose_until_the_call_ends(client: Client) -> None:
+    players = [{"name": "Ann"}, {"name": "Bob"}]
+    created = create(client, players, rules=SPEED, seed=2, call_seconds=3600)
+    game_id = created["game_id"]
+    ann, bob = (seat["token"] for seat in created["seats"])
+    pile = next(a for a in seat_view(client, game_id, ann)["legal"] if a["source"] == "discard")
+    choose(client, game_id, ann, pile)
+    for token in (bob, None):
+        (event,) = events_of(client, game_id, token)
+        assert event["data"]["entry"] == {
+            "version": 1,
+            "seat": 0,
+            "action": {"type": "chosen"},
+            "card": None,
+        }
+        assert event["data"]["view"]["call"]["chosen"] == [0]
+        assert event["data"]["view"]["call"]["choice"] is None
+    (own,) = events_of(client, game_id, ann)
+    assert own["data"]["entry"]["action"]["type"] == "draw"
+    assert own["data"]["view"]["call"]["choice"] == pile
+    choose(client, game_id, bob, {"type": "draw", "source": "stock"})
+    bob_events = events_of(client, game_id, bob)
+    assert [e["data"]["entry"]["action"]["type"] for e in bob_events] == [
+        "chosen",
+        "draw",
+        "call_end",
+    ]
+    moves = {m["seat"]: m for m in bob_events[-1]["data"]["entry"]["action"]["moves"]}
+    assert moves[0]["action"] == {"type": "draw", "source": "discard", "pile": pile["pile"]}
+    assert moves[0]["card"] is not None
+    public_moves = events_of(client, game_id, None)[-1]["data"]["entry"]["action"]["moves"]
+    assert {m["seat"]: m["card"] for m in public_moves}[1] is None  # Bob's stock card
+
+
+def test_ten_seats_play_a_speed_game_and_a_rematch_follows(client: Client) -> None:
+    """Ten seats (classic deals them from 5 decks): a person who never chooses is away after
+    the first call, a bot chooses for them, and the game runs to its end; the person's rematch
+    deals a speed game again."""
+    rules = {"preset": "classic", "turns": "speed", "max_players": 10}
+    players: list[Json] = [{"name": "Ann"}, *({"bot": "easy"} for _ in range(9))]
+    created = create(client, players, rules=rules, seed=4, call_seconds=3)
+    game_id, ann = created["game_id"], created["seats"][0]["token"]
+    assert len(created["view"]["players"]) == 10
+    final = poll(lambda: public(client, game_id), lambda v: v["status"] == "finished", 300)
+    assert final["players"][0]["away"] is True
+    entries = log_of(client, game_id)
+    assert_call_ends_once(entries)
+    timed_out = [
+        e for e in entries if e["action"]["type"] == "call_end" and e["action"]["timed_out"]
+    ]
+    assert len(timed_out) == 1  # Ann's first call; after it, a bot chose for her at once
+    rematch = client.post(f"/v1/games/{game_id}/rematch", headers=bearer(ann))
+    assert rematch.status_code == 201, rematch.text
+    view = rematch.json()["view"]
+    assert view["status"] == "playing"
+    assert view["rules"]["turns"] == "speed"
+    assert view["call"]["number"] == 1
+
+
+def test_a_speed_games_score_sheet_is_an_ordinary_sheet(client: Client) -> None:
+    rules = {"preset": "classic", "turns": "speed"}
+    answer = client.post("/v1/scoresheets", json={"players": ["Ann", "Bob"], "rules": rules})
+    assert answer.status_code == 201, answer.text
+    created = answer.json()
+    entered = client.put(
+        f"/v1/scoresheets/{created['sheet_id']}/rounds/1",
+        json={"out_seat": 0, "entries": [{"seat": 0, "points": 0}, {"seat": 1, "points": 12}]},
+        headers=bearer(created["edit_token"]),
+    )
+    assert entered.status_code == 200, entered.text
+    assert entered.json()["totals"] == [0, 12]
+    assert entered.json()["rules"]["turns"] == "speed"
+
+
+def test_a_seat_left_during_play_is_chosen_for_by_a_bot(client: Client) -> None:
+    players = [{"name": "Ann"}, {"name": "Bob"}]
+    created = create(client, players, rules=SPEED, seed=8, call_seconds=3600)
+    game_id = created["game_id"]
+    ann, bob = (seat["token"] for seat in created["seats"])
+    choose(client, game_id, ann, {"type": "draw", "source": "stock"})
+    left = client.post(f"/v1/games/{game_id}/leave", headers=bearer(bob))
+    assert left.status_code == 200, left.text
+    assert left.json()["players"][1]["bot"] == "normal"
+    # The bot chooses for Bob's seat in the open call, which ends, and in the discard call.
+    poll(
+        lambda: seat_view(client, game_id, ann),
+        lambda view: view["call"]["phase"] == "discard" and view["call"]["chosen"] == [1],
+        WAIT_SECONDS,
+    )
+    types = [e["action"]["type"] for e in log_of(client, game_id)]
+    assert types == ["chosen", "chosen", "call_end", "chosen"]
