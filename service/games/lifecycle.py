@@ -142,7 +142,9 @@ async def create_game(
     """A game whose every seat is named (``names``), some perhaps bots (``bots``, each seat's
     level or None): dealt at once, every person's token in the answer.
     (``service.tables.creation.create`` decides; a table with open seats waits instead.)"""
-    rules = to_engine.game_rules_from_wire(request.rules, request.call_seconds)
+    rules = to_engine.game_rules_from_wire(
+        request.rules, request.call_seconds, request.turn_seconds
+    )
     state = game.new_game(names, rules, request.seed)
     tokens = [
         None if bots and bots[seat] else game_records.new_token() for seat in range(len(names))

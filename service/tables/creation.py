@@ -26,7 +26,9 @@ _CREATE_ATTEMPTS: Final = 16
 
 async def create(services: Services, request: CreateGameRequest) -> GameCreated:
     """A game dealt at once when every seat is named; otherwise a table waiting for players."""
-    rules = to_engine.game_rules_from_wire(request.rules, request.call_seconds)
+    rules = to_engine.game_rules_from_wire(
+        request.rules, request.call_seconds, request.turn_seconds
+    )
     rules.check_players(len(request.players))  # open seats count: the pack must hold them all
     names: list[str | None] = []
     levels: list[str | None] = []

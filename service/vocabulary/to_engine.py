@@ -80,14 +80,23 @@ def rules_from_wire(spec: RulesSpec) -> engine.Rules:
     return _rules_of_overrides(msgspec.json.encode(spec))
 
 
-def game_rules_from_wire(spec: RulesSpec, call_seconds: int | None = None) -> engine.Rules:
+def game_rules_from_wire(
+    spec: RulesSpec, call_seconds: int | None = None, turn_seconds: int | None = None
+) -> engine.Rules:
     """The rules of a game to be played here: as ``rules_from_wire``; ``call_seconds`` (the
-    speed caller's time) only with ``turns: speed``."""
+    speed caller's time) only with ``turns: speed``, ``turn_seconds`` (the turn clock) only
+    without."""
     rules = rules_from_wire(spec)
-    if call_seconds is not None and rules.turns != "speed":
+    speed = rules.turns == "speed"
+    if call_seconds is not None and not speed:
         raise InvalidField(
             "call_seconds: only a speed game (rules.turns: speed) has a caller",
             field="call_seconds",
+        )
+    if turn_seconds is not None and speed:
+        raise InvalidField(
+            "turn_seconds: a speed game has calls, not turns: give call_seconds",
+            field="turn_seconds",
         )
     return rules
 

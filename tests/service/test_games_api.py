@@ -244,8 +244,8 @@ def test_422_for_bad_game_requests(client: Client) -> None:
 
 def test_call_seconds_only_with_speed_rules_and_in_range(client: Client) -> None:
     """``call_seconds`` is the speed caller's: with rules played in turns, or out of 3 to 3,600,
-    it is a 422 naming it and nothing is created (no game, no table in the lobby); a speed game
-    with it, dealt at once or waiting, is created, its call's deadline that far ahead."""
+    it is a 422 naming it (as ``turn_seconds`` is in a speed game) and nothing is created (no
+    game, no table in the lobby); a speed game with it, dealt at once or waiting, is created."""
     players = [{"name": "a"}, {"name": "b"}, {"open": True}]
     speed = {"preset": "classic", "turns": "speed"}
     for seats in (players[:2], players):  # a game dealt at once, and a table that waits
@@ -256,6 +256,10 @@ def test_call_seconds_only_with_speed_rules_and_in_range(client: Client) -> None
             )
             assert answer.status_code == 422, answer.text
             assert answer.json()["field"] == "call_seconds"
+        clocked = {"players": seats, "rules": speed, "turn_seconds": 60}
+        answer = client.post("/v1/games", json=clocked)
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["field"] == "turn_seconds"
     assert client.get("/v1/tables").json() == {"tables": []}
     created = client.post(
         "/v1/games", json={"players": players[:2], "rules": speed, "call_seconds": 3600}
@@ -263,7 +267,8 @@ def test_call_seconds_only_with_speed_rules_and_in_range(client: Client) -> None
     assert created.status_code == 201, created.text
     view = created.json()["view"]
     assert view["turn"] is None
-    assert view["call"]["number"] == 1 and view["call"]["chosen"] == []
+    assert view["call"]["number"] == 1
+    assert view["call"]["chosen"] == []
     assert view["call"]["deadline"].endswith("Z")
     waiting = client.post("/v1/games", json={"players": players, "rules": speed})
     assert waiting.status_code == 201, waiting.text
