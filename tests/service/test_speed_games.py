@@ -222,11 +222,13 @@ def test_bad_choices_are_refused_naming_the_field_with_nothing_changed(client: C
     refused(ann, {"type": "draw", "source": "stock"}, 409, "seat-has-gone-out", None)
 
 
-def test_a_table_with_an_open_seat_deals_a_speed_game_and_the_hint_is_a_409(
+def test_a_listed_table_with_an_open_seat_deals_a_speed_game_and_the_hint_is_a_409(
     client: Client,
 ) -> None:
     players: list[Json] = [{"name": "Ann"}, {"open": True}, {"bot": "normal"}]
-    created = create(client, players, rules=SPEED, call_seconds=30)
+    created = create(client, players, rules=SPEED, call_seconds=30, listed=True)
+    (listed,) = client.get("/v1/tables").json()["tables"]
+    assert listed["turns"] == "speed"
     assert created["view"]["status"] == "waiting"
     assert created["invite_code"]
     claimed = claim(client, created["invite_code"], "Bob")
