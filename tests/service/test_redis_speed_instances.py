@@ -1,6 +1,7 @@
-"""A speed game's caller on two real service processes sharing one real Redis: with nobody
-choosing, a 3 s call is timed out once, by one of the two sweepers; then the away seats choose
-in every call (a ``normal`` bot for each) to the game's end, every call ended exactly once.
+"""A speed game's caller on two real service processes sharing one real Redis: at a table of ten
+(two people, eight bots), with the people not choosing, a 3 s call is timed out once, by one of
+the two sweepers; then the away seats choose in every call (a ``normal`` bot for each) to the
+game's end, every call ended exactly once.
 
 Both instances sweep every 0.2 s (``SWEEP_SECONDS``). The test polls the log (which never
 starts a driver itself), so what it sees is the sweepers' doing; every wait has a generous
@@ -47,16 +48,17 @@ def timeouts(base: str) -> float:
 
 def test_a_call_times_out_once_on_one_of_two_instances(instances: Deployment) -> None:
     first, second = instances.instances
+    bots = [{"bot": level} for level in ("easy", "normal", "hard", "easy") * 2]
     body = {
-        "players": [{"name": "Ann"}, {"name": "Bob"}, {"bot": "easy"}],
-        "rules": {"preset": "classic", "turns": "speed"},
+        "players": [{"name": "Ann"}, {"name": "Bob"}, *bots],
+        "rules": {"preset": "classic", "turns": "speed", "max_players": 10},
         "call_seconds": 3,
     }
     created = httpx.post(f"{first.url}/v1/games", json=body, timeout=10)
     assert created.status_code == 201, created.text
     game_id = created.json()["game_id"]
     started = time.monotonic()
-    # The bot chooses at once; Ann and Bob never do: the caller ends the call at its deadline.
+    # The bots choose at once; Ann and Bob never do: the caller ends the call at its deadline.
     log = poll(
         log_through(second.url, game_id),
         lambda log: any(e["action"]["type"] == "call_end" for e in log["entries"]),
@@ -67,7 +69,7 @@ def test_a_call_times_out_once_on_one_of_two_instances(instances: Deployment) ->
     assert end["seat"] == -1
     assert end["action"]["timed_out"] is True
     assert end["action"]["number"] == 1
-    assert sorted(m["seat"] for m in end["action"]["moves"]) == [0, 1, 2]
+    assert sorted(m["seat"] for m in end["action"]["moves"]) == list(range(10))
     # Ann and Bob are away now: a bot chooses for each in every call, to the game's end.
     view = httpx.get(f"{second.url}/v1/games/{game_id}", timeout=10).json()
     assert view["players"][0]["away"] is True
