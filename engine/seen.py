@@ -137,7 +137,7 @@ class _Replay:
         if isinstance(action, Draw):
             self._draw(entry.seat, action, card)
         elif isinstance(action, Discard) and card is not None:
-            self._discard(entry.seat, card)
+            self._discard(entry.seat, action, card)
         elif isinstance(action, LayOff) and card is not None:
             _forget(self.taken[entry.seat], card)
 
@@ -152,8 +152,8 @@ class _Replay:
             self.piles[self._pile_of(action.pile, seat)].pop()
             self.taken[seat][card] += 1
 
-    def _discard(self, seat: int, card: Card) -> None:
-        self.piles[seat if self.per_player else 0].append(card)
+    def _discard(self, seat: int, action: Discard, card: Card) -> None:
+        self.piles[self._pile_of(action.pile, seat)].append(card)
         self.discarded[seat].append(card)
         _forget(self.taken[seat], card)
         self.turns_done += 1

@@ -24,7 +24,7 @@ from service.advice.wire import AdviseRequest, HintOut
 from service.games import lifecycle as game_flow
 from service.games.acting_seat import Acting
 from service.http.openapi_declarations import SEAT, problems
-from service.http.problems import InvalidField, MissingWild
+from service.http.problems import InvalidField, MissingWild, NoHintInSpeedGames
 from service.vocabulary import to_engine, to_wire
 
 LARGEST_HAND: Final = 16
@@ -78,7 +78,8 @@ class AdviceController(Controller):
             "From what the seat has seen (its view and the public log), never the hidden cards. "
             "Draw phase: each source's mean least deadwood over the unseen cards after the best "
             "discard (exact for a pile's top card) and its go-out chance. Discard phase: every "
-            "card ranked. Needs the seat's token; off turn, a 409."
+            "card ranked. Needs the seat's token; off turn, a 409. A speed game (`turns: "
+            "speed`) has calls, not turns, and no hint yet: a 409 `no-hint-in-speed-games`."
         ),
         responses=problems(401, 404, 409, 503),
     )
@@ -86,6 +87,10 @@ class AdviceController(Controller):
         seat, state = acting_seat.seat, game_flow.dealt(acting_seat.loaded).state
         if state.status != "playing":
             raise engine.GameFinished()
+        if state.rules.turns == "speed":  # the hint reads a round turn by turn
+            raise NoHintInSpeedGames(
+                "a speed game has calls, not turns: the hint serves games played in turns"
+            )
         if seat != state.turn:
             raise engine.NotYourTurn(seat, state.turn)
         seen = sight(game.view(state, seat), game.public_log(state, seat), seat, state.rules)

@@ -18,6 +18,7 @@ from typing import Final
 import msgspec
 
 from engine.game.state import GameState
+from service.bots import calls
 from service.games.records import GameRecord
 from service.games.wire import PlayerOut
 from service.http.dependencies import Services
@@ -34,25 +35,38 @@ def level_of(record: GameRecord, seat: int) -> str | None:
 
 
 def controlled(record: GameRecord) -> bool:
-    """Whether the service may ever have to move in this game: a bot seat, or a clock."""
-    return record.turn_seconds is not None or any(record.bots)
+    """Whether the service may ever have to move in this game: a bot seat, a clock, or a
+    speed game's caller."""
+    return record.turn_seconds is not None or record.call_seconds is not None or any(record.bots)
 
 
 def mover(record: GameRecord, state: GameState, now: float) -> str | None:
     """The level of the bot that moves now for the seat on turn, or None (a person's turn with
     time left, or the game is over)."""
+    move = next_move(record, state, now)
+    return None if move is None else move[1] or TAKEOVER_LEVEL
+
+
+def next_move(record: GameRecord, state: GameState, now: float) -> tuple[int, str | None] | None:
+    """The seat the service moves now and the level of the bot that moves it (in a speed game,
+    the caller's timeout: ``CALLER`` and no level), or None."""
+    if calls.is_speed(state):
+        return calls.next_move(record, state, now)
     if state.status != "playing":
         return None
     level = level_of(record, state.turn)
     if level is not None:
-        return level
+        return state.turn, level
     deadline = due_at(record, state)
-    return TAKEOVER_LEVEL if deadline is not None and now >= deadline else None
+    return (state.turn, TAKEOVER_LEVEL) if deadline is not None and now >= deadline else None
 
 
 def due_at(record: GameRecord, state: GameState) -> float | None:
     """When the service makes the next move (Unix time): at once on a bot's turn, at the end
-    of the clock on a person's; None if it never does (no clock, or the game is over)."""
+    of the clock on a person's; None if it never does (no clock, or the game is over). In a
+    speed game: at once for a bot's or an away seat's choice, else at the call's deadline."""
+    if calls.is_speed(state):
+        return calls.due_at(record, state)
     if state.status != "playing":
         return None
     if level_of(record, state.turn) is not None:
@@ -83,7 +97,10 @@ def committed(
 ) -> GameRecord:
     """The record after the seat on turn in ``old`` acted: ``head`` the new state's, the turn's
     start moved on if the seat on turn changed or a round was dealt. A seat whose token acted
-    is back from away; a person whose overdue turn a bot played (``by_token`` false) is away."""
+    is back from away; a person whose overdue turn a bot played (``by_token`` false) is away.
+    In a speed game, a seat chose (``service.bots.calls.committed``)."""
+    if calls.is_speed(old):
+        return calls.committed(before, old, new, head, by_token=by_token)
     seat = old.turn
     away = list(before.away) if before.away else [False] * len(new.players)
     away[seat] = not by_token and level_of(before, seat) is None

@@ -30,7 +30,15 @@ from litestar.config.app import AppConfig
 from litestar.plugins import InitPluginProtocol
 
 from engine import game
-from engine.game.actions import Discard, Draw, EndLayOff, LayOff
+from engine.game.actions import (
+    CALL_TIMEOUT,
+    Action,
+    CallTimeout,
+    Discard,
+    Draw,
+    EndLayOff,
+    LayOff,
+)
 from service.bots import seats as bot_seats
 from service.bots.decisions import decided
 from service.games import lifecycle as game_flow
@@ -42,7 +50,13 @@ from service.storage.game_store import StoreUnavailable
 
 _log = logging.getLogger(__name__)
 
-_ACTION_TYPES: Final = {Draw: "draw", Discard: "discard", LayOff: "lay_off", EndLayOff: "lay_off"}
+_ACTION_TYPES: Final = {
+    Draw: "draw",
+    Discard: "discard",
+    LayOff: "lay_off",
+    EndLayOff: "lay_off",
+    CallTimeout: "call_timeout",
+}
 """The ``type`` of each action as its request body names it (the actions metric's label)."""
 SWEEP_BATCH: Final = 64
 """Due games a sweep takes at most; the rest wait for the next sweep (or another instance's)."""
@@ -67,22 +81,25 @@ async def drive(services: Services, game_id: str) -> None:
         except TableWaiting:  # an entry written for a table, before its deal: nothing to do
             return
         record, state = loaded.record, loaded.state
-        level = bot_seats.mover(record, state, time.time())
-        if level is None:
+        move = bot_seats.next_move(record, state, time.time())
+        if move is None:
             due = bot_seats.due_at(record, state)
             if due is None:
                 await services.due.remove(game_id)
             else:
                 await services.due.schedule(game_id, due)
             return
-        seat = state.turn
-        try:
-            action = await services.bots.pool.run(
-                decided, level, game.dumps(state), seat, bot_seed(game_id, seat)
-            )
-        except AnalysesBusy:  # every worker busy: the sweeper looks again once the lease ends
-            _log.warning("game %s: the bots' worker processes are busy", game_id)
-            return
+        seat, level = move
+        if level is None:  # a speed call's time ran out: the caller's timeout
+            action: Action = CALL_TIMEOUT
+        else:
+            try:
+                action = await services.bots.pool.run(
+                    decided, level, game.dumps(state), seat, bot_seed(game_id, seat)
+                )
+            except AnalysesBusy:  # every worker busy: the sweeper looks again after the lease
+                _log.warning("game %s: the bots' worker processes are busy", game_id)
+                return
         after = game.apply(state, seat, action)
         parts = game.dumps_parts(after, loaded.sealed)
         new_record = bot_seats.committed(record, state, after, parts.head, by_token=False)
@@ -95,7 +112,8 @@ async def drive(services: Services, game_id: str) -> None:
             continue  # someone else moved first: look again
         services.decoded.put(game_id, parts.head, after)
         metrics.ACTIONS_APPLIED.labels(type=_ACTION_TYPES[type(action)]).inc()
-        metrics.BOT_MOVES.labels(level=level).inc()
+        if level is not None:
+            metrics.BOT_MOVES.labels(level=level).inc()
         services.channels.publish(str(after.version).encode(), game_flow.channel_of(game_id))
         # The lease runs on while this driver keeps moving (or until the next deadline).
         if bot_seats.mover(new_record, after, time.time()) is not None:

@@ -14,14 +14,23 @@ from typing import Final
 
 import msgspec
 
+import engine
 from engine import game
 from engine.cards import Card
 from engine.errors import StateFormatError
 from engine.game.state import GameState, Record
+from service.bots import calls as bot_calls
 from service.bots import seats as bot_seats
 from service.games import records as game_records
 from service.games.records import GameRecord, SavedResponse, Seating
-from service.games.wire import ActionRequest, CreateGameRequest, GameCreated, GameView, SeatToken
+from service.games.wire import (
+    DEFAULT_CALL_SECONDS,
+    ActionRequest,
+    CreateGameRequest,
+    GameCreated,
+    GameView,
+    SeatToken,
+)
 from service.http.dependencies import Services
 from service.http.problems import (
     GameNotFound,
@@ -106,12 +115,22 @@ def view_of(game_id: str, state: GameState, seat: int | None, record: GameRecord
     check)."""
     rules = to_wire.game_rules_to_wire(state.rules)
     if seat is None:
-        view = to_wire.view_to_wire(game_id, game.public_view(state), None, rules, None)
+        seen, legal = game.public_view(state), None
     else:
-        legal = to_wire.legal_to_wire(game.legal_actions(state, seat))
-        view = to_wire.view_to_wire(game_id, game.view(state, seat), seat, rules, legal)
+        seen, legal = game.view(state, seat), to_wire.legal_to_wire(game.legal_actions(state, seat))
+    view = to_wire.view_to_wire(game_id, seen, seat, rules, legal)
     players = bot_seats.seated_players(view.players, record)
+    if seen.call is not None:
+        call = to_wire.call_to_wire(seen.call, bot_calls.deadline_text(record))
+        return msgspec.structs.replace(view, players=players, call=call)
     return view if players is view.players else msgspec.structs.replace(view, players=players)
+
+
+def call_seconds_of(rules: engine.Rules, asked: int | None) -> int | None:
+    """A game's time per call: what its creation asked, or the default in a speed game."""
+    if rules.turns != "speed":
+        return None
+    return DEFAULT_CALL_SECONDS if asked is None else asked
 
 
 async def create_game(
@@ -123,7 +142,9 @@ async def create_game(
     """A game whose every seat is named (``names``), some perhaps bots (``bots``, each seat's
     level or None): dealt at once, every person's token in the answer.
     (``service.tables.creation.create`` decides; a table with open seats waits instead.)"""
-    rules = to_engine.game_rules_from_wire(request.rules)
+    rules = to_engine.game_rules_from_wire(
+        request.rules, request.call_seconds, request.turn_seconds
+    )
     state = game.new_game(names, rules, request.seed)
     tokens = [
         None if bots and bots[seat] else game_records.new_token() for seat in range(len(names))
@@ -137,6 +158,7 @@ async def create_game(
         bots=bots if any(bots) else (),
         turn_seconds=request.turn_seconds,
         turn_started=created,
+        call_seconds=call_seconds_of(rules, request.call_seconds),
     )
     encoded = game_records.encode_record(record)
     while True:

@@ -46,6 +46,8 @@ class Seating(msgspec.Struct, frozen=True, array_like=True):
     """Each seat's bot level, None for a person (``service.bots.seats``); empty: no bots."""
     turn_seconds: int | None = None
     """The turn clock (``service.bots.seats``), None for none."""
+    call_seconds: int | None = None
+    """A speed game's time per call (``service.bots.calls``); None for a game in turns."""
 
 
 class GameRecord(msgspec.Struct, frozen=True, array_like=True):
@@ -66,7 +68,10 @@ class GameRecord(msgspec.Struct, frozen=True, array_like=True):
     """The turn clock: a person's turn not done this many seconds after it started is played
     for them by a ``normal`` bot. None: no clock."""
     turn_started: float = 0.0
-    """Unix time the current turn started (the seat on turn changed, or a round was dealt)."""
+    """Unix time the current turn started (the seat on turn changed, or a round was dealt); in
+    a speed game, the current call (its deadline is this plus ``call_seconds``)."""
+    call_seconds: int | None = None
+    """A speed game's caller: the time per call (``service.bots.calls``). None: in turns."""
 
 
 class SavedResponse(msgspec.Struct, frozen=True, array_like=True):

@@ -14,7 +14,8 @@ from engine import game
 from service.bots import seats as bot_seats
 from service.games import lifecycle as game_flow
 from service.games.lifecycle import LoadedGame
-from service.games.wire import ActionRequest, CreateGameRequest, GameCreated, GameLog, GameView
+from service.games.log_wire import GameLog
+from service.games.wire import ActionRequest, CreateGameRequest, GameCreated, GameView
 from service.http.auth import OptionalToken, RequiredToken
 from service.http.dependencies import AppServices
 from service.http.openapi_declarations import SEAT, SEAT_OR_PUBLIC, problems

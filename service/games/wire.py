@@ -52,6 +52,19 @@ TurnSeconds = Annotated[
         ),
     ),
 ]
+CallSeconds = Annotated[
+    int,
+    Meta(
+        ge=3,
+        le=3600,
+        description=(
+            "Speed games only (`turns: speed`): the caller's time per call, 3 seconds to an "
+            "hour (default 20). A seat that has not chosen when it runs out draws from the "
+            "stock, or discards the card it drew, and is shown `away`."
+        ),
+    ),
+]
+DEFAULT_CALL_SECONDS = 20
 
 
 class PlayerIn(Strict, frozen=True):
@@ -85,6 +98,10 @@ class CreateGameRequest(Strict, frozen=True):
         TurnSeconds | None,
         Meta(description="Null (the default): no clock, a person's turn waits for them."),
     ] = None
+    call_seconds: Annotated[
+        CallSeconds | None,
+        Meta(description="Null: 20 in a speed game; only speed games take it (else a 422)."),
+    ] = None
 
 
 ExpectedVersion = Annotated[
@@ -113,6 +130,15 @@ class DiscardAction(Strict, frozen=True, tag="discard", tag_field="type"):
 
     card: CardCode
     go_out: bool = False
+    pile: Annotated[
+        Seat | None,
+        Meta(
+            description=(
+                "Per-player discard piles only: the pile the card goes onto (default: your "
+                "own); another seat's only for a joker under `joker_discards: any_pile`."
+            )
+        ),
+    ] = None
     expected_version: ExpectedVersion | None = None
 
 
@@ -185,6 +211,7 @@ class LegalDraw(Out, frozen=True, tag="draw", tag_field="type", omit_defaults=Tr
 class LegalDiscard(Out, frozen=True, tag="discard", tag_field="type", omit_defaults=True):
     card: CanonicalCard
     go_out: bool = False
+    pile: Seat | None = None
 
 
 class LegalLayOff(Out, frozen=True, tag="lay_off", tag_field="type"):
@@ -195,6 +222,34 @@ class LegalLayOff(Out, frozen=True, tag="lay_off", tag_field="type"):
 
 LegalAction = LegalDraw | LegalDiscard | LegalLayOff
 """An action body exactly as ``POST /v1/games/{game_id}/actions`` accepts it."""
+
+
+class CallOut(Out, frozen=True):
+    """A speed game's open call: every seat still in the round chooses at once, in secret."""
+
+    number: Annotated[int, Meta(ge=1, description="The call's number in this round, from 1.")]
+    phase: Literal["draw", "discard"]
+    deadline: Annotated[
+        str,
+        Meta(
+            description=(
+                "When the caller's time runs out (ISO 8601, UTC): every seat that has not "
+                "chosen then draws from the stock, or discards the card it drew."
+            )
+        ),
+    ]
+    chosen: Annotated[
+        list[Seat], Meta(description="The seats that have chosen in this call (not what).")
+    ]
+    choice: Annotated[
+        LegalAction | None,
+        Meta(
+            description=(
+                "A seat's own view: its choice so far in this call (another choice replaces "
+                "it until the call ends); null before it chooses, and in the public view."
+            )
+        ),
+    ] = None
 
 
 class GameView(Out, frozen=True):
@@ -284,6 +339,15 @@ class GameView(Out, frozen=True):
             )
         ),
     ]
+    call: Annotated[
+        CallOut | None,
+        Meta(
+            description=(
+                "Speed games (`turns: speed`, where `turn` is null): the open call; null "
+                "between rounds, once the game is over, and in games played in turns."
+            )
+        ),
+    ] = None
 
 
 class SeatToken(Out, frozen=True):
@@ -319,46 +383,3 @@ class GameCreated(Out, frozen=True):
         ),
     ]
     view: Annotated[GameView, Meta(description="The public view.")]
-
-
-class LoggedDraw(Out, frozen=True, tag="draw", tag_field="type"):
-    source: Literal["stock", "discard"]
-    pile: Seat | None
-
-
-class LoggedDiscard(Out, frozen=True, tag="discard", tag_field="type"):
-    go_out: bool
-
-
-class LoggedLayOff(Out, frozen=True, tag="lay_off", tag_field="type"):
-    seat: Seat
-    meld: int
-
-
-class LogEntryOut(Out, frozen=True):
-    version: Annotated[
-        Version,
-        Meta(
-            description=(
-                "The game's version once this action was applied (the first action "
-                "makes version 1)."
-            )
-        ),
-    ]
-    seat: Seat
-    action: LoggedDraw | LoggedDiscard | LoggedLayOff
-    card: Annotated[
-        CanonicalCard | None,
-        Meta(
-            description=(
-                "The card drawn, discarded or laid off; a card drawn from the stock is "
-                "null unless you drew it or its round is over."
-            )
-        ),
-    ]
-
-
-class GameLog(Out, frozen=True):
-    game_id: GameId
-    version: Version
-    entries: list[LogEntryOut]

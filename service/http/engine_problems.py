@@ -76,14 +76,23 @@ ENGINE_PROBLEMS: Final[dict[type[errors.EngineError], EngineProblem]] = {
     errors.IllegalAction: EngineProblem(
         422, "illegal-action", "The action is not allowed", _own_field
     ),
-    # Speed games and jokers onto other piles: the service refuses their rules at a game's
-    # creation (``to_engine.game_rules_from_wire``), so these answer as any broken rule until it
-    # serves them and gives each its own problem.
-    errors.NotAJoker: _ILLEGAL,
-    errors.WrongCall: _ILLEGAL,
-    errors.SeatHasGoneOut: _ILLEGAL,
-    errors.SeatNotDealtIn: _ILLEGAL,
-    errors.NotNeighboursPile: _ILLEGAL,
+    # Speed games: a choice the open call does not take, or from a seat that has none to make
+    # (409: the game's state); a pile the rules do not allow (422 naming ``pile``).
+    errors.NotAJoker: EngineProblem(
+        422, "not-a-joker", "Only a joker goes onto another seat's pile", _named("pile")
+    ),
+    errors.WrongCall: EngineProblem(
+        409, "wrong-call", "The choice does not fit the open call", _named("type")
+    ),
+    errors.SeatHasGoneOut: EngineProblem(
+        409, "seat-has-gone-out", "The seat went out this round: it makes no more choices"
+    ),
+    errors.SeatNotDealtIn: EngineProblem(
+        409, "seat-not-dealt-in", "The seat is not dealt in this round"
+    ),
+    errors.NotNeighboursPile: EngineProblem(
+        422, "not-neighbours-pile", "A draw takes from the right neighbour's pile", _named("pile")
+    ),
     # Raised where the service checks its input first, or for a stored state it cannot read
     # (caught where games load): the generic answer, as for any rule broken.
     errors.GameSetupError: _ILLEGAL,

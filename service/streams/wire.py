@@ -6,7 +6,8 @@ from typing import Annotated
 
 from msgspec import Meta
 
-from service.games.wire import GameView, LogEntryOut
+from service.games.log_wire import LogEntryOut
+from service.games.wire import GameView
 from service.http.wire import Out
 from service.vocabulary.wire import Seat, Version
 

@@ -26,7 +26,9 @@ _CREATE_ATTEMPTS: Final = 16
 
 async def create(services: Services, request: CreateGameRequest) -> GameCreated:
     """A game dealt at once when every seat is named; otherwise a table waiting for players."""
-    rules = to_engine.game_rules_from_wire(request.rules)
+    rules = to_engine.game_rules_from_wire(
+        request.rules, request.call_seconds, request.turn_seconds
+    )
     rules.check_players(len(request.players))  # open seats count: the pack must hold them all
     names: list[str | None] = []
     levels: list[str | None] = []
@@ -77,6 +79,7 @@ async def _create_table(
             listed=request.listed,
             bots=bots,
             turn_seconds=request.turn_seconds,
+            call_seconds=game_flow.call_seconds_of(rules, request.call_seconds),
         )
         record = GameRecord(
             state=b"", token_hashes=hashes, created=game_records.now(), table=seating

@@ -88,6 +88,7 @@ async def _commit_seats(
             bots=seating.bots,
             turn_seconds=seating.turn_seconds,
             turn_started=game_records.now(),
+            call_seconds=seating.call_seconds,
         )
     else:
         record = GameRecord(
@@ -262,6 +263,7 @@ def _rematch_seating(state: game.GameState, record: GameRecord) -> Seating:
         listed=False,
         bots=record.bots,
         turn_seconds=record.turn_seconds,
+        call_seconds=record.call_seconds,
     )
 
 

@@ -142,11 +142,13 @@ def lobby_entry(game_id: str, seating: Seating) -> bytes:
     """The JSON of the table's ``TableOut``, as the lobby index keeps it."""
     assert seating.invite_code is not None  # only tables with a code are listed
     taken = sum(name is not None for name in seating.names)
+    rules = rules_of(seating.rules)
     return _encoder.encode(
         TableOut(
             game_id=game_id,
             invite_code=seating.invite_code,
-            preset=rules_of(seating.rules).preset,
+            preset=rules.preset,
+            turns=rules.turns,
             seats=[
                 TableSeatOut(
                     seat=seat,

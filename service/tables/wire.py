@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from msgspec import Meta
 
@@ -56,6 +56,10 @@ class TableOut(Out, frozen=True):
     seats: list[TableSeatOut]
     seats_taken: Count
     seats_open: Count
+    turns: Annotated[
+        Literal["in_turn", "speed"],
+        Meta(description="`speed`: a 3-13 Speed table, every seat choosing at once each call."),
+    ] = "in_turn"
 
 
 class Lobby(Out, frozen=True):

@@ -80,20 +80,23 @@ def rules_from_wire(spec: RulesSpec) -> engine.Rules:
     return _rules_of_overrides(msgspec.json.encode(spec))
 
 
-def game_rules_from_wire(spec: RulesSpec) -> engine.Rules:
-    """The rules of a game to be played here: as ``rules_from_wire``, less the options whose
-    games the service cannot run yet (the engine plays them; views, events and computer
-    players do not know their calls and other seats' piles)."""
+def game_rules_from_wire(
+    spec: RulesSpec, call_seconds: int | None = None, turn_seconds: int | None = None
+) -> engine.Rules:
+    """The rules of a game to be played here: as ``rules_from_wire``; ``call_seconds`` (the
+    speed caller's time) only with ``turns: speed``, ``turn_seconds`` (the turn clock) only
+    without."""
     rules = rules_from_wire(spec)
-    if rules.turns != "in_turn":
-        raise engine.RulesError(
-            "rules.turns: speed games are not served yet (the analyser takes their rules)",
-            field="turns",
+    speed = rules.turns == "speed"
+    if call_seconds is not None and not speed:
+        raise InvalidField(
+            "call_seconds: only a speed game (rules.turns: speed) has a caller",
+            field="call_seconds",
         )
-    if rules.joker_discards != "own_pile":
-        raise engine.RulesError(
-            "rules.joker_discards: jokers discarded onto other piles are not served yet",
-            field="joker_discards",
+    if turn_seconds is not None and speed:
+        raise InvalidField(
+            "turn_seconds: a speed game has calls, not turns: give call_seconds",
+            field="turn_seconds",
         )
     return rules
 
@@ -110,7 +113,7 @@ def action_from_wire(request: ActionRequest) -> Action:
         case DrawAction():
             return Draw(request.source, request.pile)
         case DiscardAction():
-            return Discard(card_from_code(request.card, "card"), request.go_out)
+            return Discard(card_from_code(request.card, "card"), request.go_out, request.pile)
         case LayOffAction():
             return LayOff(card_from_code(request.card, "card"), request.seat, request.meld)
     raise AssertionError(request)  # pragma: no cover - the union above is exhaustive

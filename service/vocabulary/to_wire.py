@@ -25,22 +25,28 @@ from engine.cards import (
     format_rank,
 )
 from engine.game import views
-from engine.game.actions import Action, Discard, Draw, LayOff
+from engine.game.actions import Action, CallEnd, Chosen, Discard, Draw, LayOff
 from engine.game.state import RoundResult
 from engine.game.views import LogEntry
 from engine.scoresheet import CardsEntry, ScoredEntry, Sheet
 from service.advice.wire import DiscardOptionOut, DrawOptionOut, HintOut
 from service.analysis.wire import AnalyseResponse, DiscardOut
+from service.games.log_wire import (
+    LogEntryOut,
+    LoggedCallEnd,
+    LoggedChosen,
+    LoggedDiscard,
+    LoggedDraw,
+    LoggedLayOff,
+    MoveOut,
+)
 from service.games.wire import (
+    CallOut,
     GameView,
     LegalAction,
     LegalDiscard,
     LegalDraw,
     LegalLayOff,
-    LogEntryOut,
-    LoggedDiscard,
-    LoggedDraw,
-    LoggedLayOff,
     PlayerOut,
     RoundResultOut,
     SeatResultOut,
@@ -94,14 +100,35 @@ def analysis_to_wire(analysis: engine.Analysis) -> AnalyseResponse:
     return build_document(analysis, AnalyseResponse, MeldOut, DiscardOut)
 
 
-def _logged_action(action: Action) -> LoggedDraw | LoggedDiscard | LoggedLayOff:
+_LoggedAction = LoggedDraw | LoggedDiscard | LoggedLayOff | LoggedChosen | LoggedCallEnd
+
+
+def _logged_action(action: Action) -> _LoggedAction:
     match action:
         case Draw():
             return LoggedDraw(source=action.source, pile=action.pile)
         case Discard():
-            return LoggedDiscard(go_out=action.go_out)
+            return LoggedDiscard(go_out=action.go_out, pile=action.pile)
         case LayOff():
             return LoggedLayOff(seat=action.seat, meld=action.meld)
+        case Chosen():
+            return LoggedChosen()
+        case CallEnd():
+            return LoggedCallEnd(
+                number=action.number,
+                phase=action.phase.value,
+                moves=[
+                    MoveOut(
+                        seat=m.seat,
+                        action=LoggedDraw(source=m.action.source, pile=m.action.pile)
+                        if isinstance(m.action, Draw)
+                        else LoggedDiscard(go_out=m.action.go_out, pile=m.action.pile),
+                        card=optional_card_code(m.card),
+                    )
+                    for m in action.moves
+                ],
+                timed_out=action.timed_out,
+            )
     raise AssertionError(action)  # pragma: no cover - only applied actions are logged
 
 
@@ -114,7 +141,9 @@ def legal_to_wire(actions: Sequence[Action]) -> list[LegalAction]:
             case Draw():
                 out.append(LegalDraw(source=action.source, pile=action.pile))
             case Discard():
-                out.append(LegalDiscard(card=code[action.card], go_out=action.go_out))
+                out.append(
+                    LegalDiscard(card=code[action.card], go_out=action.go_out, pile=action.pile)
+                )
             case LayOff():
                 out.append(LegalLayOff(card=code[action.card], seat=action.seat, meld=action.meld))
     return out
@@ -155,7 +184,8 @@ def view_to_wire(
     legal: list[LegalAction] | None,
 ) -> GameView:
     """The wire view of a game in play; ``seat`` is the viewer (None: the public), whose
-    ``legal`` actions the caller lists."""
+    ``legal`` actions the caller lists (a speed game's ``call``: ``call_to_wire``, which needs
+    the record's deadline)."""
     return GameView(
         game_id=game_id,
         version=view.version,
@@ -198,6 +228,17 @@ def view_to_wire(
         rules=rules,
         legal=legal,
         invite_code=None,
+    )
+
+
+def call_to_wire(call: views.CallView, deadline: str) -> CallOut:
+    choice = call.choice
+    return CallOut(
+        number=call.number,
+        phase=call.phase.value,
+        deadline=deadline,
+        chosen=list(call.chosen),
+        choice=None if choice is None else legal_to_wire([choice])[0],
     )
 
 

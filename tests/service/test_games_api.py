@@ -242,20 +242,40 @@ def test_422_for_bad_game_requests(client: Client) -> None:
     assert_problem(client.post("/v1/games", json=bad_rule), 422, "invalid-field", "rules.aces")
 
 
-def test_speed_games_and_jokers_onto_other_piles_are_refused_until_served(client: Client) -> None:
-    """The engine plays both options and the analyser takes their rules, but the service's views
-    and computer players do not know speed calls or other seats' piles yet: a game with either
-    is a 422 naming the option, and nothing is created."""
+def test_call_seconds_only_with_speed_rules_and_in_range(client: Client) -> None:
+    """``call_seconds`` is the speed caller's: with rules played in turns, or out of 3 to 3,600,
+    it is a 422 naming it (as ``turn_seconds`` is in a speed game) and nothing is created (no
+    game, no table in the lobby); a speed game with it, dealt at once or waiting, is created."""
     players = [{"name": "a"}, {"name": "b"}, {"open": True}]
-    for option, value in (("turns", "speed"), ("joker_discards", "any_pile")):
-        rules = {"preset": "classic", "discard_piles": "per_player", option: value}
-        for seats in (players[:2], players):  # a game dealt at once, and a table that waits
-            answer = client.post("/v1/games", json={"players": seats, "rules": rules})
-            assert_problem(answer, 422, "bad-rules", f"rules.{option}")
-    assert client.get("/v1/tables").json() == {"tables": []}
     speed = {"preset": "classic", "turns": "speed"}
-    analysed = client.post("/v1/analyse", json={"hand": ["4H"], "wild": "8", "rules": speed})
-    assert analysed.status_code == 200, analysed.text
+    for seats in (players[:2], players):  # a game dealt at once, and a table that waits
+        for rules, seconds in (("classic", 20), (speed, 2), (speed, 3601), (speed, "5")):
+            answer = client.post(
+                "/v1/games",
+                json={"players": seats, "rules": rules, "call_seconds": seconds, "listed": True},
+            )
+            assert answer.status_code == 422, answer.text
+            assert answer.json()["field"] == "call_seconds"
+        clocked = {"players": seats, "rules": speed, "turn_seconds": 60}
+        answer = client.post("/v1/games", json=clocked)
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["field"] == "turn_seconds"
+    assert client.get("/v1/tables").json() == {"tables": []}
+    created = client.post(
+        "/v1/games", json={"players": players[:2], "rules": speed, "call_seconds": 3600}
+    )
+    assert created.status_code == 201, created.text
+    view = created.json()["view"]
+    assert view["turn"] is None
+    assert view["call"]["number"] == 1
+    assert view["call"]["chosen"] == []
+    assert view["call"]["deadline"].endswith("Z")
+    waiting = client.post("/v1/games", json={"players": players, "rules": speed})
+    assert waiting.status_code == 201, waiting.text
+    jokers = {**speed, "jokers": 2, "joker_discards": "any_pile"}
+    assert (
+        client.post("/v1/games", json={"players": players[:2], "rules": jokers}).status_code == 201
+    )
 
 
 def test_400_for_a_body_that_is_not_json_and_413_for_a_huge_one(client: Client) -> None:

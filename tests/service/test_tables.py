@@ -166,6 +166,7 @@ def test_the_lobby_lists_listed_waiting_tables_only(client: Client) -> None:
             ],
             "seats_taken": 1,
             "seats_open": 2,
+            "turns": "in_turn",
         }
     ]
     claim(client, listed["invite_code"], "Cy")
