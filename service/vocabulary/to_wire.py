@@ -32,11 +32,11 @@ from engine.scoresheet import CardsEntry, ScoredEntry, Sheet
 from service.advice.wire import DiscardOptionOut, DrawOptionOut, HintOut
 from service.analysis.wire import AnalyseResponse, DiscardOut
 from service.games.wire import (
+    DiscardAction,
+    DrawAction,
     GameView,
+    LayOffAction,
     LegalAction,
-    LegalDiscard,
-    LegalDraw,
-    LegalLayOff,
     LogEntryOut,
     LoggedDiscard,
     LoggedDraw,
@@ -112,11 +112,11 @@ def legal_to_wire(actions: Sequence[Action]) -> list[LegalAction]:
     for action in actions:
         match action:
             case Draw():
-                out.append(LegalDraw(source=action.source, pile=action.pile))
+                out.append(DrawAction(source=action.source, pile=action.pile))
             case Discard():
-                out.append(LegalDiscard(card=code[action.card], go_out=action.go_out))
+                out.append(DiscardAction(card=code[action.card], go_out=action.go_out))
             case LayOff():
-                out.append(LegalLayOff(card=code[action.card], seat=action.seat, meld=action.meld))
+                out.append(LayOffAction(card=code[action.card], seat=action.seat, meld=action.meld))
     return out
 
 
