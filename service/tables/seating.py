@@ -48,7 +48,7 @@ from service.storage.game_store import GameExists, StoreUnavailable
 from service.streams.keys import stream_key
 from service.tables import invite_codes, lobby_cursor
 from service.tables import waiting_tables as waiting
-from service.tables.index import FULL_CODE_GRACE
+from service.tables.index import FULL_CODE_GRACE, LOBBY_LIMIT
 from service.tables.wire import Lobby, SeatClaimed, StreamUrl, TableOut
 from service.vocabulary.names import display_name
 
@@ -185,7 +185,7 @@ async def claim(services: Services, code_text: str, name: str) -> SeatClaimed:
     raise _seat_race_lost(game_id)
 
 
-async def lobby(services: Services, limit: int, cursor: str | None) -> Lobby:
+async def lobby(services: Services, limit: int = LOBBY_LIMIT, cursor: str | None = None) -> Lobby:
     """``GET /v1/tables``: the listed tables waiting for players, newest change first, a page
     of ``limit`` after ``cursor``."""
     after = None if cursor is None else lobby_cursor.position_of(cursor)
