@@ -33,19 +33,23 @@ from service.http.problems import PROBLEM_BASE, PROBLEM_MEDIA_TYPE
 log = logging.getLogger("service.access")
 refusals = logging.getLogger(__name__)
 
-ACCESS_LOG_CONFIG: Final[dict[str, Any]] = {
-    "formatters": {"access_line": {"format": "%(message)s"}},
-    "handlers": {
-        # Through Litestar's queue, like every other log line: no write blocks the event loop.
-        "access": {
-            "class": "litestar.logging.standard.QueueListenerHandler",
-            "level": "DEBUG",
-            "formatter": "access_line",
-        }
-    },
-    "loggers": {"service.access": {"level": "INFO", "handlers": ["access"], "propagate": False}},
-}
-"""The access log's part of the app's ``LoggingConfig``: each line is the JSON alone."""
+
+def access_log_config(level: str) -> dict[str, Any]:
+    """The access log's part of the app's ``LoggingConfig``: each line is the JSON alone, at
+    INFO, so ``LOG_LEVEL=WARNING`` (or higher) turns it off."""
+    return {
+        "formatters": {"access_line": {"format": "%(message)s"}},
+        "handlers": {
+            # Through Litestar's queue, like every other log line: no write blocks the loop.
+            "access": {
+                "class": "litestar.logging.standard.QueueListenerHandler",
+                "level": "DEBUG",
+                "formatter": "access_line",
+            }
+        },
+        "loggers": {"service.access": {"level": level, "handlers": ["access"], "propagate": False}},
+    }
+
 
 REQUEST_ID_HEADER: Final = "x-request-id"
 _REQUEST_ID: Final = re.compile(r"[A-Za-z0-9._:-]{1,128}")

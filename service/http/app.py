@@ -28,7 +28,7 @@ from service.bots.tasks import BotTasks
 from service.games.acting_seat import acting_seat
 from service.games.decoded_cache import DecodedGames
 from service.games.routes import GamesController
-from service.http.access_log import ACCESS_LOG_CONFIG, AccessLog
+from service.http.access_log import AccessLog, access_log_config
 from service.http.auth import seat_token, viewer_token
 from service.http.client_address import TrustedProxies
 from service.http.dependencies import Services, services_from_state
@@ -179,7 +179,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         logging_config=LoggingConfig(
             root={"level": settings.log_level, "handlers": ["queue_listener"]},
             log_exceptions="debug",
-            **ACCESS_LOG_CONFIG,
+            **access_log_config(settings.log_level),
         ),
         request_max_body_size=settings.max_body_bytes,
         on_shutdown=[backends.games.close, analyses.close],

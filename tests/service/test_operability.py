@@ -176,3 +176,16 @@ def test_a_pattern_error_is_short_and_says_what_the_field_takes(
     assert len(detail) < 300
     assert "regex" not in detail
     assert "bidirectional" in detail
+
+
+def test_a_warning_log_level_turns_the_access_log_off() -> None:
+    with TestClient(create_app(Settings(log_level="WARNING"))) as client:
+        kept = Kept()
+        logger = logging.getLogger("service.access")
+        logger.addHandler(kept)
+        try:
+            answer = client.get("/healthz")
+        finally:
+            logger.removeHandler(kept)
+    assert answer.headers["x-request-id"]
+    assert kept.records == []
