@@ -5,6 +5,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+RUNTIME := $(VENV)/.runtime-installed
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
@@ -17,9 +18,15 @@ export HOST PORT
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F ':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
-$(STAMP): pyproject.toml
+# What serving needs (the project's dependencies), then the dev tools on top of it: `make run` on
+# a fresh clone installs only the first.
+$(RUNTIME): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=25.1"
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUNTIME)
+
+$(STAMP): $(RUNTIME)
 	$(BIN)/python -m pip install --quiet -e . --group dev
 	touch $(STAMP)
 
@@ -47,7 +54,12 @@ install: $(NATIVE) ## create .venv with the project and its dev tools; compile t
 
 native: $(NATIVE) ## compile the hot modules with mypyc (every target that runs code does)
 
-run: $(NATIVE) ## serve on $HOST:$PORT (default 127.0.0.1:8000); REDIS_URL selects Redis
+# Serving needs no dev tool: on a fresh clone `make run` installs the runtime dependencies only and
+# serves the engine's pure-Python modules. Where the dev tools are installed (`make install`,
+# `make test`), it compiles the hot modules first, as every other target does, so a compiled
+# module is never older than its source.
+run: $(RUNTIME) ## serve on $HOST:$PORT (default 127.0.0.1:8000); REDIS_URL selects Redis
+	@if [ -e $(STAMP) ]; then $(MAKE) --no-print-directory native; fi
 	$(BIN)/python -m service
 
 test: $(NATIVE) ## run the test suite

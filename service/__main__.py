@@ -2,7 +2,8 @@
 
 granian (Rust HTTP, uvloop; ``WORKERS`` processes, one by default), chosen by measurement over
 uvicorn with uvloop and httptools: see docs/performance.md and ``tests/benchmarks/bench_http.py``.
-The access log is off because every request is already counted and timed in ``/metrics``.
+granian's access log is off: the app writes its own (``service.http.access_log``), one JSON line
+per request with its route template and request id, and no token.
 
 Connections: granian serves at most ``MAX_CONNECTIONS`` per worker at once, idle keep-alive ones
 included (its default, the listen backlog of 1,024, let a thousand idle clients take an instance

@@ -91,3 +91,12 @@ class GameLog(Out, frozen=True):
     game_id: GameId
     version: Version
     entries: list[LogEntryOut]
+    next_since: Annotated[
+        Version | None,
+        Meta(
+            description=(
+                "More entries follow: ask again with this as `since`. Null when this page "
+                "ends at the game's latest entry."
+            )
+        ),
+    ] = None

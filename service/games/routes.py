@@ -47,6 +47,30 @@ LastEventId = Annotated[
         description="Resume after this version: the events of the later versions, no snapshot.",
     ),
 ]
+LOG_PAGE_MAX: Final = 1000
+"""Entries of a log page at most, and by default: a whole game of most tables in one answer, as
+before there were pages (a finished three-seat game is some 300)."""
+LogSince = Annotated[
+    int,
+    QueryParameter(
+        name="since",
+        ge=0,
+        le=2**31 - 1,
+        description=(
+            "Only the entries after this version (a page's `next_since`). Default: 0, from the "
+            "first action."
+        ),
+    ),
+]
+LogLimit = Annotated[
+    int,
+    QueryParameter(
+        name="limit",
+        ge=1,
+        le=LOG_PAGE_MAX,
+        description=f"At most this many entries. Default and maximum: {LOG_PAGE_MAX}.",
+    ),
+]
 IdleTimeout = Annotated[
     float,
     QueryParameter(
@@ -229,22 +253,31 @@ class GamesController(Controller):
         "/{game_id:str}/log",
         operation_id="getGameLog",
         security=SEAT_OR_PUBLIC,
-        summary="The actions so far, hidden cards hidden",
+        summary="The actions so far, hidden cards hidden, a page at a time",
         description=(
             "A card drawn from the stock shows only to the seat that drew it, until its round "
-            "is over."
+            "is over. Entries come oldest first, those after `since`, at most `limit` of them; "
+            "`next_since` is the `since` of the next page, null on the last."
         ),
-        responses=problems(401, 404, 503),
+        responses=problems(401, 404, 422, 503),
     )
     async def log(
-        self, services: AppServices, game_id: FromPath[str], viewer_token: OptionalToken
+        self,
+        services: AppServices,
+        game_id: FromPath[str],
+        viewer_token: OptionalToken,
+        since: LogSince = 0,
+        limit: LogLimit = LOG_PAGE_MAX,
     ) -> GameLog:
         loaded = await game_flow.load_any(services, game_id)
         seat = loaded.viewer(viewer_token)
         if not isinstance(loaded, LoadedGame):  # a table waiting for players: nothing played
             return GameLog(game_id=game_id, version=0, entries=[])
+        later = [e for e in game.public_log(loaded.state, seat) if e.version > since]
+        page = later[:limit]
         return GameLog(
             game_id=game_id,
             version=loaded.state.version,
-            entries=[to_wire.log_entry_to_wire(e) for e in game.public_log(loaded.state, seat)],
+            entries=[to_wire.log_entry_to_wire(e) for e in page],
+            next_since=page[-1].version if len(later) > limit else None,
         )

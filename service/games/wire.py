@@ -110,7 +110,7 @@ ExpectedVersion = Annotated[
 ]
 
 
-class DrawAction(Strict, frozen=True, tag="draw", tag_field="type"):
+class DrawAction(Strict, frozen=True, tag="draw", tag_field="type", omit_defaults=True):
     """Take the top card of the stock or of a discard pile."""
 
     source: Literal["stock", "discard"]
@@ -125,7 +125,7 @@ class DrawAction(Strict, frozen=True, tag="draw", tag_field="type"):
     expected_version: ExpectedVersion | None = None
 
 
-class DiscardAction(Strict, frozen=True, tag="discard", tag_field="type"):
+class DiscardAction(Strict, frozen=True, tag="discard", tag_field="type", omit_defaults=True):
     """Discard a card, ending the turn; with ``go_out`` declare the rest of the hand melded."""
 
     card: CardCode
@@ -142,7 +142,7 @@ class DiscardAction(Strict, frozen=True, tag="discard", tag_field="type"):
     expected_version: ExpectedVersion | None = None
 
 
-class LayOffAction(Strict, frozen=True, tag="lay_off", tag_field="type"):
+class LayOffAction(Strict, frozen=True, tag="lay_off", tag_field="type", omit_defaults=True):
     """Redemption only, on a last turn after someone went out, before the discard: lay a card
     off on meld number ``meld`` that seat ``seat`` has on the table."""
 
@@ -153,6 +153,9 @@ class LayOffAction(Strict, frozen=True, tag="lay_off", tag_field="type"):
 
 
 ActionRequest = DrawAction | DiscardAction | LayOffAction
+"""An action body. Its structs leave out their defaults when encoded: a view's ``legal``
+entries are these very bodies (the same schemas in the document), so a typed client posts an
+entry as it is."""
 
 
 class PlayerOut(Out, frozen=True):
@@ -203,24 +206,7 @@ class RoundResultOut(Out, frozen=True):
     tiebreak: bool
 
 
-class LegalDraw(Out, frozen=True, tag="draw", tag_field="type", omit_defaults=True):
-    source: Literal["stock", "discard"]
-    pile: Seat | None = None
-
-
-class LegalDiscard(Out, frozen=True, tag="discard", tag_field="type", omit_defaults=True):
-    card: CanonicalCard
-    go_out: bool = False
-    pile: Seat | None = None
-
-
-class LegalLayOff(Out, frozen=True, tag="lay_off", tag_field="type"):
-    card: CanonicalCard
-    seat: Seat
-    meld: int
-
-
-LegalAction = LegalDraw | LegalDiscard | LegalLayOff
+LegalAction = ActionRequest
 """An action body exactly as ``POST /v1/games/{game_id}/actions`` accepts it."""
 
 

@@ -28,10 +28,11 @@ from service.bots.tasks import BotTasks
 from service.games.acting_seat import acting_seat
 from service.games.decoded_cache import DecodedGames
 from service.games.routes import GamesController
+from service.http.access_log import AccessLog, access_log_config
 from service.http.auth import seat_token, viewer_token
 from service.http.client_address import TrustedProxies
 from service.http.dependencies import Services, services_from_state
-from service.http.problems import EXCEPTION_MAP
+from service.http.problems import EXCEPTION_MAP, schema_page_not_found_as_problem
 from service.http.rate_limits import STORE_NAME, rate_limit_config
 from service.http.read_timeout import ReadTimeoutMiddleware
 from service.http.strict_body import StrictBodyRequest, decode_body_strictly
@@ -166,6 +167,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         ],
         stores={STORE_NAME: backends.rate_limits},
         before_request=decode_body_strictly,
+        after_request=schema_page_not_found_as_problem,
         request_class=StrictBodyRequest,
         cors_config=CORSConfig(
             allow_origins=list(settings.cors_origins),
@@ -177,12 +179,15 @@ def create_app(settings: Settings | None = None) -> Litestar:
         logging_config=LoggingConfig(
             root={"level": settings.log_level, "handlers": ["queue_listener"]},
             log_exceptions="debug",
+            **access_log_config(settings.log_level),
         ),
         request_max_body_size=settings.max_body_bytes,
         on_shutdown=[backends.games.close, analyses.close],
         debug=False,
     )
     finish_document(app)
+    # Around everything Litestar does, CORS and unknown paths included: one log line each.
+    app.asgi_handler = AccessLog(app.asgi_handler)
     return app
 
 

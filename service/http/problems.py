@@ -16,10 +16,13 @@ from collections.abc import Callable, Mapping
 from http import HTTPStatus
 from typing import Any, ClassVar, Final
 
-from litestar.exceptions import HTTPException, ValidationException
+from litestar import Response
+from litestar.enums import MediaType
+from litestar.exceptions import HTTPException, NotFoundException, ValidationException
 from litestar.plugins.problem_details import ProblemDetailsException
 
 from service.http.engine_problems import ENGINE_PROBLEMS, EngineProblem
+from service.http.field_messages import MAX_DETAIL
 from service.storage.game_store import StoreFull, StoreUnavailable
 
 log = logging.getLogger("service.http.problems")
@@ -46,6 +49,10 @@ class ServiceProblem(Exception):
 
 class BodyNotJson(ServiceProblem):
     status, kind, title = 400, "body-not-json", "The request body is not valid JSON"
+
+
+class BodyTooLarge(ServiceProblem):
+    status, kind, title = 413, "body-too-large", "The request body is too large"
 
 
 class InvalidField(ServiceProblem):
@@ -178,6 +185,8 @@ def _problem(
         extra["field"] = field
     if errors:
         extra["errors"] = errors
+    if len(detail) > MAX_DETAIL:  # a detail is read by a person: never a wall of text
+        detail = detail[: MAX_DETAIL - 1] + "…"
     return ProblemDetailsException(
         status_code=status,
         type_=PROBLEM_BASE + kind,
@@ -263,6 +272,15 @@ def _from_http_exception(exc: HTTPException) -> ProblemDetailsException:
         status, phrase.lower().replace(" ", "-")
     )
     return _problem(status, kind, phrase, str(exc.detail), headers=exc.headers)
+
+
+async def schema_page_not_found_as_problem(response: Response[Any]) -> Response[Any]:
+    """Litestar's documentation router answers an unknown ``/schema/*`` page with an HTML 404
+    page (the only handler that returns a 404 rather than raising it): raised instead, so it is
+    a problem like every other 404."""
+    if response.status_code == HTTPStatus.NOT_FOUND and response.media_type == MediaType.HTML:
+        raise NotFoundException("no such page of the API's documentation")
+    return response
 
 
 def _from_store_unavailable(exc: StoreUnavailable) -> ProblemDetailsException:

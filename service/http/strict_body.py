@@ -23,13 +23,21 @@ import re
 from collections.abc import Callable
 from decimal import Decimal
 from functools import cache
+from http import HTTPStatus
 from typing import Any, Final
 
 import msgspec
 from litestar import Request
+from litestar.exceptions import HTTPException
 
 from engine import CardCodeError, parse_card, parse_rank
-from service.http.problems import BodyNotJson, InvalidField, field_of_validation_message
+from service.http.field_messages import explained
+from service.http.problems import (
+    BodyNotJson,
+    BodyTooLarge,
+    InvalidField,
+    field_of_validation_message,
+)
 
 _STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 # Fields whose pattern is a card or a rank code: a mismatch is explained by the engine's parser,
@@ -45,7 +53,15 @@ async def decode_body_strictly(request: Request[Any, Any, Any]) -> None:
     parameter = request.route_handler.parsed_fn_signature.parameters.get("data")
     if parameter is None:
         return
-    body = await request.body()
+    try:
+        body = await request.body()
+    except HTTPException as exc:
+        limit = request.route_handler.resolve_request_max_body_size()
+        if exc.status_code != HTTPStatus.REQUEST_ENTITY_TOO_LARGE or limit is None:
+            raise
+        raise BodyTooLarge(
+            f"the body is larger than this service's limit of {limit} bytes (MAX_BODY_BYTES)"
+        ) from None
     request.state[STRICT_BODY_KEY] = strict_decoder(parameter.annotation)(body)
 
 
@@ -68,7 +84,7 @@ def strict_decoder(body_type: Any) -> Callable[[bytes], Any]:
         except msgspec.ValidationError as exc:
             field, message = field_of_validation_message(str(exc))
             raise InvalidField(
-                f"{field}: {_explained(field, message, body)}", field=field
+                f"{field}: {_explained(body_type, field, message, body)}", field=field
             ) from None
         except msgspec.DecodeError as exc:
             raise BodyNotJson(f"the body is not JSON: {exc}") from None
@@ -95,14 +111,15 @@ def _number(text: str) -> int | float:
 _plain: Final = msgspec.json.Decoder(float_hook=_number)
 
 
-def _explained(field: str, message: str, body: bytes) -> str:
-    """msgspec's message, or for a card or rank code that misses its pattern, the engine's."""
+def _explained(body_type: Any, field: str, message: str, body: bytes) -> str:
+    """For a card or rank code that misses its pattern, the engine's message; else msgspec's,
+    with what the field allows (``service.http.field_messages``)."""
     if "matching regex" not in message:
-        return message
+        return explained(body_type, field, message)
     steps = _STEP.findall(field)
     parse = _PARSERS.get(next((name for name, _ in reversed(steps) if name), ""))
     if parse is None:
-        return message
+        return explained(body_type, field, message)
     value: Any = msgspec.json.decode(body)
     for name, index in steps:
         value = value[name] if name else value[int(index)]

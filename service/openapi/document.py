@@ -24,7 +24,8 @@ openapi`` commits (``FinishedJsonRenderPlugin``, ``FinishedSwaggerRenderPlugin``
 - The event stream's messages: one schema per event type
   (``service.streams.events.STREAM_EVENTS``).
 - Every operation states its security: a seat's or a sheet's token, or none (``security: []``);
-  every response header its schema.
+  a token that is optional is in ``x-optional-security`` and the description (see
+  ``_operation_finished``); every response header its schema.
 """
 
 from __future__ import annotations
@@ -161,9 +162,28 @@ def _event_schemas() -> dict[str, dict[str, Any]]:
 
 
 _EVENT_STREAM: Final = {
-    "text/event-stream": {"schema": {"$ref": "#/components/schemas/GameStreamMessage"}}
+    "text/event-stream": {
+        "schema": {
+            "oneOf": [
+                {"$ref": "#/components/schemas/GameStreamMessage"},
+                {
+                    "type": "string",
+                    "description": "The stream's text, to a client that reads the body whole.",
+                },
+            ]
+        }
+    }
 }
-"""The stream: each of its messages a ``GameStreamMessage``."""
+"""The stream: each of its messages a ``GameStreamMessage`` (as OpenAPI 3.1 readers such as
+schemathesis check it), or the whole body as text. The text is for generated clients that read
+a response whole: openapi-python-client parses a ``text/*`` body with its schema, and raised a
+bare ``TypeError`` on a 200 when the schema was only the messages; now it returns the text.
+docs/contract.md shows how to follow the stream instead."""
+
+_OPTIONAL_TOKEN: Final = (
+    " With a seat's token (`seatToken`, `Authorization: Bearer <token>`) it answers as that seat "
+    "sees it; without one, the public view."
+)
 
 
 _RATE_LIMITED: Final = {
@@ -262,7 +282,15 @@ def finished(document: dict[str, Any]) -> dict[str, Any]:
 def _operation_finished(path: str, operation: dict[str, Any]) -> None:
     """Its security stated (none: ``[]``), a 429 where it is rate limited, every response
     header's schema, and the event stream's messages."""
-    operation.setdefault("security", [])
+    security = operation.setdefault("security", [])
+    if {} in security:
+        # A token the operation takes but does not need. As ``[{seatToken: []}, {}]`` it is
+        # right, but openapi-python-client types every operation with a requirement as needing
+        # an ``AuthenticatedClient`` (whose empty token breaks httpx): the requirement is kept
+        # in ``x-optional-security`` and the description, and ``security`` says none is needed.
+        operation["x-optional-security"] = [requirement for requirement in security if requirement]
+        operation["security"] = []
+        operation["description"] = (operation.get("description", "") + _OPTIONAL_TOKEN).strip()
     if operation.get("operationId") in RATE_LIMITED_OPERATIONS:
         operation["responses"].setdefault("429", _RATE_LIMITED)
     for response in operation.get("responses", {}).values():

@@ -25,6 +25,10 @@ FULL_CODE_GRACE = 600.0
 LOBBY_LIMIT = 100
 """Tables a lobby answer lists at most, newest first."""
 
+LobbyPosition = tuple[float, str]
+"""Where a lobby page ended: its last entry's expiry (the newest change expires last) and game
+id, which orders entries of the same expiry. The next page starts after it."""
+
 
 class TableIndex(Protocol):
     async def reserve_code(self, code: str, game_id: str) -> bool:
@@ -44,6 +48,12 @@ class TableIndex(Protocol):
 
     async def listed(self, limit: int = LOBBY_LIMIT) -> list[bytes]:
         """The lobby's entries, newest first; expired ones are dropped, not shown."""
+
+    async def page(
+        self, limit: int, after: LobbyPosition | None
+    ) -> tuple[list[bytes], LobbyPosition | None]:
+        """Up to ``limit`` entries, newest first, those after ``after``; and where the page
+        ended, if more entries follow (else None)."""
 
 
 class MemoryTableIndex:
@@ -81,6 +91,16 @@ class MemoryTableIndex:
         self._expire()
         entries = [entry for entry, _ in self._lobby.values()]
         return entries[::-1][:limit]
+
+    async def page(
+        self, limit: int, after: LobbyPosition | None
+    ) -> tuple[list[bytes], LobbyPosition | None]:
+        self._expire()
+        order = sorted(((until, g) for g, (_, until) in self._lobby.items()), reverse=True)
+        later = [position for position in order if after is None or position < after]
+        chosen = later[:limit]
+        entries = [self._lobby[game_id][0] for _, game_id in chosen]
+        return entries, chosen[-1] if len(later) > limit else None
 
     def _expire(self) -> None:
         now = time.monotonic()

@@ -73,6 +73,43 @@ return redis.call('HMGET', KEYS[2], unpack(ids))
 )
 
 
+# KEYS: order, entries. ARGV: page size, sweep size, after score or '+inf', after game id or ''.
+# Entries of one expiry come in game id order, descending: first the rest of the cursor's expiry
+# (those listed in one millisecond, few), then the older ones. One more than a page, if there is
+# one, says that more follow.
+_PAGE_SCRIPT: Final = (
+    _NOW_MS
+    + """
+local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, ARGV[2])
+if #gone > 0 then
+  redis.call('ZREM', KEYS[1], unpack(gone))
+  redis.call('HDEL', KEYS[2], unpack(gone))
+end
+local wanted = tonumber(ARGV[1]) + 1
+local ids, scores = {}, {}
+local function take(found, after_id)
+  for i = 1, #found, 2 do
+    if #ids < wanted and (after_id == nil or found[i] < after_id) then
+      ids[#ids + 1] = found[i]
+      scores[#scores + 1] = found[i + 1]
+    end
+  end
+end
+local older = ARGV[3]
+if ARGV[4] ~= '' then
+  take(redis.call('ZREVRANGEBYSCORE', KEYS[1], ARGV[3], ARGV[3], 'WITHSCORES'), ARGV[4])
+  older = '(' .. ARGV[3]
+end
+if #ids < wanted then
+  take(redis.call('ZREVRANGEBYSCORE', KEYS[1], older, '(' .. now, 'WITHSCORES',
+    'LIMIT', 0, wanted - #ids), nil)
+end
+if #ids == 0 then return {{}, {}, {}} end
+return {redis.call('HMGET', KEYS[2], unpack(ids)), ids, scores}
+"""
+)
+
+
 def code_key(prefix: str, code: str) -> str:
     return f"{prefix}:invite:{{{code}}}"
 
@@ -93,6 +130,7 @@ class RedisTableIndex:
         self._list = client.register_script(_LIST_SCRIPT)
         self._unlist = client.register_script(_UNLIST_SCRIPT)
         self._read = client.register_script(_READ_SCRIPT)
+        self._page = client.register_script(_PAGE_SCRIPT)
 
     async def reserve_code(self, code: str, game_id: str) -> bool:
         key = code_key(self._prefix, code)
@@ -123,6 +161,22 @@ class RedisTableIndex:
         keys = lobby_keys(self._prefix)
         entries = await self._call(lambda: self._read(keys=keys, args=[limit, _SWEEP]))
         return [entry for entry in cast("list[bytes | None]", entries) if entry is not None]
+
+    async def page(
+        self, limit: int, after: tuple[float, str] | None
+    ) -> tuple[list[bytes], tuple[float, str] | None]:
+        keys = lobby_keys(self._prefix)
+        high, last = ("+inf", "") if after is None else (repr(int(after[0])), after[1])
+        found = await self._call(lambda: self._page(keys=keys, args=[limit, _SWEEP, high, last]))
+        entries, ids, scores = cast("list[list[Any]]", found)
+        rows = [
+            (entry, (float(score), game_id.decode()))
+            for entry, game_id, score in zip(entries, ids, scores, strict=True)
+            if entry is not None
+        ]
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return [entry for entry, _ in rows], rows[-1][1] if more and rows else None
 
     async def _call(self, command: Callable[[], Awaitable[_T]]) -> _T:
         return await sent(self._redis, command)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Controller, Response, get, post
-from litestar.params import FromPath, JSONBody, PathParameter
+from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 
 from service.games.acting_seat import Acting
 from service.games.routes import LOCATION, AnyRequest, created
@@ -15,12 +15,32 @@ from service.http.auth import RequiredToken
 from service.http.dependencies import AppServices
 from service.http.openapi_declarations import SEAT, problems
 from service.tables import seating
+from service.tables.index import LOBBY_LIMIT
 from service.tables.wire import ClaimRequest, Lobby, SeatClaimed, StreamUrl
 
 InviteCode = Annotated[
     str,
     PathParameter(
         description="The table's invite code: six letters and digits; case and hyphens ignored."
+    ),
+]
+
+
+LobbyCursor = Annotated[
+    str | None,
+    QueryParameter(
+        name="cursor",
+        max_length=200,
+        description="A page's `next_cursor`: the tables after it. Default: from the newest.",
+    ),
+]
+LobbyLimit = Annotated[
+    int,
+    QueryParameter(
+        name="limit",
+        ge=1,
+        le=LOBBY_LIMIT,
+        description=f"At most this many tables. Default and maximum: {LOBBY_LIMIT}.",
     ),
 ]
 
@@ -59,12 +79,15 @@ class TablesController(Controller):
         summary="The lobby: listed tables waiting for players",
         description=(
             "Every instance shows the same lobby (on Redis, one index for all). Newest change "
-            "first, at most 100; a table leaves it once full or expired."
+            "first, `limit` at a time; a table leaves it once full or expired. `next_cursor` "
+            "reads on from where a page ended."
         ),
-        responses=problems(503),
+        responses=problems(422, 503),
     )
-    async def lobby(self, services: AppServices) -> Lobby:
-        return await seating.lobby(services)
+    async def lobby(
+        self, services: AppServices, cursor: LobbyCursor = None, limit: LobbyLimit = LOBBY_LIMIT
+    ) -> Lobby:
+        return await seating.lobby(services, limit, cursor)
 
 
 class SeatsController(Controller):

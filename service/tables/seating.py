@@ -46,9 +46,9 @@ from service.http.problems import (
 )
 from service.storage.game_store import GameExists, StoreUnavailable
 from service.streams.keys import stream_key
-from service.tables import invite_codes
+from service.tables import invite_codes, lobby_cursor
 from service.tables import waiting_tables as waiting
-from service.tables.index import FULL_CODE_GRACE
+from service.tables.index import FULL_CODE_GRACE, LOBBY_LIMIT
 from service.tables.wire import Lobby, SeatClaimed, StreamUrl, TableOut
 from service.vocabulary.names import display_name
 
@@ -186,9 +186,15 @@ async def claim(services: Services, code_text: str, name: str) -> SeatClaimed:
     raise _seat_race_lost(game_id)
 
 
-async def lobby(services: Services) -> Lobby:
-    """``GET /v1/tables``: the listed tables waiting for players, newest change first."""
-    return Lobby(tables=[_lobby_decoder.decode(e) for e in await services.tables.listed()])
+async def lobby(services: Services, limit: int = LOBBY_LIMIT, cursor: str | None = None) -> Lobby:
+    """``GET /v1/tables``: the listed tables waiting for players, newest change first, a page
+    of ``limit`` after ``cursor``."""
+    after = None if cursor is None else lobby_cursor.position_of(cursor)
+    entries, last = await services.tables.page(limit, after)
+    return Lobby(
+        tables=[_lobby_decoder.decode(e) for e in entries],
+        next_cursor=None if last is None else lobby_cursor.cursor_of(last),
+    )
 
 
 # -- leaving --------------------------------------------------------------------------------------

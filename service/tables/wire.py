@@ -62,5 +62,13 @@ class TableOut(Out, frozen=True):
     ] = "in_turn"
 
 
-class Lobby(Out, frozen=True):
-    tables: Annotated[list[TableOut], Meta(description="Newest first, at most 100.")]
+class Lobby(Out, frozen=True, omit_defaults=True):
+    tables: Annotated[list[TableOut], Meta(description="Newest first, at most `limit`.")]
+    next_cursor: Annotated[
+        str | None,
+        Meta(
+            description=(
+                "More tables follow: ask again with this as `cursor`. Absent on the last page."
+            )
+        ),
+    ] = None

@@ -42,11 +42,11 @@ from service.games.log_wire import (
 )
 from service.games.wire import (
     CallOut,
+    DiscardAction,
+    DrawAction,
     GameView,
+    LayOffAction,
     LegalAction,
-    LegalDiscard,
-    LegalDraw,
-    LegalLayOff,
     PlayerOut,
     RoundResultOut,
     SeatResultOut,
@@ -139,13 +139,13 @@ def legal_to_wire(actions: Sequence[Action]) -> list[LegalAction]:
     for action in actions:
         match action:
             case Draw():
-                out.append(LegalDraw(source=action.source, pile=action.pile))
+                out.append(DrawAction(source=action.source, pile=action.pile))
             case Discard():
                 out.append(
-                    LegalDiscard(card=code[action.card], go_out=action.go_out, pile=action.pile)
+                    DiscardAction(card=code[action.card], go_out=action.go_out, pile=action.pile)
                 )
             case LayOff():
-                out.append(LegalLayOff(card=code[action.card], seat=action.seat, meld=action.meld))
+                out.append(LayOffAction(card=code[action.card], seat=action.seat, meld=action.meld))
     return out
 
 

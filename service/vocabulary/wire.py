@@ -111,7 +111,9 @@ PresetName = Literal["classic", "online", "five-crowns"]
 
 
 class RulesOverrides(Strict, frozen=True):
-    """A preset with some options changed. Omitted fields keep the preset's value; see RULES.md."""
+    """A preset with some options changed. Omitted fields keep the preset's value; see RULES.md.
+    The rules a response shows (a view's ``rules``, ``GET /v1/rules``) are this schema with
+    every field present, and are accepted back as they are."""
 
     preset: PresetName = "classic"
     suits: Literal[4, 5] | UnsetType = UNSET
@@ -149,37 +151,10 @@ RulesSpec = Annotated[
 ]
 
 
-class RulesOut(Out, frozen=True):
-    """Every option of one set of rules."""
-
-    preset: str
-    suits: int
-    low_rank: int
-    decks: int | None
-    jokers: int
-    min_players: int
-    max_players: int
-    aces: str
-    all_wild_melds: bool
-    max_wilds_per_meld: int | None
-    ace_points: int
-    face_points: list[int]
-    joker_points: int
-    wild_points: int | None
-    going_out_bonus: int | str
-    failed_go_out: str
-    failed_go_out_penalty: int
-    first_lap_go_out: bool
-    doubled_late_rounds: bool
-    schedule: str
-    double_naughts: bool
-    discard_piles: str
-    redemption: bool
-    stock_exhausted: str
-    tie: str
-    discard_drawn_upcard: bool
-    turns: str
-    joker_discards: str
+RulesOut = RulesOverrides
+"""A game's complete rules on the way out: the overrides' struct with every field set. One
+schema both ways, so a view's ``rules`` (or a preset of ``GET /v1/rules``) is accepted as it is
+by ``/v1/analyse`` and ``/v1/advise``, in a typed client too."""
 
 
 class PresetsOut(Out, frozen=True):

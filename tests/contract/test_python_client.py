@@ -29,6 +29,7 @@ pytestmark = pytest.mark.xdist_group("test_python_client")
 COMMITTED = Path(__file__).parents[2] / "openapi" / "openapi.json"
 BIN = Path(sys.executable).parent
 PACKAGE = "three_thirteen_client"
+TYPED_CALLS = Path(__file__).parent / "python" / "typed_calls.py"
 
 
 def test_the_committed_document_is_valid_openapi() -> None:
@@ -57,6 +58,21 @@ def client_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleT
         yield importlib.import_module(PACKAGE)
     finally:
         sys.path.remove(str(folder))
+
+
+def test_typed_calls_need_no_cast(client_package: ModuleType) -> None:
+    """python/typed_calls.py passes a view's rules to the analyser and posts a `legal` entry:
+    ``mypy --strict`` finds no error against the generated package."""
+    folder = Path(client_package.__file__ or "").parents[1]
+    checked = subprocess.run(
+        [str(BIN / "mypy"), "--strict", "--follow-imports=silent", str(TYPED_CALLS)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MYPYPATH": str(folder)},
+        check=False,
+        timeout=300,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 def _module(package: ModuleType, name: str) -> Any:
@@ -185,3 +201,52 @@ def test_a_generated_client_plays(
     steps = [models.GameEvent.from_dict(json.loads(m.data)) for m in actions]
     assert [(s.version, s.entry.action.type_.value) for s in steps] == [(1, "draw"), (2, "discard")]
     assert steps[1].view.hand == discarded.hand
+
+
+def test_a_generated_client_needs_no_conversion(
+    client_package: ModuleType,
+    app: Litestar,
+    live_server_for: Any,  # noqa: F811
+) -> None:
+    """A view's rules go to the analyser as they are, an entry of `legal` is posted as it is,
+    and the public reads take a plain Client (the events read whole, as text)."""
+    url = live_server_for(app)
+    models = _module(client_package, "models")
+    anonymous = client_package.Client(base_url=url, raise_on_unexpected_status=True)
+    game = _module(client_package, "api.games.create_game").sync(
+        client=anonymous,
+        body=models.CreateGameRequest(
+            players=[models.PlayerIn(name="Ann"), models.PlayerIn(name="Bob")], seed=3
+        ),
+    )
+    seats = {seat.seat: seat.token for seat in game.seats}
+    get_game = _module(client_package, "api.games.get_game")
+    on_turn = client_package.AuthenticatedClient(base_url=url, token=seats[game.view.turn])
+    view = get_game.sync(game.game_id, client=on_turn)
+
+    analysed = _module(client_package, "api.analysis.analyse_hand").sync(
+        client=anonymous,
+        body=models.AnalyseRequest(hand=["4H", "8S", "6H", "KD"], round_=1, rules=view.rules),
+    )
+    assert isinstance(analysed, models.AnalyseResponse)
+
+    act = _module(client_package, "api.games.apply_action")
+    assert [entry.type_.value for entry in view.legal] == ["draw", "draw"]
+    drawn = act.sync(game.game_id, client=on_turn, body=view.legal[0])
+    assert isinstance(drawn, models.GameView)
+    assert drawn.version == 1
+    assert all(isinstance(entry, models.DiscardAction) for entry in drawn.legal)
+    discarded = act.sync(game.game_id, client=on_turn, body=drawn.legal[0])
+    assert discarded.version == 2
+
+    public = get_game.sync(game.game_id, client=anonymous)
+    assert isinstance(public, models.GameView)
+    assert (public.hand, public.version) == (None, 2)
+    log = _module(client_package, "api.games.get_game_log").sync(game.game_id, client=anonymous)
+    assert [entry.version for entry in log.entries] == [1, 2]
+    events = _module(client_package, "api.games.get_game_events").sync_detailed(
+        game.game_id, client=anonymous, idle_timeout=0
+    )
+    assert events.status_code == 200
+    assert isinstance(events.parsed, str)
+    assert "event: snapshot" in events.parsed

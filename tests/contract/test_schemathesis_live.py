@@ -31,20 +31,23 @@ def _free_port() -> int:
 
 
 @pytest.fixture
-def served() -> Iterator[str]:
+def served(tmp_path: Path) -> Iterator[str]:
     port = _free_port()
+    # The server's log (an access log line per request: thousands here) goes to a file: a pipe
+    # nobody reads fills up, and the server then blocks writing to it and never stops.
+    log = (tmp_path / "server.log").open("w+b")
     server = subprocess.Popen(
         [sys.executable, "-m", "service"],
         cwd=ROOT,
         env={**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "REDIS_URL": ""},
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=log,
     )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
         while True:
-            assert server.poll() is None, server.stderr.read() if server.stderr else ""
+            assert server.poll() is None, (tmp_path / "server.log").read_text(errors="replace")
             try:
                 if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
                     break
@@ -56,6 +59,7 @@ def served() -> Iterator[str]:
     finally:
         server.terminate()
         server.wait(timeout=30)
+        log.close()
 
 
 def test_schemathesis_finds_no_failure_against_a_live_server(served: str) -> None:

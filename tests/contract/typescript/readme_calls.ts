@@ -33,7 +33,9 @@ export async function readmeCalls(baseUrl: string): Promise<void> {
     body: { hand: ["4H"], wild: "8", rules: { preset: "classic", going_out_bonus: "minus_wild" } },
   });
   const presets = await client.GET("/v1/rules");
-  const names: string[] | undefined = presets.data?.presets.map((rules) => rules.preset);
+  // Rules are one schema out and in, whose fields a request may leave out: a response has them
+  // all, but the type says each may be missing.
+  const names: string[] | undefined = presets.data?.presets.map((rules) => rules.preset ?? "");
 
   // Create a game: each seat's token is shown here, once.
   const created = await client.POST("/v1/games", {
@@ -61,6 +63,22 @@ export async function readmeCalls(baseUrl: string): Promise<void> {
     ...seat,
   });
   await client.GET("/v1/games/{game_id}/log", { params: { path: { game_id } } });
+
+  // A view's rules go to the analyser as they are, and an entry of its `legal` is posted as it
+  // is: one schema for rules out and in, and `legal` entries are the action bodies (no cast).
+  if (view.data) {
+    await client.POST("/v1/analyse", {
+      body: { hand: ["4H", "8S"], round: 1, rules: view.data.rules },
+    });
+    const entry = view.data.legal?.[0];
+    if (entry) {
+      await client.POST("/v1/games/{game_id}/actions", {
+        params: { path: { game_id } },
+        body: entry,
+        ...seat,
+      });
+    }
+  }
 
   // Follow the game: each message of the stream is typed by its event, its data by the struct
   // the event carries (JSON in the message's `data`).

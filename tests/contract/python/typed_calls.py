@@ -1,0 +1,28 @@
+"""Calls of a generated client that must type-check under ``mypy --strict`` with no cast:
+tests/contract/test_python_client.py generates ``three_thirteen_client`` and checks this file
+against it. A document that gives a view's rules or its ``legal`` entries other classes than the
+requests take, or makes a public read need a token, fails it."""
+
+from three_thirteen_client import AuthenticatedClient, Client
+from three_thirteen_client.api.analysis import analyse_hand
+from three_thirteen_client.api.games import apply_action, get_game, get_game_log
+from three_thirteen_client.models import AnalyseRequest, GameView
+
+
+def play_a_legal_action(url: str, game_id: str, token: str) -> GameView | None:
+    anonymous = Client(base_url=url)
+    public = get_game.sync(game_id, client=anonymous)
+    get_game_log.sync(game_id, client=anonymous)
+    if not isinstance(public, GameView):
+        return None
+    # A view's rules, accepted by the analyser as they are.
+    analyse_hand.sync(
+        client=anonymous, body=AnalyseRequest(hand=["4H", "8S"], round_=1, rules=public.rules)
+    )
+    seat = AuthenticatedClient(base_url=url, token=token)
+    view = get_game.sync(game_id, client=seat)
+    if not isinstance(view, GameView) or not view.legal:
+        return None
+    # An entry of `legal`, posted as it is.
+    answer = apply_action.sync(game_id, client=seat, body=view.legal[0])
+    return answer if isinstance(answer, GameView) else None
