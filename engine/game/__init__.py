@@ -4,10 +4,12 @@
 new state, or raises the ``EngineError`` of the rule the action breaks); ``view`` and
 ``public_view`` show what a seat or anybody may see; ``replay`` rebuilds a game from its log;
 ``dumps`` and ``loads`` store it (``dumps_parts`` and ``loads_parts`` as a bounded head and
-append-only parts, for a store that keeps a long game's history apart).
+append-only parts, for a store that keeps a long game's history apart). ``Deal`` is a round's
+given deal, for ``new_game(deals=...)``.
 """
 
 from engine.game.actions import Action, Discard, Draw, DrawSource, EndLayOff, LayOff, Phase
+from engine.game.dealing import Deal
 from engine.game.play import (
     apply,
     choose_first_dealer,
@@ -35,6 +37,7 @@ from engine.game.views import GameView, LogEntry, PlayerView, public_log, public
 __all__ = [
     "FORMAT",
     "Action",
+    "Deal",
     "Discard",
     "Draw",
     "DrawSource",

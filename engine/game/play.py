@@ -65,6 +65,7 @@ from engine.game.actions import (
     Phase,
     shared,
 )
+from engine.game.dealing import Deal, GivenPacks, given_packs
 from engine.game.melding import (
     arrange,
     deadwood_points,
@@ -117,11 +118,13 @@ def new_game(
     seed: int | None = None,
     *,
     first_dealer: int | None = None,
+    deals: Mapping[int, Deal] | None = None,
 ) -> GameState:
     """A new game, its first round dealt. With ``seed`` the same game every time; without one
     every shuffle comes from the operating system's cryptographic source. ``first_dealer`` fixes
     who deals the first round (a rematch moves the deal on one seat); by default the seed, or the
-    cryptographic source, picks the seat."""
+    cryptographic source, picks the seat. ``deals`` gives some rounds' deals, by round number
+    (see ``engine.game.dealing``): the others, and a given round dealt again, are shuffled."""
     rules_value = Rules.from_spec(rules)
     names = check_players(players, rules_value)
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
@@ -132,7 +135,8 @@ def new_game(
         raise GameSetupError(
             f"first_dealer must be a seat from 0 to {len(names) - 1}, not {first_dealer!r}"
         )
-    return _start(rules_value, names, seed, first_dealer, ())
+    given = given_packs(rules_value, len(names), first_dealer, deals, seed) if deals else ()
+    return _start(rules_value, names, seed, first_dealer, (), given)
 
 
 def choose_first_dealer(players: int, seed: int | None) -> int:
@@ -142,12 +146,13 @@ def choose_first_dealer(players: int, seed: int | None) -> int:
     return random.Random(f"three-thirteen/{seed}/dealer").randrange(players)
 
 
-def _start(
+def _start(  # noqa: PLR0913, PLR0917 - every way a game begins: new, replayed, dealt as given
     rules: Rules,
     names: tuple[str, ...],
     seed: int | None,
     first_dealer: int,
     pending: tuple[tuple[Card, ...], ...],
+    deals: GivenPacks = (),
 ) -> GameState:
     n = len(names)
     empty = ((),) * n
@@ -180,6 +185,7 @@ def _start(
         records=(),
         shuffles=(),
         pending=pending,
+        deals=deals,
     )
     return _deal(state, 1, tuple(range(n)))
 
@@ -225,7 +231,11 @@ def _shuffle(state: GameState, cards: Sequence[Card]) -> tuple[GameState, tuple[
 def _deal(state: GameState, round_number: int, active: tuple[int, ...]) -> GameState:
     rules = state.rules
     n = len(state.players)
-    state, pack = _shuffle(state, rules.pack(n))
+    given = _given_pack(state, round_number)
+    if given is None:
+        state, pack = _shuffle(state, rules.pack(n))
+    else:
+        state, pack = _evolve(state, shuffles=(*state.shuffles, given)), given
     dealer = dealer_of(state.first_dealer, n, round_number)
     order = _seats_after(dealer, active, n)
     size = hand_size(rules, round_number)
@@ -257,6 +267,15 @@ def _deal(state: GameState, round_number: int, active: tuple[int, ...]) -> GameS
         table=((),) * n,
         penalties=(0,) * n,
     )
+
+
+def _given_pack(state: GameState, round_number: int) -> tuple[Card, ...] | None:
+    """The given pack of a round's first deal (a round dealt again under double naughts is
+    shuffled: the same cards played the same way would deal it again and again)."""
+    last = state.last_round
+    if last is not None and last.replayed and last.round == round_number:
+        return None
+    return next((pack for number, pack in state.deals if number == round_number), None)
 
 
 def _seats_after(seat: int, active: tuple[int, ...], n: int) -> list[int]:

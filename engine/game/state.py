@@ -12,6 +12,7 @@ from typing import Literal, NamedTuple
 from engine.analysis import Meld
 from engine.cards import Card, Rank
 from engine.game.actions import Action, Phase
+from engine.game.dealing import GivenPacks
 from engine.rules import Rules
 
 Status = Literal["playing", "finished"]
@@ -115,6 +116,10 @@ class GameState:
     """Packs recorded by an earlier run of the game, used before any new shuffle (replay). Not
     compared: a replay of part of a game equals the game at that point, and still holds the
     packs the rest of it was dealt from."""
+    deals: GivenPacks = field(default=(), compare=False)
+    """Given deals (``new_game(deals=...)``): the pack each of those rounds is dealt from the
+    first time, instead of a shuffle. Kept all game, so its views can say the deal was known.
+    Not compared, as ``pending``: the packs dealt are in ``shuffles`` either way."""
 
     @property
     def history(self) -> tuple[Record, ...]:

@@ -65,6 +65,9 @@ class GameView:
     deal: int = 0
     """Deals so far (a double-naught round is dealt again): the log entries of this deal are
     this round's, so a seat can tell what it has seen this round from the log alone."""
+    deal_known: bool = False
+    """Some rounds were dealt from given deals (``new_game(deals=...)``): their cards were known
+    before the game, to whoever gave them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +133,7 @@ def _view(state: GameState, hand: tuple[Card, ...] | None) -> GameView:
         table=state.table if state.rules.redemption else None,
         deal=state.deal,
         seeded=state.seed is not None,
+        deal_known=bool(state.deals),
     )
 
 

@@ -84,6 +84,7 @@ VIEW_FIELDS = {
     "table",
     "seeded",
     "deal",
+    "deal_known",
 }
 
 
