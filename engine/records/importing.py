@@ -19,7 +19,8 @@ from engine.cards import Card, format_card
 from engine.errors import EngineError, GameSetupError, RecordNotLegal
 from engine.game import GameState, LogEntry, RoundResult, Shuffles, apply, hand_size, replay
 from engine.game.dealing import pack_of
-from engine.records.notation import Places
+from engine.records.json_form import record_from_json
+from engine.records.notation import Places, parse_located
 from engine.records.record import GameRecord, RoundRecord
 
 
@@ -28,6 +29,16 @@ def import_record(record: GameRecord, places: Places | None = None) -> GameState
     the first line or path where the replay and the record part. ``places`` (from
     ``parse_located``) makes errors name text lines."""
     return _Importer(record, places).run()
+
+
+def import_text(text: str) -> GameState:
+    """A record in the text notation, read and replayed: errors name its lines."""
+    return import_record(*parse_located(text))
+
+
+def import_json(value: object) -> GameState:
+    """A record in the JSON form (decoded), read and replayed: errors name its paths."""
+    return import_record(record_from_json(value))
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, NoReturn
 
 from engine.analysis import Meld
-from engine.cards import Card, format_card, parse_card
+from engine.cards import Card, format_card, format_rank, parse_card
 from engine.errors import CardCodeError, NotationError, RulesError
 from engine.game import (
     Action,
@@ -26,12 +26,16 @@ from engine.game import (
     RoundResult,
     SeatResult,
     Status,
+    wild_rank,
 )
 from engine.records.record import FORMAT, Dealt, GameRecord, Headers, RoundRecord, Visibility
 from engine.rules import Rules
 
 GAME: Final = "Three Thirteen"
 RULE_PREFIX: Final = "Rules."
+MAX_RECORD_BYTES: Final = 1 << 20
+"""The longest record read, in UTF-8 bytes, text or JSON: a long game of many reshuffles writes
+a few hundred kB."""
 HIDDEN: Final = "?"
 """A card the record may not show (a draw from the stock, in a public record)."""
 
@@ -56,9 +60,10 @@ class Places:
 def print_record(record: GameRecord) -> str:
     """The record in the text notation (docs/records.md), one line each, ending in a newline."""
     lines = _header_lines(record.headers)
+    rules = record.headers.rules
     for entry in record.rounds:
         lines.append("")
-        lines += _round_lines(entry)
+        lines += _round_lines(entry, rules)
     return "\n".join(lines) + "\n"
 
 
@@ -106,9 +111,10 @@ def _cards(cards: tuple[Card, ...]) -> str:
     return "".join(" " + format_card(c) for c in cards)
 
 
-def _round_lines(r: RoundRecord) -> list[str]:
+def _round_lines(r: RoundRecord, rules: Rules) -> list[str]:
     seats = " ".join(map(str, r.active))
-    lines = [f"round {r.round} deal {r.deal} dealer {r.dealer} seats {seats}"]
+    wild = format_rank(wild_rank(rules, r.round)) if 1 <= r.round <= rules.rounds + 1 else "?"
+    lines = [f"round {r.round} deal {r.deal} dealer {r.dealer} seats {seats} ; wild {wild}"]
     if r.dealt is not None:
         lines += [f"hand {seat}{_cards(hand)}" for seat, hand in enumerate(r.dealt.hands)]
     lines.append(f"upcard {format_card(r.upcard)}")
@@ -166,6 +172,11 @@ def parse_record(text: str) -> GameRecord:
 
 def parse_located(text: str) -> tuple[GameRecord, Places]:
     """``parse_record``, with the line each part of the record stood on."""
+    size = len(text.encode())
+    if size > MAX_RECORD_BYTES:
+        raise NotationError(
+            f"the record is {size} bytes: a record holds at most {MAX_RECORD_BYTES}"
+        )
     return _Parser(text).parse()
 
 

@@ -21,7 +21,7 @@ from engine.errors import NotationError, RecordNotLegal
 from engine.game import Draw, GameState, apply, new_game, public_log
 from engine.records.importing import import_record
 from engine.records.json_form import record_from_json, record_json
-from engine.records.notation import parse_located, parse_record, print_record
+from engine.records.notation import MAX_RECORD_BYTES, parse_located, parse_record, print_record
 from engine.records.record import GameRecord, record_of
 from engine.rules import Rules
 from tests.engine.game_scenarios import choose
@@ -299,4 +299,12 @@ def test_json_import_names_the_action_path() -> None:
     with pytest.raises(RecordNotLegal) as raised:
         import_record(record_from_json(wire))
     assert raised.value.path == f"rounds[2].actions[{index}]"
+    assert raised.value.line is None
+
+
+def test_a_record_over_the_size_limit_is_refused_before_it_is_read() -> None:
+    text = whole_text()
+    padding = "; " + "x" * MAX_RECORD_BYTES + "\n"
+    with pytest.raises(NotationError, match="at most") as raised:
+        parse_record(padding + text)
     assert raised.value.line is None
