@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, note, settings
@@ -25,6 +26,7 @@ from engine.records.notation import MAX_RECORD_BYTES, parse_located, parse_recor
 from engine.records.record import GameRecord, record_of
 from engine.rules import Rules
 from tests.engine.game_scenarios import choose
+from tests.engine.records_example import example_record
 from tests.engine.test_game_properties import NO_SHRINK, configurations
 
 PLAYERS = ("ann", 'bob "the dealer"', "cy; not a comment", "di")
@@ -308,3 +310,11 @@ def test_a_record_over_the_size_limit_is_refused_before_it_is_read() -> None:
     with pytest.raises(NotationError, match="at most") as raised:
         parse_record(padding + text)
     assert raised.value.line is None
+
+
+def test_the_worked_example_in_the_docs_is_the_example_game_s_record() -> None:
+    """docs/records.md shows the record of tests/engine/records_example.py cut after round 2."""
+    docs = (Path(__file__).parents[2] / "docs" / "records.md").read_text()
+    example = docs.split("### A worked example", 1)[1].split("```\n", 2)[1]
+    whole = example_record()
+    assert parse_record(example) == GameRecord(whole.headers, whole.rounds[:2])
