@@ -6,7 +6,7 @@
 - ``import_record`` (``import_text``, ``import_json``): a record replayed under its rules, or
   ``RecordNotLegal`` naming its first line (or path) that is not legal;
 - ``deal_from``: a finished game's deals for a new game (``new_game(deals=...)``);
-- ``review``: every draw and discard of every seat against the hint's exact figures;
+- ``review_game``: every draw and discard of every seat against the hint's exact figures;
 - ``engine.seeds.mixed_seed``: a client's seed mixed with a deployment secret.
 """
 
@@ -21,7 +21,7 @@ from engine.records.notation import (
     print_record,
 )
 from engine.records.record import Dealt, GameRecord, Headers, RoundRecord, record_of
-from engine.records.review import Decision, GameReview, Grade, RoundTally, Tally, review
+from engine.records.review import Decision, GameReview, Grade, RoundTally, Tally, review_game
 
 __all__ = [
     "MAX_RECORD_BYTES",
@@ -46,5 +46,5 @@ __all__ = [
     "record_from_json",
     "record_json",
     "record_of",
-    "review",
+    "review_game",
 ]

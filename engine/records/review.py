@@ -122,7 +122,7 @@ def grade_of(lost: float, *, missed_go_out: bool, gave_up_chance: bool) -> Grade
     return "blunder"
 
 
-def review(state: GameState) -> GameReview:
+def review_game(state: GameState) -> GameReview:
     """Every decision made so far in ``state``'s game, graded, with the totals per seat and per
     round. (The service reviews finished games: while one is played, a review would show each
     seat's hand to whoever reads it.)"""
@@ -155,8 +155,9 @@ def _judge(game: GameState, seat: int, action: Action, deal_start: int) -> Decis
 def _judge_draw(game: GameState, known: Sight, action: Draw, hint: DrawHint) -> Decision | None:
     if len(hint.options) < 2:  # noqa: PLR2004 - no choice: the stock alone
         return None
-    per_player = game.rules.discard_piles == "per_player"
-    pile = (action.pile if action.pile is not None else known.seat) if per_player else None
+    pile = None  # the stock's, or the shared pile's
+    if action.source == "discard" and game.rules.discard_piles == "per_player":
+        pile = action.pile if action.pile is not None else known.seat
     chosen = next(o for o in hint.options if _source(o) == (action.source, pile))
     best = hint.advised
     lost = max(0.0, chosen.expected_deadwood - best.expected_deadwood)

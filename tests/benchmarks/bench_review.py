@@ -22,7 +22,7 @@ from engine.records import (
     parse_located,
     print_record,
     record_of,
-    review,
+    review_game,
 )
 from tests.engine.game_scenarios import choose
 
@@ -67,7 +67,7 @@ def row(name: str, seconds: float, detail: str) -> None:
 
 def cold_review(state: GameState) -> None:
     clear_memo()
-    review(state)
+    review_game(state)
 
 
 def main() -> None:
@@ -84,7 +84,7 @@ def main() -> None:
     ):
         games = [make(rules, seed) for seed in range(GAMES)]
         times = [cpu(lambda g=g: cold_review(g)) for g in games]  # type: ignore[misc]
-        decisions = [len(review(g).decisions) for g in games]
+        decisions = [len(review_game(g).decisions) for g in games]
         whole = statistics.median(times)
         per = sum(times) / sum(decisions)
         row(

@@ -8,14 +8,18 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
 
 from engine.cards import parse_cards
 from engine.game import Deal, Discard, Draw, GameState, apply, new_game, public_log, view
 from engine.records.record import record_of
-from engine.records.review import GRADES, Decision, GameReview, review
+from engine.records.review import GRADES, Decision, GameReview, grade_of, review_game
+from engine.rules import Rules
 from engine.seen import sight
 from tests.engine.game_scenarios import choose
 from tests.engine.review_reference import expected
+from tests.engine.test_game_properties import NO_SHRINK, configurations
 
 
 def played_rounds(rules: str, seed: int, last_round: int) -> GameState:
@@ -32,7 +36,7 @@ def test_grades_and_points_lost_match_a_brute_force_in_small_rounds(rules: str) 
     checked = 0
     for seed in range(6):
         state = played_rounds(rules, seed, last_round=2)
-        decisions = {d.version: d for d in review(state).decisions}
+        decisions = {d.version: d for d in review_game(state).decisions}
         upcards = {r.deal: r.upcard for r in record_of(state).rounds}
         game = new_game(["a", "b"], rules, seed)
         deal_start = 0
@@ -85,7 +89,7 @@ def scripted(hands: tuple[str, str], upcard: str, actions: list[tuple[int, objec
     for seat, action in actions:
         assert isinstance(action, Draw | Discard)
         state = apply(state, seat, action)
-    return review(state)
+    return review_game(state)
 
 
 def only(decisions: tuple[Decision, ...], version: int) -> Decision:
@@ -135,7 +139,7 @@ def test_keeping_a_king_over_an_ace_is_a_blunder() -> None:
 
 def test_totals_per_seat_and_round_add_up() -> None:
     state = played_rounds("classic", 5, last_round=11)
-    result = review(state)
+    result = review_game(state)
     assert state.status == "finished"
     for tally in result.seats:
         mine = [d for d in result.decisions if d.seat == tally.seat]
@@ -148,3 +152,32 @@ def test_totals_per_seat_and_round_add_up() -> None:
         assert sum(t.lost for t in per_round) == pytest.approx(tally.lost)
         assert sum(t.decisions for t in per_round) == tally.decisions
     assert len({r.deal for r in result.rounds}) == len(result.rounds) >= 11
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    phases=NO_SHRINK,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(configurations(), st.integers(0, 2**32))
+def test_every_draw_and_discard_is_reviewed_under_every_preset_and_option(
+    configuration: tuple[Rules, int, int | None], policy: int
+) -> None:
+    """Per-player piles, redemption's lay-offs, failed go-outs, deals again: each draw and
+    discard with a choice gets a decision whose figures agree with its grade."""
+    rules, players, seed = configuration
+    note(f"rules={rules.to_spec()!r} players={players} seed={seed} policy={policy}")
+    state = new_game([f"p{i}" for i in range(players)], rules, seed)
+    rng = random.Random(policy)
+    while state.status == "playing" and state.version < 600:
+        state = apply(state, state.turn, choose(state, rng))
+    decisions = review_game(state).decisions
+    choices = [r for r in state.history if isinstance(r.action, Draw | Discard)]
+    assert 0 < len(decisions) <= len(choices)
+    for d in decisions:
+        assert d.lost == pytest.approx(max(0.0, d.expected - d.best_expected))
+        if d.grade != "missed_go_out":
+            assert d.grade == grade_of(
+                d.lost, missed_go_out=False, gave_up_chance=d.go_out_chance < d.best_go_out_chance
+            )
