@@ -108,6 +108,8 @@ class _Importer:
 
     def _take(self, left: Counter[Card], cards: tuple[Card, ...], where: _Where) -> None:
         for c in cards:
+            if c not in left:
+                self.fail(where, f"the pack has no {format_card(c)}")
             if left[c] <= 0:
                 self.fail(where, f"{format_card(c)} more times than the pack has")
             left[c] -= 1

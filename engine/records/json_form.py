@@ -185,6 +185,8 @@ def record_from_json(value: object) -> GameRecord:
         rules = Rules.from_spec(rules_reader.typed(dict, "a rules object"))
     except RulesError as error:
         rules_reader.optional(error.field or "").fail(str(error))
+    except (TypeError, ValueError) as error:  # a value of a type no option takes
+        rules_reader.fail(f"not a rules object: {error}")
     headers = Headers(
         rules=rules,
         players=players,

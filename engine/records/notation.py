@@ -303,6 +303,8 @@ class _Parser:
             if error.field is not None:
                 self._header_line(RULE_PREFIX + error.field)
             _fail(str(error))
+        except (TypeError, ValueError) as error:  # a value of a type no option takes
+            _fail(f"the Rules headers are not a rules object: {error}")
 
     # rounds
 
@@ -325,8 +327,8 @@ class _Parser:
             _fail(f"expected 'round N deal N dealer S seats S ...', not {line!r}")
         round_number = _number(words[1], "the round")
         deal = _number(words[3], "the deal")
-        dealer = self._seat(words[5])
-        active = tuple(self._seat(w) for w in words[7:])
+        dealer = self.seat(words[5])
+        active = tuple(self.seat(w) for w in words[7:])
         self.places.lines["round", index] = self.number
         reader = _RoundReader(self, index, lines)
         dealt = reader.dealt(whole)
@@ -338,7 +340,7 @@ class _Parser:
             reader.line,
         )
 
-    def _seat(self, word: str) -> int:
+    def seat(self, word: str) -> int:
         seat = _number(word, "a seat")
         if not 0 <= seat < self.seats:
             _fail(f"no seat {seat}: the record has seats 0 to {self.seats - 1}")
@@ -369,7 +371,7 @@ class _RoundReader:
         hands: list[tuple[Card, ...]] = []
         while self._word() == "hand":
             words = _words(self.line)
-            seat = self.parser._seat(words[1]) if len(words) > 1 else _fail("hand needs a seat")
+            seat = self.parser.seat(words[1]) if len(words) > 1 else _fail("hand needs a seat")
             if seat != len(hands):
                 _fail(f"hand {seat} where hand {len(hands)} was expected")
             self._mark("hand", self.index, seat)
@@ -410,7 +412,7 @@ class _RoundReader:
             version, seat_word, text = match.groups()
             action, card = parse_action(text)
             self._mark("action", self.index, len(entries))
-            entries.append(LogEntry(int(version), self.parser._seat(seat_word), action, card, deal))
+            entries.append(LogEntry(int(version), self.parser.seat(seat_word), action, card, deal))
             self._next()
         return tuple(entries)
 
@@ -419,7 +421,7 @@ class _RoundReader:
             return None
         words = _words(self.line)
         self._mark("out", self.index)
-        out = None if len(words) > 1 and words[1] == "-" else self.parser._seat(_at(words, 1))
+        out = None if len(words) > 1 and words[1] == "-" else self.parser.seat(_at(words, 1))
         flags = words[2:]
         if any(f not in ("replayed", "tiebreak") for f in flags) or len(set(flags)) < len(flags):
             _fail(f"after the out seat, only 'replayed' and 'tiebreak' may follow: {flags}")
@@ -444,7 +446,7 @@ class _RoundReader:
         words = head.split(" ", 3)
         if len(words) < 3:  # noqa: PLR2004
             _fail("expected 'score S points melds... deadwood cards...'")
-        seat = self.parser._seat(words[1])
+        seat = self.parser.seat(words[1])
         self._mark("score", self.index, seat)
         points = _number(words[2], "the points")
         melds_text = words[3] if len(words) > 3 else ""  # noqa: PLR2004

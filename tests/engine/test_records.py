@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 from engine.cards import format_card, parse_card
 from engine.errors import NotationError, RecordNotLegal
 from engine.game import Draw, GameState, apply, new_game, public_log
-from engine.records.importing import import_record
+from engine.records.importing import import_json, import_record, import_text
 from engine.records.json_form import record_from_json, record_json
 from engine.records.notation import MAX_RECORD_BYTES, parse_located, parse_record, print_record
 from engine.records.record import GameRecord, record_of
@@ -318,3 +319,73 @@ def test_the_worked_example_in_the_docs_is_the_example_game_s_record() -> None:
     example = docs.split("### A worked example", 1)[1].split("```\n", 2)[1]
     whole = example_record()
     assert parse_record(example) == GameRecord(whole.headers, whole.rounds[:2])
+
+
+# -- mangled records ------------------------------------------------------------------------------
+
+TOKENS = ["", "?", "-1", "99", "JK", "ZZ", "out", "round", "(", ")", "set(", "=", '"', "[", "]"]
+JSON_VALUES: list[object] = [None, True, 0, -1, 10**30, "x", "JK", [], {}, [1], ["AC"], 1.5]
+
+
+def mangled_text(text: str, rng: random.Random) -> str:
+    lines = text.split("\n")
+    for _ in range(rng.randint(1, 3)):
+        k = rng.randrange(len(lines))
+        roll = rng.random()
+        if roll < 0.3:
+            del lines[k]
+        elif roll < 0.5:
+            lines.insert(k, lines[rng.randrange(len(lines))])
+        else:
+            words = lines[k].split(" ")
+            words[rng.randrange(len(words))] = rng.choice(TOKENS + words)
+            lines[k] = " ".join(words)
+    return "\n".join(lines)
+
+
+def mangle_json(value: object, rng: random.Random) -> None:
+    if isinstance(value, dict) and value:
+        key = rng.choice(list(value))
+        if rng.random() < 0.3:
+            del value[key]
+        elif isinstance(value[key], dict | list) and value[key] and rng.random() < 0.6:
+            mangle_json(value[key], rng)
+        else:
+            value[key] = rng.choice(JSON_VALUES)
+    elif isinstance(value, list) and value:
+        index = rng.randrange(len(value))
+        if isinstance(value[index], dict | list) and value[index] and rng.random() < 0.6:
+            mangle_json(value[index], rng)
+        else:
+            value[index] = rng.choice(JSON_VALUES)
+
+
+def test_a_mangled_record_is_refused_with_an_engine_error_and_nothing_else() -> None:
+    """Lines dropped, repeated or with a word changed; JSON values dropped or of the wrong
+    type: each is imported or refused by a NotationError or RecordNotLegal (the service's 4xx),
+    never another exception."""
+    games = [
+        played("classic", 2, 4, 4),
+        played({"preset": "online", "discard_piles": "per_player", "redemption": True}, 3, 1, 1),
+    ]
+    rng = random.Random(29)
+    outcomes: Counter[str] = Counter()
+    for game in games:
+        text = print_record(record_of(game))
+        for _ in range(150):
+            try:
+                import_text(mangled_text(text, rng))
+                outcomes["imported"] += 1
+            except (NotationError, RecordNotLegal) as error:
+                outcomes[type(error).__name__] += 1
+        wire = record_json(record_of(game))
+        for _ in range(150):
+            copy = json.loads(json.dumps(wire))
+            mangle_json(copy, rng)
+            try:
+                import_json(copy)
+                outcomes["imported"] += 1
+            except (NotationError, RecordNotLegal) as error:
+                outcomes[type(error).__name__] += 1
+    assert outcomes["NotationError"] > 50
+    assert outcomes["RecordNotLegal"] > 50
