@@ -10,7 +10,18 @@ import pytest
 
 from engine.cards import Card, parse_cards
 from engine.errors import DealError, GameSetupError
-from engine.game import Deal, GameState, apply, dumps, loads, new_game, public_view, view
+from engine.game import (
+    Deal,
+    Discard,
+    Draw,
+    GameState,
+    apply,
+    dumps,
+    loads,
+    new_game,
+    public_view,
+    view,
+)
 from engine.records.deals import deal_from
 from engine.records.record import record_of
 from engine.rules import Rules
@@ -167,3 +178,25 @@ def test_a_seed_must_be_an_integer_and_a_secret_not_empty() -> None:
         mixed_seed("4242", "k")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="empty"):
         mixed_seed(1, "")
+
+
+def test_a_given_round_dealt_again_under_double_naughts_is_shuffled() -> None:
+    """Both seats melded (threes wild in round 1): the round is dealt again, from a shuffle,
+    not the given deal (the same play would deal it for ever)."""
+    melded = Deal((cards("4C 4D 4H"), cards("5C 5D 5H")), cards("KS")[0], cards("KH QH"))
+    state = new_game(
+        ["a", "b"],
+        {"preset": "classic", "double_naughts": True},
+        5,
+        first_dealer=0,
+        deals={1: melded},
+    )
+    state = apply(state, 1, Draw("stock"))  # the KH
+    state = apply(state, 1, Discard(cards("KH")[0], go_out=True))
+    state = apply(state, 0, Draw("stock"))  # the QH
+    state = apply(state, 0, Discard(cards("QH")[0]))
+    assert state.last_round is not None
+    assert state.last_round.replayed
+    assert (state.round, state.deal) == (1, 2)
+    assert state.hands != sorted_hands(melded)
+    assert len(state.shuffles) == 2
