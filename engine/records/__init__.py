@@ -1,7 +1,8 @@
 """Game records: what lichess gives chess games, for Three Thirteen (docs/records.md).
 
 - ``record_of(state)``: a game's record, public while it is played, whole once it is finished;
-- ``print_record`` / ``parse_record`` (``parse_located``): the text notation;
+- ``print_record`` / ``parse_record`` (``parse_located``): the text notation (``notation``,
+  ``parsing``);
   ``record_json`` / ``record_from_json``: the JSON form;
 - ``import_record`` (``import_text``, ``import_json``): a record replayed under its rules, or
   ``RecordNotLegal`` naming its first line (or path) that is not legal;
@@ -13,13 +14,8 @@
 from engine.records.deals import GivenDeals, deal_from
 from engine.records.importing import import_json, import_record, import_text
 from engine.records.json_form import record_from_json, record_json
-from engine.records.notation import (
-    MAX_RECORD_BYTES,
-    Places,
-    parse_located,
-    parse_record,
-    print_record,
-)
+from engine.records.notation import MAX_RECORD_BYTES, print_record
+from engine.records.parsing import Places, parse_located, parse_record
 from engine.records.record import Dealt, GameRecord, Headers, RoundRecord, record_of
 from engine.records.review import Decision, GameReview, Grade, RoundTally, Tally, review_game
 

@@ -20,7 +20,7 @@ from engine.errors import EngineError, GameSetupError, RecordNotLegal
 from engine.game import GameState, LogEntry, RoundResult, Shuffles, apply, hand_size, replay
 from engine.game.dealing import pack_of
 from engine.records.json_form import record_from_json
-from engine.records.notation import Places, parse_located
+from engine.records.parsing import Places, parse_located
 from engine.records.record import GameRecord, RoundRecord
 
 

@@ -23,7 +23,8 @@ from engine.errors import NotationError, RecordNotLegal
 from engine.game import Draw, GameState, apply, new_game, public_log
 from engine.records.importing import import_json, import_record, import_text
 from engine.records.json_form import record_from_json, record_json
-from engine.records.notation import MAX_RECORD_BYTES, parse_located, parse_record, print_record
+from engine.records.notation import MAX_RECORD_BYTES, print_record
+from engine.records.parsing import parse_located, parse_record
 from engine.records.record import GameRecord, record_of
 from engine.rules import Rules
 from tests.engine.game_scenarios import choose
