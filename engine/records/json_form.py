@@ -1,8 +1,7 @@
 """The record as plain JSON-ready values (dicts, lists, text, numbers), and back.
 
-Cards are card codes, as everywhere at the edges; an action is the API's action object (``type``,
-``source``, ``pile``, ``card``, ``go_out``, ``seat``, ``meld``) with the ``version`` it made,
-the acting ``seat`` as ``by`` and, for a draw, the ``card`` it took (null when hidden).
+Cards are card codes, as everywhere at the edges; an action is an entry of the API's game log
+(``version``, ``seat``, ``action`` with its ``type``, ``card``: null when hidden).
 ``record_from_json(record_json(r)) == r``; a bad value raises ``NotationError`` with its path
 (``rounds[2].actions[5].card``).
 """
@@ -63,16 +62,19 @@ def _round_json(r: RoundRecord) -> Json:
 
 
 def entry_json(entry: LogEntry) -> Json:
-    card = None if entry.card is None else format_card(entry.card)
-    head: Json = {"version": entry.version, "by": entry.seat}
+    """An action as the API's log entries show it (``LogEntryOut``)."""
+    action: Json
     match entry.action:
         case Draw(source=source, pile=pile):
-            return head | {"type": "draw", "source": source, "pile": pile, "card": card}
+            action = {"type": "draw", "source": source, "pile": pile}
         case Discard(go_out=go_out):
-            return head | {"type": "discard", "card": card, "go_out": go_out}
+            action = {"type": "discard", "go_out": go_out}
         case LayOff(seat=owner, meld=meld):
-            return head | {"type": "lay_off", "card": card, "seat": owner, "meld": meld}
-    raise ValueError(f"no JSON form for {entry.action!r}")
+            action = {"type": "lay_off", "seat": owner, "meld": meld}
+        case _:
+            raise ValueError(f"no JSON form for {entry.action!r}")
+    card = None if entry.card is None else format_card(entry.card)
+    return {"version": entry.version, "seat": entry.seat, "action": action, "card": card}
 
 
 def _result_json(result: RoundResult) -> Json:
@@ -226,9 +228,10 @@ def _round_in(r: _Reader, whole: bool) -> RoundRecord:
     )
 
 
-def _entry_in(a: _Reader, deal: int) -> LogEntry:
+def _entry_in(entry: _Reader, deal: int) -> LogEntry:
+    a = entry.at("action")
     kind = a.at("type").text()
-    card = a.optional("card").opt(_Reader.card)
+    card = entry.optional("card").opt(_Reader.card)
     action: Action
     if kind == "draw":
         source = a.at("source").text()
@@ -238,14 +241,14 @@ def _entry_in(a: _Reader, deal: int) -> LogEntry:
         action = Draw("stock" if source == "stock" else "discard", pile)
     elif kind in ("discard", "lay_off"):
         if card is None:
-            a.at("card").fail("a discard or lay-off names its card")
+            entry.at("card").fail("a discard or lay-off names its card")
         if kind == "discard":
             action = Discard(card, a.optional("go_out").opt(_Reader.boolean) or False)
         else:
             action = LayOff(card, a.at("seat").integer(), a.at("meld").integer())
     else:
         a.at("type").fail(f"expected 'draw', 'discard' or 'lay_off', not {kind!r}")
-    return LogEntry(a.at("version").integer(), a.at("by").integer(), action, card, deal)
+    return LogEntry(entry.at("version").integer(), entry.at("seat").integer(), action, card, deal)
 
 
 def _result_in(r: _Reader, round_number: int) -> RoundResult:

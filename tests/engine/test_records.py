@@ -298,7 +298,7 @@ def test_import_refuses_a_deal_with_a_card_twice() -> None:
 def test_json_import_names_the_action_path() -> None:
     wire = record_json(record_of(played("classic", 2, 4, 4)))
     actions = wire["rounds"][2]["actions"]
-    index = next(i for i, a in enumerate(actions) if a["type"] == "discard")
+    index = next(i for i, a in enumerate(actions) if a["action"]["type"] == "discard")
     actions[index]["card"] = "JK"  # a joker: not in the classic pack
     with pytest.raises(RecordNotLegal) as raised:
         import_record(record_from_json(wire))
