@@ -271,9 +271,10 @@ def _deal(state: GameState, round_number: int, active: tuple[int, ...]) -> GameS
 
 def _given_pack(state: GameState, round_number: int) -> tuple[Card, ...] | None:
     """The given pack of a round's first deal (a round dealt again under double naughts is
-    shuffled: the same cards played the same way would deal it again and again)."""
+    shuffled: the same cards played the same way would deal it again and again). A replay's
+    recorded packs come first: they hold the given ones in their place."""
     last = state.last_round
-    if last is not None and last.replayed and last.round == round_number:
+    if state.pending or (last is not None and last.replayed and last.round == round_number):
         return None
     return next((pack for number, pack in state.deals if number == round_number), None)
 

@@ -3,6 +3,7 @@ seeds mixed with a deployment's secret (``engine.seeds``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -20,6 +21,7 @@ from engine.game import (
     loads,
     new_game,
     public_view,
+    replay,
     view,
 )
 from engine.records.deals import deal_from
@@ -200,3 +202,16 @@ def test_a_given_round_dealt_again_under_double_naughts_is_shuffled() -> None:
     assert (state.round, state.deal) == (1, 2)
     assert state.hands != sorted_hands(melded)
     assert len(state.shuffles) == 2
+
+
+def test_a_replay_from_the_recorded_packs_keeps_to_them_with_the_deals_set_back() -> None:
+    """The service rebuilds a past version from the recorded packs, then sets the seed and the
+    given deals back (for ``seeded`` and ``deal_known``): the packs dealt stay the recorded
+    ones, in their order."""
+    state = finish(new_game(["a", "b"], "classic", 5, deals={1: ROUND_ONE, 4: ROUND_ONE_AT_4}), 3)
+    rebuilt = replay(state.players, state.rules, state.shuffle_record, ())
+    rebuilt = dataclasses.replace(rebuilt, seed=state.seed, deals=state.deals)
+    for seat, action in state.log:
+        rebuilt = apply(rebuilt, seat, action)
+    assert rebuilt == state
+    assert public_view(rebuilt).deal_known
