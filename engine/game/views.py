@@ -89,6 +89,9 @@ class GameView:
     """A speed game's open call (``turn`` is then None); None in a game played in turns."""
     out_seats: tuple[int, ...] = ()
     """A speed game: every seat that went out this round (``out_seat`` is the first)."""
+    deal_known: bool = False
+    """Some rounds were dealt from given deals (``new_game(deals=...)``): their cards were known
+    before the game, to whoever gave them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +161,7 @@ def _view(state: GameState, hand: tuple[Card, ...] | None, seat: int | None) -> 
         deal=state.deal,
         seeded=state.seed is not None,
         call=call,
+        deal_known=bool(state.deals),
         out_seats=state.out_seats if playing else (),
     )
 

@@ -86,6 +86,7 @@ VIEW_FIELDS = {
     "deal",
     "call",
     "out_seats",
+    "deal_known",
 }
 
 
