@@ -166,6 +166,21 @@ _EVENT_STREAM: Final = {
 """The stream: each of its messages a ``GameStreamMessage``."""
 
 
+_RECORD_TEXT: Final = {
+    "schema": {"type": "string", "description": "The text notation of docs/records.md."},
+    "example": '[Game "three-thirteen"]\n[Format "1"]\n[Record "whole"]\n...',
+}
+_RECORD_BODY: Final = {
+    "required": True,
+    "description": "A whole record: its JSON form, or its text notation as `text/plain`.",
+    "content": {
+        "application/json": {"schema": {"type": "object", "additionalProperties": True}},
+        "text/plain": _RECORD_TEXT,
+    },
+}
+"""A record's two forms, which the handler reads itself (no ``data`` to declare them)."""
+
+
 _RATE_LIMITED: Final = {
     "description": "Too many requests from this client address (with `RATE_LIMIT_PER_MINUTE` "
     "set); see Retry-After",
@@ -268,6 +283,10 @@ def _operation_finished(path: str, operation: dict[str, Any]) -> None:
     for response in operation.get("responses", {}).values():
         for header in (response.get("headers") or {}).values():
             header.setdefault("schema", {"type": "string"})
+    if path == "/v1/records" and "requestBody" not in operation:
+        operation["requestBody"] = copy.deepcopy(_RECORD_BODY)
+    if path == "/v1/games/{game_id}/record":
+        operation["responses"]["200"]["content"]["text/plain"] = copy.deepcopy(_RECORD_TEXT)
     if path == "/v1/games/{game_id}/events":
         operation["responses"]["200"]["content"] = copy.deepcopy(_EVENT_STREAM)
 
