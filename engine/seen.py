@@ -102,7 +102,9 @@ def sight(view: GameView, log: Sequence[LogEntry], seat: int, rules: Rules) -> S
                 pile.pop()
                 taken[entry.seat][card] += 1
         elif isinstance(action, Discard) and card is not None:
-            piles[entry.seat if per_player else 0].append(card)
+            # A joker may go onto another seat's pile (``joker_discards: any_pile``).
+            onto = entry.seat if action.pile is None else action.pile
+            piles[onto if per_player else 0].append(card)
             _forget(taken[entry.seat], card)
             turns_done += 1
             if stock == 0:

@@ -67,8 +67,10 @@ def entry_json(entry: LogEntry) -> Json:
     match entry.action:
         case Draw(source=source, pile=pile):
             action = {"type": "draw", "source": source, "pile": pile}
-        case Discard(go_out=go_out):
+        case Discard(go_out=go_out, pile=pile):
             action = {"type": "discard", "go_out": go_out}
+            if pile is not None:  # a joker onto another seat's pile (``joker_discards``)
+                action["pile"] = pile
         case LayOff(seat=owner, meld=meld):
             action = {"type": "lay_off", "seat": owner, "meld": meld}
         case _:
@@ -243,7 +245,8 @@ def _entry_in(entry: _Reader, deal: int) -> LogEntry:
         if card is None:
             entry.at("card").fail("a discard or lay-off names its card")
         if kind == "discard":
-            action = Discard(card, a.optional("go_out").opt(_Reader.boolean) or False)
+            go_out = a.optional("go_out").opt(_Reader.boolean) or False
+            action = Discard(card, go_out, a.optional("pile").opt(_Reader.integer))
         else:
             action = LayOff(card, a.at("seat").integer(), a.at("meld").integer())
     else:
@@ -261,12 +264,14 @@ def _result_in(r: _Reader, round_number: int) -> RoundResult:
         )
         for s in r.at("scores").items()
     )
+    out = r.at("out_seat").opt(_Reader.integer)
     return RoundResult(
         round_number,
-        r.at("out_seat").opt(_Reader.integer),
+        out,
         scores,
         replayed=r.at("replayed").boolean(),
         tiebreak=r.at("tiebreak").boolean(),
+        out_seats=() if out is None else (out,),  # records are of games played in turns
     )
 
 

@@ -115,8 +115,9 @@ def action_text(action: Action, card: Card | None) -> str:
             return f"draw discard {shown}"
         case Draw(pile=pile):
             return f"draw discard pile {pile} {shown}"
-        case Discard(card=discarded, go_out=go_out):
-            return f"discard {format_card(discarded)}" + (" out" if go_out else "")
+        case Discard(card=discarded, go_out=go_out, pile=pile):
+            onto = "" if pile is None else f" pile {pile}"  # a joker onto another seat's pile
+            return f"discard {format_card(discarded)}{onto}" + (" out" if go_out else "")
         case LayOff(card=laid, seat=owner, meld=meld):
             return f"layoff {format_card(laid)} on {owner}.{meld}"
     raise ValueError(f"no notation for {action!r}")

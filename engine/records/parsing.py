@@ -307,6 +307,7 @@ class _RoundReader:
             tuple(scores),
             replayed="replayed" in flags,
             tiebreak="tiebreak" in flags,
+            out_seats=() if out is None else (out,),  # records are of games played in turns
         )
 
     def _score(self) -> SeatResult:
@@ -335,18 +336,28 @@ def parse_action(text: str) -> tuple[Action, Card | None]:
             return Draw("discard"), _card(card)
         case ["draw", "discard", "pile", pile, card]:
             return Draw("discard", _number(pile, "the pile")), _card(card)
-        case ["discard", card]:
+        case ["discard", card, *rest]:
             c = _card(card)
-            return Discard(c), c
-        case ["discard", card, "out"]:
-            c = _card(card)
-            return Discard(c, go_out=True), c
+            return _discard(c, rest, text), c
         case ["layoff", card, "on", target]:
             owner, dot, meld = target.partition(".")
             if not dot:
                 _fail(f"a lay-off goes 'on SEAT.MELD', not {target!r}")
             c = _card(card)
             return LayOff(c, _number(owner, "the seat"), _number(meld, "the meld")), c
+    _fail(f"not an action: {text!r}")
+
+
+def _discard(card: Card, rest: list[str], text: str) -> Discard:
+    """``discard CARD``, then ``pile N`` for a joker onto another seat's pile, then ``out``."""
+    go_out = rest[-1:] == ["out"]
+    if go_out:
+        rest = rest[:-1]
+    match rest:
+        case []:
+            return Discard(card, go_out=go_out)
+        case ["pile", pile]:
+            return Discard(card, go_out=go_out, pile=_number(pile, "the pile"))
     _fail(f"not an action: {text!r}")
 
 
