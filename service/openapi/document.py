@@ -172,13 +172,15 @@ _RECORD_TEXT: Final = {
 }
 _RECORD_BODY: Final = {
     "required": True,
-    "description": "A whole record: its JSON form, or its text notation as `text/plain`.",
+    "description": (
+        "A whole record in its JSON form; the route takes its text notation too, sent as "
+        "`Content-Type: text/plain` (not declared here: generated clients refuse a text body)."
+    ),
     "content": {
         "application/json": {"schema": {"type": "object", "additionalProperties": True}},
-        "text/plain": _RECORD_TEXT,
     },
 }
-"""A record's two forms, which the handler reads itself (no ``data`` to declare them)."""
+"""A record's JSON form, which the handler reads itself (no ``data`` to declare it)."""
 
 
 _RATE_LIMITED: Final = {
