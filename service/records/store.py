@@ -12,6 +12,8 @@ from __future__ import annotations
 import time
 from typing import Protocol
 
+from service.storage.game_store import StoreFull
+
 SEED_SECRET_KEY = "seed-secret"
 
 
@@ -34,11 +36,13 @@ class RecordStore(Protocol):
 
 
 class MemoryRecordStore:
-    """Values in this process's memory, with expiry. Safe under asyncio: nothing awaits between
-    reading and writing."""
+    """Values in this process's memory, with expiry, at most ``max_values`` of them (one more
+    is ``StoreFull``, a 503: imported records are up to 2 MiB each). Safe under asyncio: nothing
+    awaits between reading and writing."""
 
-    def __init__(self, *, ttl: float) -> None:
+    def __init__(self, *, ttl: float, max_values: int | None = None) -> None:
         self._ttl = ttl
+        self._max_values = max_values
         self._values: dict[str, tuple[bytes, float]] = {}
 
     async def put_new(self, key: str, value: bytes, *, expires: bool = True) -> bytes:
@@ -48,6 +52,11 @@ class MemoryRecordStore:
         kept = self._values.get(key)
         if kept is not None:
             return kept[0]
+        if self._max_values is not None and len(self._values) >= self._max_values:
+            raise StoreFull(
+                f"this instance keeps {self._max_values} records and reviews, its limit: try "
+                "again once some have expired"
+            )
         self._values[key] = (value, now + self._ttl if expires else float("inf"))
         return value
 

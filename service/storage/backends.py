@@ -69,5 +69,5 @@ def memory_backends(settings: Settings) -> Backends:
         due=MemoryDueMoves(),
         sheets=MemorySheetStore(ttl=settings.game_ttl),
         rate_limits=LitestarMemoryStore(),
-        records=MemoryRecordStore(ttl=settings.game_ttl),
+        records=MemoryRecordStore(ttl=settings.game_ttl, max_values=settings.max_games),
     )
