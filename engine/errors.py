@@ -274,3 +274,42 @@ class OutSeatNotMelded(SheetError):
 class FailedGoOutNotScored(SheetError):
     """A failed go-out entered where it scores nothing: the rules reject failed go-outs, or the
     entry gives its points as they are."""
+
+
+# -- given deals and game records (engine/game/dealing.py, engine/records) ------------------------
+
+
+class DealError(EngineError, ValueError):
+    """A given deal that cannot be dealt: a round the schedule does not have, hands of the wrong
+    number or size, a card the pack does not hold or holds fewer copies of. ``round`` is the
+    deal's round, ``field`` the part of it at fault (``hands[1]``, ``upcard``, ``stock``)."""
+
+    def __init__(self, message: str, *, round: int | None, field: str) -> None:
+        self.round = round
+        self.field = field
+        super().__init__(message)
+
+
+class NotationError(EngineError, ValueError):
+    """A game record that cannot be read: the first bad ``line`` (1-based) of the text notation,
+    or for the JSON form the ``path`` of the bad value; the message says what is wrong."""
+
+    def __init__(self, message: str, *, line: int | None = None, path: str | None = None) -> None:
+        self.line = line
+        self.path = path
+        where = f"line {line}: " if line is not None else f"{path}: " if path else ""
+        self.reason = message
+        super().__init__(where + message)
+
+
+class RecordNotLegal(EngineError, ValueError):
+    """A record that does not replay under its rules: the first action that is not legal (a card
+    not in hand, out of turn, a draw that took another card), or a recorded score or result the
+    replay does not reach. ``line`` is its line in the text notation (None for the JSON form),
+    ``path`` its place in the JSON form (``rounds[2].actions[5]``)."""
+
+    def __init__(self, message: str, *, line: int | None, path: str) -> None:
+        self.line = line
+        self.path = path
+        self.reason = message
+        super().__init__(f"{'line ' + str(line) if line is not None else path}: {message}")

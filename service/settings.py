@@ -31,6 +31,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     redis_url: str = ""
     """Empty: games live in this process's memory (one instance). Else a redis:// URL."""
     redis_cluster: bool = False
+    seed_secret: str = ""
+    """Mixed into every client seed before it shuffles (``engine.seeds``). Empty: one is made
+    on first need and kept in the store, so every instance on it shares it."""
     log_level: LogLevel = "INFO"
     cors_origins: tuple[str, ...] = ()
     """Origins allowed to call the API from a browser; empty turns CORS off."""
@@ -110,6 +113,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             port=_integer(env, "PORT", defaults.port, low=1, high=65535),
             redis_url=redis_url,
             redis_cluster=_boolean(env, "REDIS_CLUSTER", defaults.redis_cluster),
+            seed_secret=env.get("SEED_SECRET", "").strip(),
             log_level=level,  # type: ignore[arg-type]  # checked against LogLevel just above
             cors_origins=origins,
             game_ttl=_seconds(env, "GAME_TTL", defaults.game_ttl),

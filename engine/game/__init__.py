@@ -6,7 +6,8 @@ take each seat's choice in the open call, and ``CALL_TIMEOUT`` from ``CALLER`` w
 time runs out; ``view`` and ``public_view`` show what a seat or anybody may see (a speed game's
 open call in ``GameView.call``); ``replay`` rebuilds a game from its log;
 ``dumps`` and ``loads`` store it (``dumps_parts`` and ``loads_parts`` as a bounded head and
-append-only parts, for a store that keeps a long game's history apart).
+append-only parts, for a store that keeps a long game's history apart). ``Deal`` is a round's
+given deal, for ``new_game(deals=...)``.
 """
 
 from engine.game.actions import (
@@ -25,6 +26,7 @@ from engine.game.actions import (
     Move,
     Phase,
 )
+from engine.game.dealing import Deal
 from engine.game.play import (
     apply,
     choose_first_dealer,
@@ -67,6 +69,7 @@ __all__ = [
     "CallView",
     "Choice",
     "Chosen",
+    "Deal",
     "Discard",
     "Draw",
     "DrawSource",

@@ -1,27 +1,41 @@
-"""The shape of a round (cards dealt, wild rank, dealer), a new game, shuffling and the deal."""
+"""The shape of a round (cards dealt, wild rank, dealer), a new game, shuffling and the deal.
+
+Given deals: rounds dealt from hands, an upcard and a stock the caller chose. A deal is turned
+into the pack the engine would have shuffled to deal it (``pack_of``): the game's dealing then
+takes that pack instead of a shuffle, and records it like any shuffle, so a game of given deals
+replays, stores and shows exactly like another. Cards of the pack the deal leaves out (a stock
+given in part, or not at all) are shuffled under the stock it gives.
+"""
 
 from __future__ import annotations
 
 import random
 import secrets
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import Card, Rank
-from engine.errors import (
-    GameSetupError,
-)
+from engine.cards import JOKER, Card, Rank, format_card
+from engine.errors import DealError, GameSetupError
 from engine.game.actions import (
     DRAW_PHASE,
 )
 from engine.game.evolve import evolve, is_int
-from engine.game.state import (
-    GameState,
-)
+from engine.game.state import GameState, GivenPacks
 from engine.rules import Rules
 
 MAX_NAME = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """One round's deal: each seat's hand (seat by seat), the card turned up, and the top of
+    the stock, its first card drawn first (the rest of the pack is shuffled under it)."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    upcard: Card
+    stock: tuple[Card, ...] = ()
 
 
 def hand_size(rules: Rules, round_number: int) -> int:
@@ -45,11 +59,13 @@ def new_game(
     seed: int | None = None,
     *,
     first_dealer: int | None = None,
+    deals: Mapping[int, Deal] | None = None,
 ) -> GameState:
     """A new game, its first round dealt. With ``seed`` the same game every time; without one
     every shuffle comes from the operating system's cryptographic source. ``first_dealer`` fixes
     who deals the first round (a rematch moves the deal on one seat); by default the seed, or the
-    cryptographic source, picks the seat."""
+    cryptographic source, picks the seat. ``deals`` gives some rounds' deals, by round number
+    (``Deal``): the others, and a given round dealt again, are shuffled."""
     rules_value = Rules.from_spec(rules)
     names = check_players(players, rules_value)
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
@@ -60,7 +76,8 @@ def new_game(
         raise GameSetupError(
             f"first_dealer must be a seat from 0 to {len(names) - 1}, not {first_dealer!r}"
         )
-    return start(rules_value, names, seed, first_dealer, ())
+    given = given_packs(rules_value, len(names), first_dealer, deals, seed) if deals else ()
+    return start(rules_value, names, seed, first_dealer, (), given)
 
 
 def choose_first_dealer(players: int, seed: int | None) -> int:
@@ -70,12 +87,13 @@ def choose_first_dealer(players: int, seed: int | None) -> int:
     return random.Random(f"three-thirteen/{seed}/dealer").randrange(players)
 
 
-def start(
+def start(  # noqa: PLR0913, PLR0917 - every way a game begins: new, replayed, dealt as given
     rules: Rules,
     names: tuple[str, ...],
     seed: int | None,
     first_dealer: int,
     pending: tuple[tuple[Card, ...], ...],
+    deals: GivenPacks = (),
 ) -> GameState:
     n = len(names)
     empty = ((),) * n
@@ -108,6 +126,7 @@ def start(
         records=(),
         shuffles=(),
         pending=pending,
+        deals=deals,
     )
     return deal(state, 1, tuple(range(n)))
 
@@ -150,7 +169,11 @@ def shuffle(state: GameState, cards: Sequence[Card]) -> tuple[GameState, tuple[C
 def deal(state: GameState, round_number: int, active: tuple[int, ...]) -> GameState:
     rules = state.rules
     n = len(state.players)
-    state, pack = shuffle(state, rules.pack(n))
+    given = _given_pack(state, round_number)
+    if given is None:
+        state, pack = shuffle(state, rules.pack(n))
+    else:
+        state, pack = evolve(state, shuffles=(*state.shuffles, given)), given
     dealer = dealer_of(state.first_dealer, n, round_number)
     order = seats_after(dealer, active, n)
     size = hand_size(rules, round_number)
@@ -187,6 +210,16 @@ def deal(state: GameState, round_number: int, active: tuple[int, ...]) -> GameSt
     )
 
 
+def _given_pack(state: GameState, round_number: int) -> tuple[Card, ...] | None:
+    """The given pack of a round's first deal (a round dealt again under double naughts is
+    shuffled: the same cards played the same way would deal it again and again). A replay's
+    recorded packs come first: they hold the given ones in their place."""
+    last = state.last_round
+    if state.pending or (last is not None and last.replayed and last.round == round_number):
+        return None
+    return next((pack for number, pack in state.deals if number == round_number), None)
+
+
 def _turned_up(
     stock: list[Card], rules: Rules, dealer: int, order: list[int], n: int
 ) -> tuple[tuple[Card, ...], ...]:
@@ -211,3 +244,94 @@ def next_seat(seat: int, active: tuple[int, ...], n: int) -> int:
     while following not in active:
         following = (following + 1) % n
     return following
+
+
+def pack_of(
+    hands: Sequence[Sequence[Card]],
+    upcard: Card,
+    stock: Sequence[Card],
+    dealer: int,
+    active: Sequence[int],
+) -> tuple[Card, ...]:
+    """The pack whose deal by ``dealer`` to the ``active`` seats gives these hands, turns up
+    ``upcard`` and leaves ``stock`` (first drawn first). The deal takes cards off the end of
+    the pack: one to each seat in turn from the dealer's left, then the upcard."""
+    n = len(hands)
+    order = [s for s in ((dealer + k) % n for k in range(1, n + 1)) if s in active]
+    size = len(hands[order[0]]) if order else 0
+    dealt = [hands[seat][i] for i in range(size) for seat in order]
+    return (*reversed(stock), upcard, *reversed(dealt))
+
+
+def given_packs(
+    rules: Rules,
+    players: int,
+    first_dealer: int,
+    deals: Mapping[int, Deal],
+    seed: int | None,
+) -> GivenPacks:
+    """The pack of each given round, checked against the rules and completed: the cards no
+    deal names are shuffled under the given stock (from the seed, or the cryptographic
+    source without one)."""
+    if rules.turns == "speed":
+        # A speed game turns up a card on every seat's pile: one upcard does not deal it.
+        raise DealError("given deals are for games played in turns", round=None, field="rules")
+    packs = []
+    for round_number in sorted(deals):
+        deal = deals[round_number]
+        rest = check_deal(rules, players, round_number, deal)
+        if seed is None:
+            secrets.SystemRandom().shuffle(rest)
+        else:
+            random.Random(f"three-thirteen/{seed}/given/{round_number}").shuffle(rest)
+        dealer = (first_dealer + round_number - 1) % players
+        stock = (*deal.stock, *rest)
+        packs.append(
+            (round_number, pack_of(deal.hands, deal.upcard, stock, dealer, range(players)))
+        )
+    return tuple(packs)
+
+
+def check_deal(rules: Rules, players: int, round_number: object, deal: object) -> list[Card]:
+    """The cards of the pack ``deal`` leaves out, in pack order; ``DealError`` naming the field
+    at fault when the deal does not fit the rules, the players or the round."""
+    if not isinstance(round_number, int) or not 1 <= round_number <= rules.rounds:
+        raise DealError(
+            f"round {round_number!r} is not in the schedule: rounds are 1 to {rules.rounds}",
+            round=None,
+            field="round",
+        )
+
+    def refuse(message: str, field: str) -> DealError:
+        return DealError(f"round {round_number}: {message}", round=round_number, field=field)
+
+    if not isinstance(deal, Deal):
+        raise refuse(f"not a deal: {deal!r}", "deal")
+    if len(deal.hands) != players:
+        raise refuse(f"{len(deal.hands)} hands for {players} seats", "hands")
+    size = rules.hand_size(round_number)
+    left = Counter(rules.pack(players))
+    for seat, hand in enumerate(deal.hands):
+        if len(hand) != size:
+            raise refuse(f"seat {seat} holds {len(hand)} cards: the round deals {size}", "hands")
+        _take(left, hand, refuse, f"hands[{seat}]")
+    _take(left, (deal.upcard,), refuse, "upcard")
+    _take(left, deal.stock, refuse, "stock")
+    return sorted(left.elements())
+
+
+def _take(
+    left: Counter[Card],
+    cards: Sequence[Card],
+    refuse: Callable[[str, str], DealError],
+    field: str,
+) -> None:
+    """Takes ``cards`` out of what is ``left`` of the pack."""
+    for c in cards:
+        if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c <= JOKER:
+            raise refuse(f"not a card: {c!r}", field)
+        if c not in left:
+            raise refuse(f"the pack has no {format_card(c)}", field)
+        if left[c] <= 0:
+            raise refuse(f"{format_card(c)} more times than the pack has", field)
+        left[c] -= 1

@@ -172,9 +172,11 @@ def _assembled(state: GameState, history: str, shuffles: str, extra: str) -> byt
     }
     pending = ",".join([_kept_json(pack, _json) for pack in state.pending])
     rules = _kept_json(state.rules, _rules_json)
+    # Given deals only where a game has them: every other game's bytes stay as they were.
+    deals = f',"deals":{_kept_json(state.deals, _json)}' if state.deals else ""
     return (
         f'{{"format":{FORMAT},"rules":{rules},{_json(head)[1:-1]},"history":[{history}],'
-        f'"shuffles":[{shuffles}],"pending":[{pending}]{extra}}}'
+        f'"shuffles":[{shuffles}],"pending":[{pending}]{deals}{extra}}}'
     ).encode()
 
 
@@ -495,6 +497,7 @@ def _state_in(raw: dict[str, Any]) -> GameState:
         shuffles=tuple(_ints(p) for p in _lists(raw["shuffles"])),
         pending=tuple(_ints(p) for p in _lists(raw["pending"])),
         **_speed_in(raw.get("speed")),
+        deals=tuple((_int(r), _ints(p)) for r, p in _lists(raw.get("deals", []))),
     )
 
 

@@ -15,6 +15,11 @@ from engine.game.actions import Action, Choice, Phase
 from engine.rules import Rules
 
 Status = Literal["playing", "finished"]
+
+GivenPacks = tuple[tuple[int, tuple[Card, ...]], ...]
+"""The pack of each given round, as (round, pack), by round: what a game keeps of given deals
+(``engine.game.dealing``)."""
+
 RECORD_CHUNK = 64
 
 
@@ -130,6 +135,10 @@ class GameState:
     """The card each seat took from a pile on the last draw call (``discard_drawn_upcard``)."""
     out_seats: tuple[int, ...] = ()
     """The seats that went out this round, in play order (several may on one call)."""
+    deals: GivenPacks = field(default=(), compare=False)
+    """Given deals (``new_game(deals=...)``): the pack each of those rounds is dealt from the
+    first time, instead of a shuffle. Kept all game, so its views can say the deal was known.
+    Not compared, as ``pending``: the packs dealt are in ``shuffles`` either way."""
 
     @property
     def history(self) -> tuple[Record, ...]:

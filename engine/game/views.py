@@ -94,6 +94,9 @@ class GameView:
     it; once a discard covers it before anybody takes it, no log entry names it, so the view
     keeps it (a hint and a bot count it as seen). None in a speed game, which turns one up on
     every pile."""
+    deal_known: bool = False
+    """Some rounds were dealt from given deals (``new_game(deals=...)``): their cards were known
+    before the game, to whoever gave them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +166,7 @@ def _view(state: GameState, hand: tuple[Card, ...] | None, seat: int | None) -> 
         deal=state.deal,
         seeded=state.seed is not None,
         call=call,
+        deal_known=bool(state.deals),
         out_seats=state.out_seats if playing else (),
         turned=_turned(state),
     )

@@ -9,6 +9,7 @@ the loser answers 409 and nothing of it is applied.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -138,14 +139,17 @@ async def create_game(
     request: CreateGameRequest,
     names: list[str],
     bots: tuple[str | None, ...] = (),
+    given: tuple[int | None, Mapping[int, game.Deal]] | None = None,
 ) -> GameCreated:
     """A game whose every seat is named (``names``), some perhaps bots (``bots``, each seat's
     level or None): dealt at once, every person's token in the answer.
+    ``given``: the first dealer and the deals by round (``service.records.given``).
     (``service.tables.creation.create`` decides; a table with open seats waits instead.)"""
     rules = to_engine.game_rules_from_wire(
         request.rules, request.call_seconds, request.turn_seconds
     )
-    state = game.new_game(names, rules, request.seed)
+    first_dealer, deals = (None, None) if given is None else given
+    state = game.new_game(names, rules, request.seed, first_dealer=first_dealer, deals=deals)
     tokens = [
         None if bots and bots[seat] else game_records.new_token() for seat in range(len(names))
     ]

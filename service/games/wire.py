@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, get_args
 
+import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from service.http.wire import Out, Strict
@@ -17,6 +18,7 @@ from service.vocabulary.wire import (
     GameId,
     MeldOut,
     PlayerName,
+    RoundNumber,
     RulesOut,
     RulesSpec,
     Seat,
@@ -77,6 +79,16 @@ class PlayerIn(Strict, frozen=True):
     bot: BotLevelName | UnsetType = UNSET
 
 
+class DealIn(Strict, frozen=True):
+    """One round's deal: every seat's hand, the upcard, and the top of the stock (its first
+    card drawn first); the cards it leaves out are shuffled under the stock given."""
+
+    round: RoundNumber
+    hands: Annotated[list[list[CardCode]], Meta(description="Seat 0's hand first.")]
+    upcard: CardCode
+    stock: list[CardCode] = msgspec.field(default_factory=list)
+
+
 class CreateGameRequest(Strict, frozen=True):
     players: Annotated[list[PlayerIn], Meta(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
     rules: RulesSpec = "classic"
@@ -101,6 +113,32 @@ class CreateGameRequest(Strict, frozen=True):
     call_seconds: Annotated[
         CallSeconds | None,
         Meta(description="Null: 20 in a speed game; only speed games take it (else a 422)."),
+    ] = None
+    deal_from: Annotated[
+        GameId | None,
+        Meta(
+            description=(
+                "A finished game's id: deal its deals, round by round (a duplicate match); "
+                "every seat must be named. Views then say `deal_known: true`."
+            )
+        ),
+    ] = None
+    rotate_seats: Annotated[
+        int,
+        Meta(
+            ge=0,
+            le=MAX_PLAYERS - 1,
+            description="With `deal_from`: seat 0's hand goes to this seat, and so on round.",
+        ),
+    ] = 0
+    deal: Annotated[
+        Annotated[list[DealIn], Meta(max_length=22)] | None,
+        Meta(
+            description=(
+                "Given deals for some rounds (the others shuffled); every seat must be named. "
+                "Views then say `deal_known: true`."
+            ),
+        ),
     ] = None
 
 
@@ -334,6 +372,15 @@ class GameView(Out, frozen=True):
             )
         ),
     ] = None
+    deal_known: Annotated[
+        bool,
+        Meta(
+            description=(
+                "Some rounds were dealt from given deals (`deal` or `deal_from` at creation): "
+                "whoever gave them knew the cards."
+            )
+        ),
+    ] = False
 
 
 class SeatToken(Out, frozen=True):

@@ -40,6 +40,7 @@ from service.openapi.document import FinishedJsonRenderPlugin, FinishedSwaggerRe
 from service.openapi.links import finish_document
 from service.operations.routes import OperationsController
 from service.play.routes import play_routes
+from service.records.routes import RecordsController
 from service.settings import Settings
 from service.sheets.lifecycle import sheet_editor
 from service.sheets.routes import ScoreSheetsController
@@ -124,6 +125,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         due=backends.due,
         bots=bots,
         sheets=backends.sheets,
+        records=backends.records,
     )
     rate_limits = rate_limit_config(settings)
     prometheus = PrometheusConfig(
@@ -145,6 +147,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             SeatsController,
             OperationsController,
             ScoreSheetsController,
+            RecordsController,
             docs_assets,
             play_routes,
         ],

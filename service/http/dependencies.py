@@ -7,7 +7,7 @@ registers ``services_from_state``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
 from litestar.channels import ChannelsPlugin
@@ -19,6 +19,7 @@ from service.bots.due_moves import DueMoves
 from service.bots.tasks import BotTasks
 from service.games.decoded_cache import DecodedGames
 from service.http.client_address import TrustedProxies
+from service.records.store import MemoryRecordStore, RecordStore
 from service.settings import Settings
 from service.sheets.store import SheetStore
 from service.storage.game_store import Store
@@ -44,6 +45,8 @@ class Services:
     """This instance's drivers, sweeper and decision processes (``service.bots.turns``)."""
     sheets: SheetStore
     """The score sheets, beside the games."""
+    records: RecordStore = field(default_factory=lambda: MemoryRecordStore(ttl=7 * 86400))
+    """Imported records, reviews and the seed secret (``service.records``), beside the games."""
 
 
 AppServices: TypeAlias = NamedDependency[Services]

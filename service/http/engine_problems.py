@@ -34,6 +34,23 @@ def _rules_field(exc: Any) -> str | None:
     return f"rules.{exc.field}"
 
 
+def _record_place(exc: Any) -> str | None:
+    # A record's first bad place: its line in the text notation, else its path in the JSON form.
+    line = getattr(exc, "line", None)
+    if line is not None:
+        return f"line {line}"
+    path: str | None = getattr(exc, "path", None)
+    return path
+
+
+def _deal_field(exc: Any) -> str | None:
+    # A given deal arrives under "deal" in the body, keyed by round.
+    round_number = getattr(exc, "round", None)
+    if round_number is None:
+        return "deal" if exc.field in ("round", "deal") else str(exc.field)
+    return f"deal.{round_number}.{exc.field}"
+
+
 def _named(field: str) -> Callable[[Any], str | None]:
     return lambda _: field
 
@@ -132,5 +149,12 @@ ENGINE_PROBLEMS: Final[dict[type[errors.EngineError], EngineProblem]] = {
         "failed-go-out-not-scored",
         "A failed go-out these rules or this entry do not score",
         _own_field,
+    ),
+    errors.DealError: EngineProblem(422, "bad-deal", "The given deal does not fit", _deal_field),
+    errors.NotationError: EngineProblem(
+        422, "bad-record", "The record cannot be read", _record_place
+    ),
+    errors.RecordNotLegal: EngineProblem(
+        422, "record-not-legal", "The record does not replay under its rules", _record_place
     ),
 }

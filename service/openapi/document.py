@@ -186,6 +186,23 @@ _OPTIONAL_TOKEN: Final = (
 )
 
 
+_RECORD_TEXT: Final = {
+    "schema": {"type": "string", "description": "The text notation of docs/records.md."},
+    "example": '[Game "three-thirteen"]\n[Format "1"]\n[Record "whole"]\n...',
+}
+_RECORD_BODY: Final = {
+    "required": True,
+    "description": (
+        "A whole record in its JSON form; the route takes its text notation too, sent as "
+        "`Content-Type: text/plain` (not declared here: generated clients refuse a text body)."
+    ),
+    "content": {
+        "application/json": {"schema": {"type": "object", "additionalProperties": True}},
+    },
+}
+"""A record's JSON form, which the handler reads itself (no ``data`` to declare it)."""
+
+
 _RATE_LIMITED: Final = {
     "description": "Too many requests from this client address (with `RATE_LIMIT_PER_MINUTE` "
     "set); see Retry-After",
@@ -296,6 +313,10 @@ def _operation_finished(path: str, operation: dict[str, Any]) -> None:
     for response in operation.get("responses", {}).values():
         for header in (response.get("headers") or {}).values():
             header.setdefault("schema", {"type": "string"})
+    if path == "/v1/records" and "requestBody" not in operation:
+        operation["requestBody"] = copy.deepcopy(_RECORD_BODY)
+    if path == "/v1/games/{game_id}/record":
+        operation["responses"]["200"]["content"]["text/plain"] = copy.deepcopy(_RECORD_TEXT)
     if path == "/v1/games/{game_id}/events":
         operation["responses"]["200"]["content"] = copy.deepcopy(_EVENT_STREAM)
 

@@ -18,6 +18,7 @@ from litestar.stores.base import Store as LitestarStore
 from litestar.stores.memory import MemoryStore as LitestarMemoryStore
 
 from service.bots.due_moves import DueMoves, MemoryDueMoves
+from service.records.store import MemoryRecordStore, RecordStore
 from service.settings import Settings
 from service.sheets.store import MemorySheetStore, SheetStore
 from service.storage.game_store import MemoryStore, Store
@@ -41,6 +42,8 @@ class Backends:
     sheets: SheetStore
     rate_limits: LitestarStore
     """The rate limits' counts."""
+    records: RecordStore
+    """Imported records, reviews and the seed secret."""
 
 
 def build_backends(settings: Settings) -> Backends:
@@ -66,4 +69,5 @@ def memory_backends(settings: Settings) -> Backends:
         due=MemoryDueMoves(),
         sheets=MemorySheetStore(ttl=settings.game_ttl),
         rate_limits=LitestarMemoryStore(),
+        records=MemoryRecordStore(ttl=settings.game_ttl, max_values=settings.max_games),
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from litestar.stores.redis import RedisStore as LitestarRedisStore
 
 from service.bots.redis_due_moves import RedisDueMoves
+from service.records.redis_store import RedisRecordStore
 from service.settings import Settings
 from service.sheets.redis_store import RedisSheetStore
 from service.storage.backends import Backends
@@ -45,4 +46,5 @@ def backends_beside(games: RedisStore, settings: Settings) -> Backends:
         # Litestar's store: its own client type, redis.asyncio.Redis; a cluster client serves
         # the same commands.
         rate_limits=LitestarRedisStore(client, namespace=f"{prefix}_rate_limit"),  # type: ignore[arg-type]
+        records=RedisRecordStore(client, ttl=settings.game_ttl, key_prefix=prefix),
     )

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Final
 
+import msgspec
+
 import engine
 from engine import game
 from service.games import lifecycle as game_flow
@@ -15,6 +17,7 @@ from service.games.wire import CreateGameRequest, GameCreated, SeatToken
 from service.http.dependencies import Services
 from service.http.problems import InvalidSeat
 from service.operations import metrics
+from service.records.given import given_deals, mixed
 from service.storage.game_store import GameExists, StoreUnavailable
 from service.tables import invite_codes
 from service.tables import waiting_tables as waiting
@@ -52,7 +55,13 @@ async def create(services: Services, request: CreateGameRequest) -> GameCreated:
                 "listed: the lobby shows tables with an open seat, and this one has none",
                 field="listed",
             )
-        return await game_flow.create_game(services, request, named, bots)
+        given = await given_deals(services, request, rules, len(names))
+        request = msgspec.structs.replace(request, seed=await mixed(services, request.seed))
+        return await game_flow.create_game(services, request, named, bots, given)
+    if request.deal_from is not None or request.deal is not None:
+        field = "deal" if request.deal is not None else "deal_from"
+        raise InvalidSeat(f"{field}: a game of given deals has every seat named", field=field)
+    request = msgspec.structs.replace(request, seed=await mixed(services, request.seed))
     return await _create_table(services, request, rules, names, bots)
 
 

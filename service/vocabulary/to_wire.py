@@ -228,6 +228,7 @@ def view_to_wire(
         rules=rules,
         legal=legal,
         invite_code=None,
+        deal_known=view.deal_known,
     )
 
 

@@ -87,6 +87,7 @@ VIEW_FIELDS = {
     "call",
     "out_seats",
     "turned",
+    "deal_known",
 }
 
 

@@ -1,0 +1,46 @@
+"""Game records: what lichess gives chess games, for Three Thirteen (docs/records.md).
+
+- ``record_of(state)``: a game's record, public while it is played, whole once it is finished;
+- ``print_record`` / ``parse_record`` (``parse_located``): the text notation (``notation``,
+  ``parsing``);
+  ``record_json`` / ``record_from_json``: the JSON form;
+- ``import_record`` (``import_text``, ``import_json``): a record replayed under its rules, or
+  ``RecordNotLegal`` naming its first line (or path) that is not legal;
+- ``deal_from``: a finished game's deals for a new game (``new_game(deals=...)``);
+- ``review_game``: every draw and discard of every seat against the hint's exact figures;
+- ``engine.seeds.mixed_seed``: a client's seed mixed with a deployment secret.
+"""
+
+from engine.records.deals import GivenDeals, deal_from
+from engine.records.importing import import_json, import_record, import_text
+from engine.records.json_form import record_from_json, record_json
+from engine.records.notation import MAX_RECORD_BYTES, print_record
+from engine.records.parsing import Places, parse_located, parse_record
+from engine.records.record import Dealt, GameRecord, Headers, RoundRecord, record_of
+from engine.records.review import Decision, GameReview, Grade, RoundTally, Tally, review_game
+
+__all__ = [
+    "MAX_RECORD_BYTES",
+    "Dealt",
+    "Decision",
+    "GameRecord",
+    "GameReview",
+    "GivenDeals",
+    "Grade",
+    "Headers",
+    "Places",
+    "RoundRecord",
+    "RoundTally",
+    "Tally",
+    "deal_from",
+    "import_json",
+    "import_record",
+    "import_text",
+    "parse_located",
+    "parse_record",
+    "print_record",
+    "record_from_json",
+    "record_json",
+    "record_of",
+    "review_game",
+]

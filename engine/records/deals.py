@@ -1,0 +1,53 @@
+"""A finished game's deals, to deal again at another table (a duplicate match).
+
+``deal_from`` takes each round's first deal from a whole record (or a finished game's state),
+optionally moving every hand ``rotate_seats`` seats on. The first dealer moves with the hands,
+so each hand is played in the same place in the turn order, only by another seat. A round
+dealt again (double naughts) and a tie-break round are shuffled afresh in the new game: the
+play there differs, and so may the seats tied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.errors import DealError
+from engine.game import Deal, GameState
+from engine.records.record import GameRecord, record_of
+
+
+@dataclass(frozen=True, slots=True)
+class GivenDeals:
+    """What ``new_game(players, rules, seed, first_dealer=..., deals=...)`` takes."""
+
+    first_dealer: int
+    deals: dict[int, Deal]
+
+
+def deal_from(game: GameRecord | GameState, rotate_seats: int = 0) -> GivenDeals:
+    """The deals of a finished game (its whole record, or its state), every hand moved
+    ``rotate_seats`` seats on (seat 0's hand goes to seat ``rotate_seats``)."""
+    record = record_of(game) if isinstance(game, GameState) else game
+    if not record.whole:
+        raise DealError(
+            "the game is not finished: its deals are secret until it is",
+            round=None,
+            field="deal_from",
+        )
+    n = len(record.headers.players)
+    if not isinstance(rotate_seats, int) or isinstance(rotate_seats, bool):
+        raise DealError(
+            f"rotate_seats must be an integer, not {rotate_seats!r}",
+            round=None,
+            field="rotate_seats",
+        )
+    shift = rotate_seats % n
+    deals: dict[int, Deal] = {}
+    for entry in record.rounds:
+        if entry.round in deals or entry.round > record.headers.rules.rounds:
+            continue
+        assert entry.dealt is not None  # a whole record's rounds all have their deal
+        hands = entry.dealt.hands
+        moved = tuple(hands[(seat - shift) % n] for seat in range(n))
+        deals[entry.round] = Deal(moved, entry.upcard, entry.dealt.stock)
+    return GivenDeals((record.headers.first_dealer + shift) % n, deals)

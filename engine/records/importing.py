@@ -1,0 +1,228 @@
+"""Import: a whole record replayed under its rules from its own deals.
+
+Each round's deal becomes the pack that deals it (``engine.game.dealing.pack_of``), each
+reshuffled stock the pack of that reshuffle, and the game is replayed action by action through
+``apply``: the replay is the game, and the record is only believed where the replay agrees with
+it. The first disagreement raises ``RecordNotLegal`` naming its line (text) or path (JSON): an
+action the rules refuse (a card not in hand, out of turn, a go-out that does not meld), a draw
+that took another card than the record says, a round, a score or a result the replay does not
+reach.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import NoReturn
+
+from engine.cards import Card, format_card
+from engine.errors import EngineError, GameSetupError, RecordNotLegal
+from engine.game import GameState, LogEntry, RoundResult, Shuffles, apply, hand_size, replay
+from engine.game.dealing import pack_of
+from engine.records.json_form import record_from_json
+from engine.records.parsing import Places, parse_located
+from engine.records.record import SPEED_REFUSED, GameRecord, RoundRecord
+
+
+def import_record(record: GameRecord, places: Places | None = None) -> GameState:
+    """The game a whole record replays to (finished, if the record is); ``RecordNotLegal`` at
+    the first line or path where the replay and the record part. ``places`` (from
+    ``parse_located``) makes errors name text lines."""
+    return _Importer(record, places).run()
+
+
+def import_text(text: str) -> GameState:
+    """A record in the text notation, read and replayed: errors name its lines."""
+    return import_record(*parse_located(text))
+
+
+def import_json(value: object) -> GameState:
+    """A record in the JSON form (decoded), read and replayed: errors name its paths."""
+    return import_record(record_from_json(value))
+
+
+@dataclass(frozen=True, slots=True)
+class _Where:
+    path: str
+    place: tuple[object, ...]
+
+
+class _Importer:
+    def __init__(self, record: GameRecord, places: Places | None) -> None:
+        self.record = record
+        self.places = places
+
+    def fail(self, where: _Where, message: str) -> NoReturn:
+        line = None if self.places is None else self.places.line(*where.place)
+        raise RecordNotLegal(message, line=line, path=where.path)
+
+    def run(self) -> GameState:
+        h = self.record.headers
+        if not self.record.whole:
+            self.fail(
+                _Where("record", ("header", "Record")),
+                "a public record holds no deals: only a finished game's whole record replays",
+            )
+        if h.rules.turns == "speed":
+            self.fail(_Where("rules.turns", ("header", "Rules.turns")), SPEED_REFUSED)
+        n = len(h.players)
+        if not 0 <= h.first_dealer < n:
+            self.fail(_Where("first_dealer", ("header", "FirstDealer")), "no such seat")
+        packs: list[tuple[Card, ...]] = []
+        for index, entry in enumerate(self.record.rounds):
+            packs += self._packs(index, entry)
+        try:
+            game = replay(h.players, h.rules, Shuffles(h.first_dealer, tuple(packs)), [])
+        except EngineError as error:
+            self.fail(_Where("players", ("header", "Player0")), str(error))
+        for index, entry in enumerate(self.record.rounds):
+            game = self._round(game, index, entry)
+        self._check_end(game)
+        return game
+
+    # the deals
+
+    def _packs(self, index: int, entry: RoundRecord) -> list[tuple[Card, ...]]:
+        rules, n = self.record.headers.rules, len(self.record.headers.players)
+        dealt = entry.dealt
+        assert dealt is not None  # a whole record's rounds all have their deal
+        round_at = _Where(f"rounds[{index}]", ("round", index))
+        if len(dealt.hands) != n or not set(entry.active) <= set(range(n)) or not entry.active:
+            self.fail(round_at, f"the deal must give {n} hands and name the seats dealt in")
+        if not 1 <= entry.round <= rules.rounds + 1:
+            self.fail(round_at, f"no round {entry.round}: the rules have {rules.rounds}")
+        size = hand_size(rules, entry.round)
+        left = Counter(rules.pack(n))
+        for seat, hand in enumerate(dealt.hands):
+            wanted = size if seat in entry.active else 0
+            at = _Where(f"rounds[{index}].hands[{seat}]", ("hand", index, seat))
+            if len(hand) != wanted:
+                self.fail(at, f"seat {seat} is dealt {wanted} cards, not {len(hand)}")
+            self._take(left, hand, at)
+        self._take(left, (entry.upcard,), _Where(f"rounds[{index}].upcard", ("upcard", index)))
+        stock_at = _Where(f"rounds[{index}].stock", ("stock", index))
+        self._take(left, dealt.stock, stock_at)
+        if +left:
+            missing = " ".join(format_card(c) for c in sorted((+left).elements()))
+            self.fail(stock_at, f"the deal leaves out cards of the pack: {missing}")
+        pack = pack_of(dealt.hands, entry.upcard, dealt.stock, entry.dealer, entry.active)
+        return [pack, *(cards[::-1] for cards in dealt.restocks)]
+
+    def _take(self, left: Counter[Card], cards: tuple[Card, ...], where: _Where) -> None:
+        for c in cards:
+            if c not in left:
+                self.fail(where, f"the pack has no {format_card(c)}")
+            if left[c] <= 0:
+                self.fail(where, f"{format_card(c)} more times than the pack has")
+            left[c] -= 1
+
+    # the play
+
+    def _round(self, game: GameState, index: int, entry: RoundRecord) -> GameState:
+        round_at = _Where(f"rounds[{index}]", ("round", index))
+        if game.status != "playing":
+            self.fail(round_at, "the game is over before this round")
+        dealt = (game.round, game.deal, game.dealer, game.active)
+        recorded = (entry.round, entry.deal, entry.dealer, entry.active)
+        if dealt != recorded:
+            self.fail(
+                round_at,
+                f"the replay deals round {game.round} (deal {game.deal}, dealer {game.dealer}, "
+                f"seats {' '.join(map(str, game.active))}) here",
+            )
+        ended: RoundResult | None = None
+        for number, logged in enumerate(entry.actions):
+            at = _Where(f"rounds[{index}].actions[{number}]", ("action", index, number))
+            if ended is not None:
+                self.fail(at, "the round is already over")
+            before = game
+            game = self._step(game, logged, at)
+            if game.last_round is not before.last_round:
+                ended = game.last_round
+        if ended is None:
+            if entry.result is not None:
+                self.fail(
+                    _Where(f"rounds[{index}].result", ("out", index)),
+                    "the round is not over after its last action",
+                )
+            if index + 1 < len(self.record.rounds):
+                self.fail(
+                    _Where(f"rounds[{index + 1}]", ("round", index + 1)),
+                    f"round {entry.round} is not over",
+                )
+            return game
+        self._check_result(index, ended, entry.result)
+        return game
+
+    def _step(self, game: GameState, logged: LogEntry, at: _Where) -> GameState:
+        """The game after one recorded action, which must take the card it says it takes."""
+        if logged.version != game.version + 1:
+            self.fail(at, f"version {logged.version}, where the replay is at {game.version + 1}")
+        if logged.card is None:
+            self.fail(at, "a whole record shows every card drawn")
+        try:
+            game = apply(game, logged.seat, logged.action)
+        except GameSetupError:
+            self.fail(
+                at,
+                "the stock is reshuffled here, and the record's restock does not hold the "
+                "discards under the piles' tops",
+            )
+        except EngineError as error:
+            self.fail(at, str(error))
+        took = game.last_record.card if game.last_record is not None else None
+        if took != logged.card:
+            shown = "nothing" if took is None else format_card(took)
+            self.fail(
+                at, f"this action takes {shown} in the replay, not {format_card(logged.card)}"
+            )
+        return game
+
+    def _check_result(
+        self, index: int, replayed: RoundResult, recorded: RoundResult | None
+    ) -> None:
+        out_at = _Where(f"rounds[{index}].result", ("out", index))
+        if recorded is None:
+            self.fail(out_at, "the round ends after its last action, and the record has no result")
+        mine = (replayed.out_seat, replayed.replayed, replayed.tiebreak)
+        if (recorded.out_seat, recorded.replayed, recorded.tiebreak) != mine:
+            self.fail(
+                out_at,
+                f"the replay ends the round with out seat {_seat(replayed.out_seat)}"
+                f"{' replayed' if replayed.replayed else ''}"
+                f"{' tiebreak' if replayed.tiebreak else ''}",
+            )
+        scores = {s.seat: s.points for s in replayed.results}
+        for number, score in enumerate(recorded.results):
+            at = _Where(f"rounds[{index}].result.scores[{number}]", ("score", index, score.seat))
+            if score.seat not in scores:
+                self.fail(at, f"seat {score.seat} did not play this round")
+            if scores.pop(score.seat) != score.points:
+                self.fail(
+                    at,
+                    f"seat {score.seat} scores {_points(replayed, score.seat)} in the "
+                    f"replay, not {score.points}",
+                )
+        if scores:
+            self.fail(out_at, f"no score for seat {min(scores)}")
+
+    def _check_end(self, game: GameState) -> None:
+        h = self.record.headers
+        if h.status != game.status:
+            self.fail(_Where("status", ("header", "Status")), f"the replay is {game.status}")
+        if h.totals != game.totals:
+            self.fail(
+                _Where("totals", ("header", "Totals")),
+                f"the replay's totals are {' '.join(map(str, game.totals))}",
+            )
+        if h.winners != game.winners:
+            shown = "none" if game.winners is None else " ".join(map(str, game.winners))
+            self.fail(_Where("winners", ("header", "Winners")), f"the replay's winners are {shown}")
+
+
+def _seat(seat: int | None) -> str:
+    return "-" if seat is None else str(seat)
+
+
+def _points(result: RoundResult, seat: int) -> int:
+    return next(s.points for s in result.results if s.seat == seat)

@@ -1,0 +1,125 @@
+"""What a new game is dealt from: a client's seed mixed with the deployment's secret, or given
+deals (``deal``, or ``deal_from`` a finished game) checked before anything is stored.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Final, NamedTuple
+
+import engine
+from engine import game
+from engine.cards import Card
+from engine.errors import DealError
+from engine.game.dealing import check_deal
+from engine.records import deal_from
+from engine.seeds import mixed_seed, new_secret
+from service.games import lifecycle as game_flow
+from service.games.wire import CreateGameRequest, DealIn
+from service.http.dependencies import Services
+from service.http.problems import GameNotFinished, GameNotFound, InvalidField, TableWaiting
+from service.records.store import SEED_SECRET_KEY, RecordStore
+from service.vocabulary.to_engine import card_from_code
+
+SEED_LIMIT: Final = 2**63
+"""Mixed seeds are cut to the seeds the wire and the tables' records hold (63 bits: still past
+any search)."""
+
+_secrets: weakref.WeakKeyDictionary[RecordStore, str] = weakref.WeakKeyDictionary()
+
+
+async def deployment_secret(services: Services) -> str:
+    """``SEED_SECRET``, or the one kept in the store (made by the first instance that needed
+    it: every instance on the store reads the same)."""
+    if services.settings.seed_secret:
+        return services.settings.seed_secret
+    store = services.records
+    known = _secrets.get(store)
+    if known is None:
+        kept = await store.put_new(SEED_SECRET_KEY, new_secret().encode(), expires=False)
+        known = _secrets[store] = kept.decode()
+    return known
+
+
+async def mixed(services: Services, seed: int | None) -> int | None:
+    """The seed the engine shuffles with for a client's ``seed``: the same on one deployment."""
+    if seed is None:
+        return None
+    return mixed_seed(seed, await deployment_secret(services)) % SEED_LIMIT
+
+
+class Given(NamedTuple):
+    """What ``new_game`` takes of given deals: the first dealer (None: the seed picks) and the
+    deals by round."""
+
+    first_dealer: int | None
+    deals: dict[int, game.Deal]
+
+
+async def given_deals(
+    services: Services, request: CreateGameRequest, rules: engine.Rules, players: int
+) -> Given | None:
+    """The deals ``request`` gives (checked against the rules and the players), or None."""
+    if request.deal_from is not None and request.deal is not None:
+        raise InvalidField("give `deal` or `deal_from`, not both", field="deal")
+    if request.rotate_seats and request.deal_from is None:
+        raise InvalidField("rotate_seats moves the hands of `deal_from`", field="rotate_seats")
+    if rules.turns == "speed" and (request.deal_from is not None or request.deal is not None):
+        raise InvalidField("given deals are for games played in turns", field="rules.turns")
+    if request.deal_from is not None:
+        return await _dealt_from(services, request.deal_from, request.rotate_seats, rules, players)
+    if request.deal is not None:
+        return Given(None, _given(request.deal, rules, players))
+    return None
+
+
+async def _dealt_from(
+    services: Services, game_id: str, rotate: int, rules: engine.Rules, players: int
+) -> Given:
+    try:
+        source = (await game_flow.load_game(services, game_id)).state
+    except (GameNotFound, TableWaiting) as error:
+        raise InvalidField(f"deal_from: {error}", field="deal_from") from None
+    if source.status != "finished":
+        raise GameNotFinished(
+            f"deal_from: game {game_id!r} is still played: its deals are secret until it is over",
+            field="deal_from",
+        )
+    if source.rules != rules or len(source.players) != players:
+        raise InvalidField(
+            f"deal_from: game {game_id!r} was dealt for {len(source.players)} players under "
+            "its own rules: give the same number of players and the same rules",
+            field="deal_from",
+        )
+    if rotate >= players:
+        raise InvalidField(
+            f"rotate_seats: {players} seats, so 0 to {players - 1}", field="rotate_seats"
+        )
+    dealt = deal_from(source, rotate)
+    return Given(dealt.first_dealer, dealt.deals)
+
+
+def _given(deals: list[DealIn], rules: engine.Rules, players: int) -> dict[int, game.Deal]:
+    given: dict[int, game.Deal] = {}
+    for index, deal in enumerate(deals):
+        at = f"deal[{index}]"
+        if deal.round in given:
+            raise InvalidField(
+                f"{at}.round: round {deal.round} is given twice", field=f"{at}.round"
+            )
+        hands = tuple(
+            tuple(_cards(hand, f"{at}.hands[{seat}]")) for seat, hand in enumerate(deal.hands)
+        )
+        upcard = card_from_code(deal.upcard, f"{at}.upcard")
+        one = game.Deal(hands, upcard, _cards(deal.stock, f"{at}.stock"))
+        try:
+            check_deal(rules, players, deal.round, one)
+        except DealError as error:
+            field = at if error.field in ("round", "deal") else f"{at}.{error.field}"
+            raise InvalidField(str(error), field=field) from None
+        given[deal.round] = one
+    return given
+
+
+def _cards(codes: list[str], field: str) -> tuple[Card, ...]:
+    return tuple(card_from_code(code, f"{field}[{i}]") for i, code in enumerate(codes))

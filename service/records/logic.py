@@ -1,0 +1,169 @@
+"""Records and reviews through the store: a game's record, a record imported by replay, and
+the review of a finished game or an imported record, computed once in a worker process and kept.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from typing import Any, Final
+
+import msgspec
+
+from engine import game
+from engine.errors import NotationError
+from engine.game import GameState
+from engine.records import (
+    GameRecord,
+    GameReview,
+    Tally,
+    import_json,
+    import_text,
+    print_record,
+    record_json,
+    record_of,
+    review_game,
+)
+from service.games import lifecycle as game_flow
+from service.games import records as game_records
+from service.http.dependencies import Services
+from service.http.problems import GameNotFinished, ServiceProblem
+from service.records.store import record_key, review_key
+from service.records.wire import (
+    DecisionOut,
+    GradeCount,
+    RecordImported,
+    ReviewOut,
+    RoundTallyOut,
+    TallyOut,
+)
+from service.vocabulary.to_wire import legal_to_wire
+
+_review_encoder: Final = msgspec.json.Encoder()
+_review_decoder: Final = msgspec.json.Decoder(ReviewOut)
+
+
+class RecordNotFound(ServiceProblem):
+    status, kind, title = 404, "record-not-found", "No such record"
+
+
+def _utc(timestamp: float) -> str:
+    return datetime.datetime.fromtimestamp(timestamp, datetime.UTC).isoformat(timespec="seconds")
+
+
+async def game_record(services: Services, game_id: str) -> GameRecord:
+    """The game's record: the public one while it is played, the whole one once it is over."""
+    loaded = await game_flow.load_game(services, game_id)
+    bots = loaded.record.bots or None
+    return record_of(loaded.state, bots=bots, created=_utc(loaded.record.created))
+
+
+def record_text(record: GameRecord) -> str:
+    return print_record(record)
+
+
+def record_body(record: GameRecord) -> dict[str, Any]:
+    return record_json(record)
+
+
+def replayed(body: bytes, text: bool) -> GameState:
+    """The game a record's body replays to, from the text notation or the JSON form;
+    ``NotationError`` or ``RecordNotLegal`` (a 422 naming the line or path) when it does not."""
+    try:
+        decoded = body.decode()
+    except UnicodeDecodeError as error:
+        raise NotationError(f"the record is not UTF-8 text: {error.reason}") from None
+    if text:
+        return import_text(decoded)
+    try:
+        value = json.loads(decoded)
+    except json.JSONDecodeError as error:
+        raise NotationError(
+            f"the body is not JSON (send the text notation as text/plain): {error.msg}",
+            path=f"line {error.lineno} column {error.colno}",
+        ) from None
+    return import_json(value)
+
+
+async def import_record(services: Services, body: bytes, *, text: bool) -> RecordImported:
+    """Replays the record and keeps the game it replays to; nothing is kept when it does not."""
+    state = replayed(body, text)
+    while True:
+        record_id = game_records.new_game_id()
+        stored = game.dumps(state)
+        if await services.records.put_new(record_key(record_id), stored) == stored:
+            break  # 96 random bits: another record under this id practically never
+    return RecordImported(
+        record_id=record_id,
+        players=list(state.players),
+        status=state.status,
+        rounds=state.deal,
+        totals=list(state.totals),
+        winners=None if state.winners is None else list(state.winners),
+    )
+
+
+async def game_review(services: Services, game_id: str) -> ReviewOut:
+    loaded = await game_flow.load_game(services, game_id)
+    if loaded.state.status != "finished":
+        raise GameNotFinished(f"game {game_id!r} is still played: it is reviewed once it is over")
+    return await _review(services, review_key("game", game_id), game.dumps(loaded.state))
+
+
+async def record_review(services: Services, record_id: str) -> ReviewOut:
+    stored = await services.records.get(record_key(record_id))
+    if stored is None:
+        raise RecordNotFound(f"no record {record_id!r} (it may have expired)")
+    return await _review(services, review_key("record", record_id), stored)
+
+
+async def _review(services: Services, key: str, state_json: bytes) -> ReviewOut:
+    """The review kept under ``key``, or computed now in a worker process and kept."""
+    kept = await services.records.get(key)
+    if kept is None:
+        computed = await services.analyses.run(reviewed, state_json)
+        kept = await services.records.put_new(key, computed)
+    return _review_decoder.decode(kept)
+
+
+def reviewed(state_json: bytes) -> bytes:
+    """The review of a stored game state, as the JSON of ``ReviewOut`` (run in a worker)."""
+    return _review_encoder.encode(review_to_wire(review_game(game.loads(state_json))))
+
+
+def review_to_wire(review: GameReview) -> ReviewOut:
+    return ReviewOut(
+        decisions=[
+            DecisionOut(
+                version=d.version,
+                round=d.round,
+                deal=d.deal,
+                seat=d.seat,
+                choice=legal_to_wire([d.choice])[0],
+                best=legal_to_wire([d.best])[0],
+                expected=d.expected,
+                best_expected=d.best_expected,
+                go_out_chance=d.go_out_chance,
+                best_go_out_chance=d.best_go_out_chance,
+                lost=d.lost,
+                grade=d.grade,
+                accuracy=d.accuracy,
+            )
+            for d in review.decisions
+        ],
+        seats=[_tally(t) for t in review.seats],
+        rounds=[
+            RoundTallyOut(round=r.round, deal=r.deal, seats=[_tally(t) for t in r.seats])
+            for r in review.rounds
+        ],
+    )
+
+
+def _tally(tally: Tally) -> TallyOut:
+    return TallyOut(
+        seat=tally.seat,
+        decisions=tally.decisions,
+        lost=tally.lost,
+        accuracy=tally.accuracy,
+        grades=[GradeCount(grade=g, count=c) for g, c in tally.grades],
+    )

@@ -1,0 +1,102 @@
+"""``/v1/games/{game_id}/record``, ``/v1/records`` and the reviews of games and records."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, Request, Response, get, post
+from litestar.params import FromPath, HeaderParameter
+
+from engine.records import MAX_RECORD_BYTES
+from service.http.dependencies import AppServices
+from service.http.openapi_declarations import problems
+from service.records import logic
+from service.records.wire import RecordImported, RecordJson, ReviewOut
+
+AnyRequest = Request[Any, Any, Any]
+
+Accept = Annotated[
+    str | None,
+    HeaderParameter(
+        name="Accept",
+        required=False,
+        description="`text/plain` for the text notation; anything else gives the JSON form.",
+    ),
+]
+_TEXT = "text/plain"
+
+
+class RecordsController(Controller):
+    path = "/v1"
+    tags = ("records",)
+
+    @get(
+        "/games/{game_id:str}/record",
+        operation_id="getGameRecord",
+        summary="A game's record, in JSON or the text notation",
+        description=(
+            "While the game is played: what the public may see (as the log: no hand, no "
+            "stock, a card drawn from the stock this round unknown). Once it is over: "
+            "everything, each round's deal (every hand, the upcard, the stock in the order it "
+            "was used), every action with its version, the results. `Accept: text/plain` gives "
+            "the text notation of docs/records.md, which `POST /v1/records` takes back."
+        ),
+        responses=problems(404, 409, 422, 503),
+    )
+    async def record(
+        self, services: AppServices, game_id: FromPath[str], accept: Accept = None
+    ) -> Response[RecordJson]:
+        record = await logic.game_record(services, game_id)
+        if accept is not None and _TEXT in accept:
+            return Response(logic.record_text(record), media_type=f"{_TEXT}; charset=utf-8")  # type: ignore[arg-type]
+        return Response(logic.record_body(record))
+
+    @post(
+        "/records",
+        operation_id="importRecord",
+        summary="Import a finished game's record (JSON or text), checked by replaying it",
+        description=(
+            "The body is a whole record, in the JSON form (`Content-Type: application/json`) "
+            "or the text notation (`text/plain`), at most "
+            f"{MAX_RECORD_BYTES // (1024 * 1024)} MiB ({MAX_RECORD_BYTES} bytes; 413 beyond). "
+            "It is replayed under its rules from its own deals: 201 with the `record_id` it is "
+            "kept under (as long as a game, `GAME_TTL`) and the result the replay reached, or "
+            "a 422 whose `field` names the first line (`line 12`) or JSON path "
+            "(`rounds[2].actions[5]`) that is not legal: a card not in hand, an action out of "
+            "turn, a score that does not match. Nothing is kept then."
+        ),
+        request_max_body_size=MAX_RECORD_BYTES,
+        responses=problems(413, 422, 503),
+        status_code=201,
+    )
+    async def import_record(self, services: AppServices, request: AnyRequest) -> RecordImported:
+        body = await request.body()
+        text = request.content_type[0] == _TEXT
+        return await logic.import_record(services, body, text=text)
+
+    @get(
+        "/games/{game_id:str}/review",
+        operation_id="getGameReview",
+        summary="The review of a finished game: every decision, the best, the points lost",
+        description=(
+            "For each draw and discard of each seat, rebuilt from what that seat knew then: "
+            "the choice, the best choice by the hint's exact figures, the expected points "
+            "lost and a grade (`best`, `good`, `inaccuracy`, `mistake`, `blunder`, "
+            "`missed_go_out`; thresholds in docs/records.md); per seat and per round the points "
+            "lost and an accuracy. Computed once, in a worker process, and kept. 409 while the "
+            "game is played."
+        ),
+        responses=problems(404, 409, 503),
+    )
+    async def game_review(self, services: AppServices, game_id: FromPath[str]) -> ReviewOut:
+        return await logic.game_review(services, game_id)
+
+    @get(
+        "/records/{record_id:str}/review",
+        operation_id="getRecordReview",
+        summary="The review of an imported record",
+        description="As a finished game's review (`GET /v1/games/{game_id}/review`).",
+        responses=problems(404, 503, descriptions={404: "No such record"}),
+    )
+    async def record_review(self, services: AppServices, record_id: FromPath[str]) -> ReviewOut:
+        return await logic.record_review(services, record_id)

@@ -1,0 +1,67 @@
+"""What the records feature keeps: imported records, finished games' reviews and the
+deployment's seed secret, each a value written once under its key. In this process's memory
+(the default) or in the Redis the games use (``service.records.redis_store``).
+
+A value is never changed once written (a review is computed once; a record, once imported, is
+what it is), so the one write is "set unless set": two instances racing to write a review or the
+seed secret both read back the one that won.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Protocol
+
+from service.storage.game_store import StoreFull
+
+SEED_SECRET_KEY = "seed-secret"
+
+
+def record_key(record_id: str) -> str:
+    return f"record:{record_id}"
+
+
+def review_key(kind: str, some_id: str) -> str:
+    """The review of a game (``kind`` ``game``) or of an imported record (``record``)."""
+    return f"review:{kind}:{some_id}"
+
+
+class RecordStore(Protocol):
+    async def put_new(self, key: str, value: bytes, *, expires: bool = True) -> bytes:
+        """Store ``value`` under ``key`` unless a value is there; the value kept either way.
+        ``expires``: kept for the games' time to live (``GAME_TTL``), else for good."""
+
+    async def get(self, key: str) -> bytes | None:
+        """The value under ``key``, or None (never written, or expired)."""
+
+
+class MemoryRecordStore:
+    """Values in this process's memory, with expiry, at most ``max_values`` of them (one more
+    is ``StoreFull``, a 503: imported records are up to 2 MiB each). Safe under asyncio: nothing
+    awaits between reading and writing."""
+
+    def __init__(self, *, ttl: float, max_values: int | None = None) -> None:
+        self._ttl = ttl
+        self._max_values = max_values
+        self._values: dict[str, tuple[bytes, float]] = {}
+
+    async def put_new(self, key: str, value: bytes, *, expires: bool = True) -> bytes:
+        now = time.monotonic()
+        for gone in [k for k, (_, until) in self._values.items() if until < now]:
+            del self._values[gone]
+        kept = self._values.get(key)
+        if kept is not None:
+            return kept[0]
+        if self._max_values is not None and len(self._values) >= self._max_values:
+            raise StoreFull(
+                f"this instance keeps {self._max_values} records and reviews, its limit: try "
+                "again once some have expired"
+            )
+        self._values[key] = (value, now + self._ttl if expires else float("inf"))
+        return value
+
+    async def get(self, key: str) -> bytes | None:
+        entry = self._values.get(key)
+        if entry is None or entry[1] < time.monotonic():
+            return None
+        return entry[0]

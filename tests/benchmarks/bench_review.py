@@ -1,0 +1,111 @@
+"""Game records: the review of a whole game (11 rounds, 4 players), and the record's build,
+print, parse and import.
+
+Every row is measured in the same run, in CPU time of this process, the hint's memo emptied
+first (a review is computed once per game, on a process that may not have seen its hands).
+"vs target" compares with issue 29's target of 2 s for the review of a whole 11-round,
+4-player game.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from engine.bots import decide
+from engine.draw_values import clear_memo
+from engine.game import GameState, apply, new_game, public_log, view
+from engine.records import (
+    import_record,
+    parse_located,
+    print_record,
+    record_of,
+    review_game,
+)
+from tests.engine.game_scenarios import choose
+
+PLAYERS = ["ann", "bob", "cy", "di"]
+GAMES = 3
+TARGET_SECONDS = 2.0
+
+
+def bot_game(rules: str, seed: int) -> GameState:
+    state = new_game(PLAYERS, rules, seed)
+    while state.status == "playing":
+        seat = state.turn
+        action = decide(
+            "normal",
+            view(state, seat),
+            public_log(state, seat),
+            seat=seat,
+            rules=state.rules,
+            seed=seed,
+        )
+        state = apply(state, seat, action)
+    return state
+
+
+def random_game(rules: str, seed: int) -> GameState:
+    state = new_game(PLAYERS, rules, seed)
+    rng = random.Random(seed)
+    while state.status == "playing":
+        state = apply(state, state.turn, choose(state, rng))
+    return state
+
+
+def cpu(function: Callable[[], object]) -> float:
+    start = time.process_time()
+    function()
+    return time.process_time() - start
+
+
+def row(name: str, seconds: float, detail: str) -> None:
+    print(f"{name:<46} {seconds * 1000:>10.1f} ms {seconds / TARGET_SECONDS:>9.3f}x   {detail}")
+
+
+def cold_review(state: GameState) -> None:
+    clear_memo()
+    review_game(state)
+
+
+def main() -> None:
+    print(
+        f"{'(4 players, 11 rounds; median of ' + str(GAMES) + ' games)':<46} "
+        f"{'CPU':>13} {'vs target':>10}   detail"
+    )
+    for label, rules, make in (
+        ("normal bots, classic", "classic", bot_game),
+        ("normal bots, online", "online", bot_game),
+        ("purposeful random, classic", "classic", random_game),
+        ("purposeful random, online", "online", random_game),
+        ("purposeful random, five-crowns", "five-crowns", random_game),
+    ):
+        games = [make(rules, seed) for seed in range(GAMES)]
+        times = [cpu(lambda g=g: cold_review(g)) for g in games]  # type: ignore[misc]
+        decisions = [len(review_game(g).decisions) for g in games]
+        whole = statistics.median(times)
+        per = sum(times) / sum(decisions)
+        row(
+            f"review, {label}",
+            whole,
+            f"{statistics.median(decisions):.0f} decisions/game, {per * 1000:.2f} ms/decision, "
+            f"slowest game {max(times) * 1000:.0f} ms",
+        )
+    game = random_game("classic", 0)
+    record = record_of(game)
+    text = print_record(record)
+    row(
+        "record_of, finished game (replays it)",
+        cpu(lambda: record_of(game)),
+        f"{game.version} actions",
+    )
+    row("print_record", cpu(lambda: print_record(record)), f"{len(text)} bytes of text")
+    row("parse_located", cpu(lambda: parse_located(text)), "")
+    located = parse_located(text)
+    row("import_record (replay and check)", cpu(lambda: import_record(*located)), "")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""A plain, slow reference for the review of small positions: one shared discard pile, no
+redemption, a round's first deal, no reshuffle.
+
+What a seat knew is rebuilt here from the deal's upcard, the public log of the deal and the
+seat's own hand, without ``engine.seen``: a card is seen when it is in the hand, in the pile
+(the upcard turned at the deal too, covered or not: every seat saw it turned), or taken from
+the pile by another seat and not discarded since. Every unseen copy of every card is then
+tried, one by one, with the reference analyser.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from engine.cards import Card
+from engine.game import Action, Discard, Draw, GameState
+from engine.rules import Rules
+from tests.engine.reference import reference_min_deadwood
+
+GOOD, INACCURACY, MISTAKE = 1.0, 3.0, 7.0
+"""The thresholds docs/records.md states, in points lost."""
+
+
+@dataclass(frozen=True)
+class Expected:
+    lost: float
+    grade: str
+
+
+def grade(lost: float, *, missed: bool, gave_up_chance: bool) -> str:
+    if missed:
+        return "missed_go_out"
+    if lost < 1e-9:
+        return "good" if gave_up_chance else "best"
+    if lost <= GOOD:
+        return "good"
+    if lost <= INACCURACY:
+        return "inaccuracy"
+    if lost <= MISTAKE:
+        return "mistake"
+    return "blunder"
+
+
+def seen_cards(game: GameState, seat: int, upcard: Card, deal_start: int) -> Counter[Card]:
+    """The cards ``seat`` has seen in the deal so far (see the module's docstring)."""
+    pile = [upcard]
+    taken: dict[int, list[Card]] = {s: [] for s in range(len(game.players))}
+    for record in game.history[deal_start:]:
+        assert record.card is not None
+        if isinstance(record.action, Draw) and record.action.source == "discard":
+            assert pile.pop() == record.card
+            taken[record.seat].append(record.card)
+        elif isinstance(record.action, Discard):
+            pile.append(record.card)
+            if record.card in taken[record.seat]:
+                taken[record.seat].remove(record.card)
+    seen: Counter[Card] = Counter(game.hands[seat])
+    seen.update(pile)
+    for other, cards in taken.items():
+        if other != seat:
+            seen.update(cards)
+    return seen
+
+
+def least_after_discard(hand: list[Card], wild: int, rules: Rules, forbidden: Card | None) -> int:
+    return min(
+        reference_min_deadwood(hand[:i] + hand[i + 1 :], wild, rules)
+        for i, c in enumerate(hand)
+        if c != forbidden or hand.count(c) > 1
+    )
+
+
+def expected_draw(game: GameState, action: Draw, seen: Counter[Card]) -> Expected:
+    rules, wild, seat = game.rules, game.wild, game.turn
+    hand = list(game.hands[seat])
+    # The chance counts a hand left fully melded on a last turn too: it ends the round at 0.
+    unseen = Counter(rules.pack(len(game.players)))
+    unseen.subtract(seen)
+    copies = [c for c, n in sorted(unseen.items()) for _ in range(n)]
+    kept = [least_after_discard([*hand, c], wild, rules, None) for c in copies]
+    options = {"stock": (sum(kept) / len(kept), sum(k == 0 for k in kept) / len(kept))}
+    if game.piles[0]:
+        top = game.piles[0][-1]
+        forbidden = None if rules.discard_drawn_upcard else top
+        value = least_after_discard([*hand, top], wild, rules, forbidden)
+        options["discard"] = (float(value), 1.0 if value == 0 else 0.0)
+    best = min(options.values(), key=lambda o: (o[0], -o[1]))
+    mine = options[action.source]
+    return Expected(
+        mine[0] - best[0],
+        grade(
+            mine[0] - best[0],
+            missed=best[1] == 1.0 and mine[1] < 1.0,
+            gave_up_chance=mine[1] < best[1],
+        ),
+    )
+
+
+def expected_discard(game: GameState, action: Discard) -> Expected:
+    rules, wild, seat = game.rules, game.wild, game.turn
+    hand = list(game.hands[seat])
+    left = {}
+    for i, c in enumerate(hand):
+        left[c] = reference_min_deadwood(hand[:i] + hand[i + 1 :], wild, rules)
+    best = min(left.values())
+    may_go_out = game.out_seat is None
+    mine = left[action.card]
+    went_out = action.go_out and mine == 0
+    lost = float(mine - best)
+    return Expected(
+        lost, grade(lost, missed=may_go_out and best == 0 and not went_out, gave_up_chance=False)
+    )
+
+
+def expected(game: GameState, action: Action, upcard: Card, deal_start: int) -> Expected:
+    """The review of ``action`` by the seat on turn in ``game``, by brute force."""
+    if isinstance(action, Draw):
+        return expected_draw(game, action, seen_cards(game, game.turn, upcard, deal_start))
+    assert isinstance(action, Discard)
+    return expected_discard(game, action)

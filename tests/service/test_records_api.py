@@ -1,0 +1,223 @@
+"""Game records, imports, reviews and given deals over HTTP, on the in-process app (games in
+memory): a finished bot game's record exported in both forms and imported back, a record edited
+to cheat refused at the line it cheats on, the review of that game, and a duplicate match (a new
+game dealt the same deals, seats rotated). Every wait polls for its outcome with a deadline."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from engine.records import MAX_RECORD_BYTES
+from service.http.app import create_app
+from service.settings import Settings
+from tests.service.test_bot_seats import WAIT_SECONDS, poll
+
+Client = TestClient[Litestar]
+Json = dict[str, Any]
+
+BOTS = [{"bot": "easy"}, {"bot": "easy"}]
+
+
+@pytest.fixture
+def app() -> Litestar:
+    return create_app(Settings(sweep_seconds=0.2, bot_lease_seconds=2.0, seed_secret="s" * 16))
+
+
+@pytest.fixture
+def client(app: Litestar) -> Iterator[Client]:
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def created(client: Client, **fields: Any) -> Json:
+    response = client.post("/v1/games", json={"players": BOTS, **fields})
+    assert response.status_code == 201, response.text
+    body: Json = response.json()
+    return body
+
+
+def finished_bot_game(client: Client, **fields: Any) -> Json:
+    game_id = created(client, **fields)["game_id"]
+    return poll(
+        lambda: client.get(f"/v1/games/{game_id}").json(),
+        lambda v: v["status"] == "finished",
+        WAIT_SECONDS,
+    )
+
+
+@pytest.fixture
+def finished(client: Client) -> Json:
+    return finished_bot_game(client, seed=7)
+
+
+def test_a_game_in_play_shows_only_the_public_record(client: Client) -> None:
+    response = client.post(
+        "/v1/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}], "seed": 1}
+    )
+    game_id = response.json()["game_id"]
+    record = client.get(f"/v1/games/{game_id}/record").json()
+    assert (record["record"], record["status"]) == ("public", "playing")
+    assert all("hands" not in r and "stock" not in r for r in record["rounds"])
+    text = client.get(f"/v1/games/{game_id}/record", headers={"Accept": "text/plain"})
+    assert text.headers["content-type"].startswith("text/plain")
+    assert '[Record "public"]' in text.text
+    # A public record holds no deals: it does not import.
+    refused = client.post("/v1/records", json=record)
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["type"].endswith("record-not-legal")
+
+
+def test_a_finished_game_exports_and_imports_back_in_both_forms(
+    client: Client, finished: Json
+) -> None:
+    game_id = finished["game_id"]
+    record = client.get(f"/v1/games/{game_id}/record").json()
+    assert (record["record"], record["bots"]) == ("whole", ["easy", "easy"])
+    text = client.get(f"/v1/games/{game_id}/record", headers={"Accept": "text/plain"}).text
+    as_text = client.post("/v1/records", content=text, headers={"Content-Type": "text/plain"})
+    for response in (as_text, client.post("/v1/records", json=record)):
+        assert response.status_code == 201, response.text
+        imported = response.json()
+        assert imported["totals"] == record["totals"]
+        assert imported["winners"] == finished["winners"]
+        assert imported["status"] == "finished"
+
+
+def test_a_record_edited_to_cheat_is_refused_at_its_line(client: Client, finished: Json) -> None:
+    text = client.get(
+        f"/v1/games/{finished['game_id']}/record", headers={"Accept": "text/plain"}
+    ).text
+    lines = text.splitlines()
+    # The first discard: made a card its seat never held (one from another seat's hand).
+    at = next(i for i, line in enumerate(lines) if re.search(r"^\d+\. \d+ discard ", line))
+    card = lines[at].split()[-1]
+    other = next(c for c in ("KS", "QS", "JS", "TS", "KH", "QH") if c != card)
+    lines[at] = lines[at].rsplit(" ", 1)[0] + " " + other
+    response = client.post(
+        "/v1/records", content="\n".join(lines) + "\n", headers={"Content-Type": "text/plain"}
+    )
+    assert response.status_code == 422, response.text
+    problem = response.json()
+    assert problem["field"] == f"line {at + 1}", problem
+    # Malformed notation names its line too; and nothing of either was kept to review.
+    broken = client.post("/v1/records", content="[Game", headers={"Content-Type": "text/plain"})
+    assert (broken.status_code, broken.json()["field"]) == (422, "line 1")
+
+
+def test_a_record_over_the_limit_is_413(client: Client) -> None:
+    body = b"x" * (MAX_RECORD_BYTES + 1)
+    response = client.post("/v1/records", content=body, headers={"Content-Type": "text/plain"})
+    assert response.status_code == 413
+
+
+def test_the_review_of_a_finished_bot_game_is_computed_once(client: Client, finished: Json) -> None:
+    game_id = finished["game_id"]
+    review = client.get(f"/v1/games/{game_id}/review")
+    assert review.status_code == 200, review.text
+    body = review.json()
+    assert body["decisions"]
+    assert {d["grade"] for d in body["decisions"]} <= {
+        "best",
+        "good",
+        "inaccuracy",
+        "mistake",
+        "blunder",
+        "missed_go_out",
+    }
+    assert all(d["lost"] >= 0 for d in body["decisions"])
+    assert [s["seat"] for s in body["seats"]] == [0, 1]
+    assert sum(s["decisions"] for s in body["seats"]) == len(body["decisions"])
+    # Kept: asked again, the same answer; and an imported record of it reviews the same.
+    assert client.get(f"/v1/games/{game_id}/review").json() == body
+    record = client.get(f"/v1/games/{game_id}/record").json()
+    record_id = client.post("/v1/records", json=record).json()["record_id"]
+    assert client.get(f"/v1/records/{record_id}/review").json() == body
+    assert client.get("/v1/records/nothing-here/review").status_code == 404
+
+
+def test_a_game_in_play_has_no_review_yet(client: Client) -> None:
+    game_id = client.post("/v1/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}]}).json()[
+        "game_id"
+    ]
+    response = client.get(f"/v1/games/{game_id}/review")
+    assert response.status_code == 409
+
+
+def test_a_duplicate_match_deals_the_same_hands_to_the_rotated_seats(
+    client: Client, finished: Json
+) -> None:
+    source = finished["game_id"]
+    first = client.get(f"/v1/games/{source}/record").json()["rounds"][0]
+    again = created(client, deal_from=source, rotate_seats=1)
+    assert again["view"]["deal_known"] is True
+    rematch = finished_bot_game(client, deal_from=source, rotate_seats=1)
+    record = client.get(f"/v1/games/{rematch['game_id']}/record").json()
+    dealt = record["rounds"][0]
+    assert dealt["hands"] == [first["hands"][1], first["hands"][0]]
+    assert dealt["upcard"] == first["upcard"]
+    assert dealt["stock"] == first["stock"]
+
+
+def test_given_deals_that_do_not_fit_are_refused_naming_the_field(
+    client: Client, finished: Json
+) -> None:
+    def refused(**fields: Any) -> Json:
+        response = client.post("/v1/games", json={"players": BOTS, **fields})
+        assert 400 <= response.status_code < 500, response.text
+        problem: Json = response.json()
+        return problem
+
+    two_aces = [["AS", "2S", "3S"], ["AS", "AS", "4S"]]
+    problem = refused(deal=[{"round": 1, "hands": two_aces, "upcard": "5S"}])
+    assert problem["field"] == "deal[0].hands[1]", problem
+    short = [["AS", "2S"], ["3S", "4S", "5S"]]
+    assert refused(deal=[{"round": 1, "hands": short, "upcard": "6S"}])["field"] == "deal[0].hands"
+    assert refused(deal_from="no-such-game")["field"] == "deal_from"
+    playing = client.post("/v1/games", json={"players": [{"name": "A"}, {"name": "B"}]}).json()
+    problem = refused(deal_from=playing["game_id"])
+    assert (problem["status"], problem["field"]) == (409, "deal_from")
+    assert refused(deal_from=finished["game_id"], rotate_seats=2)["field"] == "rotate_seats"
+
+
+def test_an_explicit_deal_is_dealt_as_given(client: Client) -> None:
+    hands = [["AS", "2S", "3S"], ["4H", "5H", "6H"]]
+    game = client.post(
+        "/v1/games",
+        json={
+            "players": [{"name": "Ann"}, {"name": "Bob"}],
+            "deal": [{"round": 1, "hands": hands, "upcard": "KD", "stock": ["QC"]}],
+        },
+    )
+    assert game.status_code == 201, game.text
+    body = game.json()
+    assert body["view"]["deal_known"] is True
+    assert body["view"]["upcard"] is None or True
+    for seat in body["seats"]:
+        view = client.get(
+            f"/v1/games/{body['game_id']}", headers={"Authorization": f"Bearer {seat['token']}"}
+        ).json()
+        assert sorted(view["hand"]) == sorted(hands[seat["seat"]])
+
+
+def test_the_same_seed_deals_the_same_game_on_one_deployment_only(app: Litestar) -> None:
+    players = [{"name": "Ann"}, {"name": "Bob"}]
+
+    def hand_of(application: Litestar) -> list[str]:
+        with TestClient(application) as c:
+            body = c.post("/v1/games", json={"players": players, "seed": 42}).json()
+            token = body["seats"][0]["token"]
+            view = c.get(
+                f"/v1/games/{body['game_id']}", headers={"Authorization": f"Bearer {token}"}
+            )
+            hand: list[str] = view.json()["hand"]
+            return hand
+
+    same = hand_of(app)
+    assert hand_of(app) == same
+    assert hand_of(create_app(Settings(seed_secret="another secret"))) != same
