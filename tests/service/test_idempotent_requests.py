@@ -178,3 +178,29 @@ def test_a_first_attempt_and_its_retry_racing_on_two_instances_do_the_work_once(
             same_answer(claims[0], claims[1])
             players = one.get(f"/v1/games/{table['game_id']}").json()["players"]
             assert [p["name"] for p in players] == ["Ann", "Bob", None]
+
+
+SHEET: Json = {"players": ["Ann", "Bob"], "first_dealer": 0}
+
+
+def test_a_retried_score_sheet_create_and_round_are_done_once(
+    pair: tuple[Client, Client],
+) -> None:
+    one, two = pair
+    headers = key()
+    first = one.post("/v1/scoresheets", json=SHEET, headers=headers)
+    assert first.status_code == 201, first.text
+    same_answer(first, two.post("/v1/scoresheets", json=SHEET, headers=headers))
+    other = two.post("/v1/scoresheets", json={**SHEET, "first_dealer": 1}, headers=headers)
+    assert_problem(other, 422, "idempotency-key-reused", field="Idempotency-Key")
+    sheet_id, token = first.json()["sheet_id"], first.json()["edit_token"]
+    path = f"/v1/scoresheets/{sheet_id}/rounds/1"
+    entry = {"out_seat": 0, "entries": [{"seat": 0, "points": 0}, {"seat": 1, "points": 12}]}
+    round_key = bearer(token, **key())
+    entered = one.put(path, json=entry, headers=round_key)
+    assert entered.status_code == 200, entered.text
+    same_answer(entered, two.put(path, json=entry, headers=round_key))
+    assert two.get(f"/v1/scoresheets/{sheet_id}").json()["version"] == 1
+    # The same key for another round, or other points, is another request.
+    again = two.put(f"/v1/scoresheets/{sheet_id}/rounds/2", json=entry, headers=round_key)
+    assert_problem(again, 422, "idempotency-key-reused", field="Idempotency-Key")
