@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import msgspec
 
@@ -23,7 +23,7 @@ from engine.game.state import GameState, Record
 from service.bots import calls as bot_calls
 from service.bots import seats as bot_seats
 from service.games import records as game_records
-from service.games.records import GameRecord, SavedResponse, Seating
+from service.games.records import GameRecord, Seating
 from service.games.wire import (
     DEFAULT_CALL_SECONDS,
     ActionRequest,
@@ -32,7 +32,9 @@ from service.games.wire import (
     GameView,
     SeatToken,
 )
+from service.http import idempotency
 from service.http.dependencies import Services
+from service.http.idempotency import Retry
 from service.http.problems import (
     GameNotFound,
     IdempotencyKeyReused,
@@ -46,6 +48,9 @@ from service.storage.game_store import GameExists
 from service.streams.keys import seat_of_stream_key
 from service.tables import waiting_tables as waiting
 from service.vocabulary import to_engine, to_wire
+
+if TYPE_CHECKING:
+    from service.tables.wire import SeatClaimed
 
 _encoder: Final = msgspec.json.Encoder()
 _NOTHING_SEALED: Final = game.Sealed(0, 0)
@@ -105,6 +110,8 @@ class LoadedTable(_Seats):
     stored_version: int
     record: GameRecord
     seating: Seating
+    saved: bytes | None = None
+    """The answer saved under the idempotency key the load recalled, if any."""
 
     def view(self, seat: int | None) -> GameView:
         return waiting.waiting_view(self.game_id, self.record, self.seating, seat)
@@ -139,12 +146,15 @@ async def create_game(
     request: CreateGameRequest,
     names: list[str],
     bots: tuple[str | None, ...] = (),
+    *,
     given: tuple[int | None, Mapping[int, game.Deal]] | None = None,
-) -> GameCreated:
+    retry: Retry | None = None,
+) -> idempotency.SavedAnswer:
     """A game whose every seat is named (``names``), some perhaps bots (``bots``, each seat's
-    level or None): dealt at once, every person's token in the answer.
+    level or None): dealt at once, every person's token in the answer (201).
     ``given``: the first dealer and the deals by round (``service.records.given``).
-    (``service.tables.creation.create`` decides; a table with open seats waits instead.)"""
+    (``service.tables.creation.create`` decides; a table with open seats waits instead.)
+    With an Idempotency-Key the game's id is the key's and its answer is saved with it."""
     rules = to_engine.game_rules_from_wire(
         request.rules, request.call_seconds, request.turn_seconds
     )
@@ -166,29 +176,63 @@ async def create_game(
     )
     encoded = game_records.encode_record(record)
     while True:
-        game_id = game_records.new_game_id()
+        game_id = game_records.new_game_id() if retry is None else idempotency.derived_id(retry)
+        answer = created_answer(
+            GameCreated(
+                game_id=game_id,
+                seats=[
+                    SeatToken(seat=seat, name=name, token=token)
+                    for seat, (name, token) in enumerate(zip(names, tokens, strict=True))
+                    if token is not None
+                ],
+                invite_code=None,
+                view=view_of(game_id, state, None, record),
+            )
+        )
         try:
-            await services.store.create(game_id, encoded, segments=game_records.segments_of(parts))
+            await services.store.create(
+                game_id,
+                encoded,
+                segments=game_records.segments_of(parts),
+                idempotency=None
+                if retry is None
+                else retry.saved(answer.body, answer.status, answer.location),
+            )
             break
-        except GameExists:  # 96 random bits: practically never, but never overwrite a game
-            continue
+        except GameExists:
+            if retry is not None:  # this request's first attempt made it
+                return await created_before(services, game_id, retry)
+            continue  # 96 random bits: practically never, but never overwrite a game
     metrics.GAMES_CREATED.labels(preset=rules.preset).inc()
     await bot_seats.after_commit(services, game_id, record, state)
-    return GameCreated(
-        game_id=game_id,
-        seats=[
-            SeatToken(seat=seat, name=name, token=token)
-            for seat, (name, token) in enumerate(zip(names, tokens, strict=True))
-            if token is not None
-        ],
-        invite_code=None,
-        view=view_of(game_id, state, None, record),
+    return answer
+
+
+def created_answer(answer: GameCreated | SeatClaimed) -> idempotency.SavedAnswer:
+    """A 201 answer, with the ``Location`` of the game it made or seated the caller in (not
+    yet fingerprinted: ``Retry.saved`` adds that)."""
+    return idempotency.SavedAnswer(
+        b"", idempotency.encoded(answer), 201, f"/v1/games/{answer.game_id}"
     )
 
 
-async def load_any(services: Services, game_id: str) -> LoadedGame | LoadedTable:
-    """The game, or the table still waiting for players."""
-    return await _load(services, game_id, None)
+async def created_before(services: Services, game_id: str, retry: Retry) -> idempotency.SavedAnswer:
+    """The saved answer of a create whose id is its key's (the game exists already)."""
+    data = await services.store.recall(game_id, retry.stored_key)
+    if data is None:  # the answer expired before the game did
+        raise IdempotencyKeyReused(
+            "this Idempotency-Key made a game whose answer is no longer kept: use a new key",
+            field="Idempotency-Key",
+        )
+    return retry.replayed(data)
+
+
+async def load_any(
+    services: Services, game_id: str, *, recall: str | None = None
+) -> LoadedGame | LoadedTable:
+    """The game, or the table still waiting for players (with ``recall``, and the answer saved
+    under that idempotency key)."""
+    return await _load(services, game_id, recall)
 
 
 async def load_game(
@@ -223,7 +267,7 @@ async def _load(services: Services, game_id: str, recall: str | None) -> LoadedG
         raise GameNotFound(f"no game {game_id!r} (it may have expired)")
     record = game_records.decode_record(stored.record)
     if record.table is not None:
-        return LoadedTable(game_id, stored.version, record, record.table)
+        return LoadedTable(game_id, stored.version, record, record.table, stored.saved)
     state = services.decoded.get(game_id, record.state)
     if state is None:
         try:
@@ -282,19 +326,17 @@ async def take_turn(
     """Apply one action as the seat of ``token``; the JSON of the seat's new view (or of the
     first response to this Idempotency-Key)."""
     # Keys are per seat: named by the token's hash, so the load can fetch a saved response in
-    # the same round trip, before the token has been matched to its seat.
-    saved_key = (
-        None
-        if idempotency_key is None
-        else f"{game_records.token_hash(token).hex()[:32]}:{idempotency_key}"
-    )
+    # the same round trip, before the token has been matched to its seat. The decoded request
+    # is what is compared: the same action sent with other spacing or key order is the same.
+    retry = idempotency.retry_of("act", idempotency_key, request, token)
+    saved_key = None if retry is None else retry.stored_key
     loaded = await load_game(services, game_id, recall=saved_key, token=token)
     seat = loaded.seat_of(token)
-    # The decoded request, re-encoded: the same action sent with other spacing or key order is
-    # the same request.
-    fingerprint = game_records.fingerprint(_encoder.encode(request))
-    if loaded.saved is not None:
-        return _replay(loaded.saved, fingerprint)
+    if retry is not None and loaded.saved is not None:
+        # The first attempt's commit may be all its instance did before it died: the nudge
+        # makes sure the bot or clock it owed still moves.
+        bot_seats.look_after(services, game_id, loaded.record, loaded.state)
+        return retry.replayed(loaded.saved).body
     if request.expected_version is not None and request.expected_version != loaded.state.version:
         raise StaleVersion(
             f"expected_version is {request.expected_version} but the game is at version "
@@ -307,25 +349,20 @@ async def take_turn(
     serialised = parts.head
     record = bot_seats.committed(loaded.record, loaded.state, state, serialised, by_token=True)
     response = _encoder.encode(view_of(game_id, state, seat, record))
-    idempotency = (
-        None
-        if saved_key is None
-        else (saved_key, game_records.encode_saved(SavedResponse(fingerprint, response)))
-    )
     committed = await services.store.commit(
         game_id,
         loaded.stored_version,
         game_records.encode_record(record),
         segments=game_records.segments_of(parts),
-        idempotency=idempotency,
+        idempotency=None if retry is None else retry.saved(response),
     )
     if not committed:
         # Another request won the race. If it was this very request's first attempt, its
         # response is saved under the key by now.
-        if saved_key is not None:
-            replayed = await _recall(services, game_id, saved_key, fingerprint)
-            if replayed is not None:
-                return replayed
+        if retry is not None:
+            data = await services.store.recall(game_id, retry.stored_key)
+            if data is not None:
+                return retry.replayed(data).body
         raise StaleVersion(
             f"the game moved on from version {loaded.state.version} while this action was "
             "applied; load it again"
@@ -335,21 +372,3 @@ async def take_turn(
     services.channels.publish(str(state.version).encode(), channel_of(game_id))
     await bot_seats.after_commit(services, game_id, record, state)
     return response
-
-
-async def _recall(services: Services, game_id: str, key: str, fingerprint: bytes) -> bytes | None:
-    data = await services.store.recall(game_id, key)
-    return None if data is None else _replay(data, fingerprint)
-
-
-def _replay(data: bytes, fingerprint: bytes) -> bytes:
-    """The saved first response, if this request is the one that was saved with its key."""
-    saved = game_records.decode_saved(data)
-    if saved.fingerprint != fingerprint:
-        raise IdempotencyKeyReused(
-            "this Idempotency-Key was first sent with a different body: use a new key for a "
-            "new action",
-            field="Idempotency-Key",
-        )
-    metrics.ACTIONS_REPLAYED.inc()
-    return saved.body

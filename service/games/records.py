@@ -1,4 +1,5 @@
-"""What the store keeps for a game, and for an action's idempotency key, as msgspec-encoded bytes.
+"""What the store keeps for a game, as msgspec-encoded bytes (a saved answer is
+``service.http.idempotency``'s).
 
 A game record holds the engine's serialised state (which contains secrets: every hand, the stock,
 the seed), the SHA-256 hash of each seat's token (never the token), and when it was created. Only
@@ -74,14 +75,6 @@ class GameRecord(msgspec.Struct, frozen=True, array_like=True):
     """A speed game's caller: the time per call (``service.bots.calls``). None: in turns."""
 
 
-class SavedResponse(msgspec.Struct, frozen=True, array_like=True):
-    """The first response to an action sent with an Idempotency-Key."""
-
-    fingerprint: bytes
-    """SHA-256 of the request: a key reused for another request is refused, not replayed."""
-    body: bytes
-
-
 CHUNK_TAG: Final = b"c"
 PACK_TAG: Final = b"p"
 
@@ -113,7 +106,6 @@ def decoded_segments(
 
 _record_encoder: Final = msgspec.msgpack.Encoder()
 _record_decoder: Final = msgspec.msgpack.Decoder(GameRecord)
-_saved_decoder: Final = msgspec.msgpack.Decoder(SavedResponse)
 
 
 def encode_record(record: GameRecord) -> bytes:
@@ -124,24 +116,12 @@ def decode_record(data: bytes) -> GameRecord:
     return _record_decoder.decode(data)
 
 
-def encode_saved(saved: SavedResponse) -> bytes:
-    return _record_encoder.encode(saved)
-
-
-def decode_saved(data: bytes) -> SavedResponse:
-    return _saved_decoder.decode(data)
-
-
 def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
 def token_hash(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
-
-
-def fingerprint(body: bytes) -> bytes:
-    return hashlib.sha256(body).digest()
 
 
 def seat_of_token(token: str, hashes: tuple[bytes, ...]) -> int | None:

@@ -16,8 +16,10 @@ from service.games import lifecycle as game_flow
 from service.games.lifecycle import LoadedGame
 from service.games.log_wire import GameLog
 from service.games.wire import ActionRequest, CreateGameRequest, GameCreated, GameView
+from service.http import idempotency
 from service.http.auth import OptionalToken, RequiredToken
 from service.http.dependencies import AppServices
+from service.http.idempotency import IdempotencyKey
 from service.http.openapi_declarations import SEAT, SEAT_OR_PUBLIC, problems
 from service.http.problems import InvalidField
 from service.streams.events import game_events
@@ -26,19 +28,6 @@ from service.vocabulary import to_wire
 
 AnyRequest = Request[Any, Any, Any]
 
-IdempotencyKey = Annotated[
-    str | None,
-    HeaderParameter(
-        name="Idempotency-Key",
-        required=False,
-        min_length=1,
-        max_length=128,
-        description=(
-            "Any unique string per action: a retry with the same key returns the first "
-            "response and applies nothing; the same key with another action is a 422."
-        ),
-    ),
-]
 LastEventId = Annotated[
     str | None,
     HeaderParameter(
@@ -151,10 +140,13 @@ class GamesController(Controller):
         responses=problems(400, 413, 422, 503),
     )
     async def create(
-        self, services: AppServices, data: JSONBody[CreateGameRequest]
+        self,
+        services: AppServices,
+        data: JSONBody[CreateGameRequest],
+        idempotency_key: IdempotencyKey = None,
     ) -> Response[GameCreated]:
-        answer = await creation.create(services, data)
-        return created(answer, answer.game_id)
+        retry = idempotency.retry_of("createGame", idempotency_key, data)
+        return idempotency.answered(await creation.create(services, data, retry))
 
     @get(
         "/{game_id:str}",

@@ -16,6 +16,7 @@ BOT_MOVES: Final = Counter(
 )
 ACTIONS_REPLAYED: Final = Counter(
     "three_thirteen_actions_replayed",
-    "Retried actions answered from their Idempotency-Key without applying again",
+    "Retried requests (actions, creates, claims, …) answered from their Idempotency-Key "
+    "without doing the work again",
 )
 ANALYSES_RUN: Final = Counter("three_thirteen_analyses_run", "Hands analysed")

@@ -22,9 +22,12 @@ from litestar.params import FromPath
 from engine import scoresheet
 from engine.scoresheet import CardsEntry, Entry, PointsEntry, Sheet
 from service.games import records as game_records
+from service.http import idempotency
 from service.http.auth import AuthorizationHeader, bearer_token
 from service.http.dependencies import AppServices
+from service.http.idempotency import Retry, SavedAnswer
 from service.http.problems import (
+    IdempotencyKeyReused,
     MissingEditToken,
     SheetNotFound,
     SheetWriteConflict,
@@ -63,6 +66,8 @@ class SheetRecord(msgspec.Struct, frozen=True, array_like=True):
     """``Sheet.deals`` as entered, in the order played."""
 
 
+SHEETS_PATH: Final = "/v1/scoresheets"
+
 _encoder: Final = msgspec.msgpack.Encoder()
 _decoder: Final = msgspec.msgpack.Decoder(SheetRecord)
 
@@ -89,8 +94,14 @@ class LoadedSheet:
 
 
 async def create_sheet(
-    store: SheetStore, request: sheet_wire.CreateSheetRequest
-) -> sheet_wire.SheetCreated:
+    store: SheetStore, request: sheet_wire.CreateSheetRequest, retry: Retry | None = None
+) -> SavedAnswer:
+    """A new sheet (201, its edit token in the answer). With an Idempotency-Key its id is the
+    key's and its answer is saved with it: a retry is answered again, no second sheet made."""
+    if retry is not None:
+        saved = await store.recall(idempotency.derived_id(retry), retry.stored_key)
+        if saved is not None:
+            return retry.replayed(saved)
     rules = to_engine.rules_from_wire(request.rules)
     sheet = scoresheet.new_sheet(request.players, rules, request.first_dealer)
     token = game_records.new_token()
@@ -104,15 +115,37 @@ async def create_sheet(
     )
     encoded = _encoder.encode(record)
     while True:
-        sheet_id = game_records.new_game_id()
+        sheet_id = game_records.new_game_id() if retry is None else idempotency.derived_id(retry)
+        answer = SavedAnswer(
+            b"",
+            idempotency.encoded(
+                sheet_wire.SheetCreated(
+                    sheet_id=sheet_id,
+                    edit_token=token,
+                    sheet=to_wire.sheet_to_wire(sheet_id, 0, sheet),
+                )
+            ),
+            201,
+            f"{SHEETS_PATH}/{sheet_id}",
+        )
+        saving = None if retry is None else retry.saved(answer.body, 201, answer.location)
         try:
-            await store.create(sheet_id, encoded)
-            break
-        except SheetExists:  # 96 random bits: practically never, but never overwrite a sheet
-            continue
-    return sheet_wire.SheetCreated(
-        sheet_id=sheet_id, edit_token=token, sheet=to_wire.sheet_to_wire(sheet_id, 0, sheet)
-    )
+            await store.create(sheet_id, encoded, idempotency=saving)
+            return answer
+        except SheetExists:
+            if retry is not None:  # the first attempt, racing on another instance, made it
+                return retry.replayed(await _saved_answer(store, sheet_id, retry))
+            continue  # 96 random bits: practically never, but never overwrite a sheet
+
+
+async def _saved_answer(store: SheetStore, sheet_id: str, retry: Retry) -> bytes:
+    data = await store.recall(sheet_id, retry.stored_key)
+    if data is None:  # the answer expired before the sheet did
+        raise IdempotencyKeyReused(
+            "this Idempotency-Key was used before and its answer is no longer kept: use a new key",
+            field="Idempotency-Key",
+        )
+    return data
 
 
 async def load_sheet(store: SheetStore, sheet_id: str) -> LoadedSheet:
@@ -159,20 +192,30 @@ async def enter_round(
     editor: SheetEditor,
     round_number: int,
     request: sheet_wire.EnterRoundRequest,
-) -> sheet_wire.ScoreSheet:
-    """Enter (or correct) one round on the sheet ``editor`` may change; the sheet as it is
-    after. Nothing is written unless the whole round is valid."""
+    retry: Retry | None = None,
+) -> bytes:
+    """Enter (or correct) one round on the sheet ``editor`` may change; the JSON of the sheet
+    as it is after (or of the first answer to this Idempotency-Key). Nothing is written unless
+    the whole round is valid."""
     sheet_id = editor.sheet.sheet_id
     entries: list[Entry] | None = None
     loaded: LoadedSheet | None = editor.sheet
     for _ in range(COMMIT_ATTEMPTS):
+        if retry is not None:  # the first attempt, or its twin that won the race, is saved
+            saved = await store.recall(sheet_id, retry.stored_key)
+            if saved is not None:
+                return retry.replayed(saved).body
         # The edit token was checked on the first load: a sheet keeps its token for good.
         loaded = loaded or await load_sheet(store, sheet_id)
         entries = to_engine.entries_from_wire(request.entries) if entries is None else entries
         sheet = scoresheet.enter_round(loaded.sheet, round_number, request.out_seat, entries)
         record = msgspec.structs.replace(loaded.record, deals=_deal_records(sheet))
-        if await store.commit(sheet_id, loaded.version, _encoder.encode(record)):
-            return to_wire.sheet_to_wire(sheet_id, loaded.version + 1, sheet)
+        answer = idempotency.encoded(to_wire.sheet_to_wire(sheet_id, loaded.version + 1, sheet))
+        saving = None if retry is None else retry.saved(answer)
+        if await store.commit(
+            sheet_id, loaded.version, _encoder.encode(record), idempotency=saving
+        ):
+            return answer
         loaded = None  # another write came first: load the sheet as it is now
     raise SheetWriteConflict(
         f"the sheet changed under {COMMIT_ATTEMPTS} attempts to enter round {round_number}; "

@@ -9,15 +9,16 @@ from litestar import Controller, Request, Response, get, post, put
 from litestar.datastructures import ResponseHeader
 from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 
+from service.http import idempotency
 from service.http.dependencies import AppServices
+from service.http.idempotency import IdempotencyKey
 from service.http.openapi_declarations import SHEET_EDITOR, problems
 from service.sheets import lifecycle as scoresheets
 from service.sheets import pages as sheet_pages
 from service.sheets import wire as sheet_wire
-from service.sheets.lifecycle import Editor
+from service.sheets.lifecycle import SHEETS_PATH, Editor
 
 AnyRequest = Request[Any, Any, Any]
-SHEETS_PATH = "/v1/scoresheets"
 
 RoundInPath = Annotated[
     int, PathParameter(ge=1, le=23, description="The round, 1 first (the tie-break round last).")
@@ -49,12 +50,13 @@ class ScoreSheetsController(Controller):
         responses=problems(400, 413, 422, 503),
     )
     async def create(
-        self, services: AppServices, data: JSONBody[sheet_wire.CreateSheetRequest]
+        self,
+        services: AppServices,
+        data: JSONBody[sheet_wire.CreateSheetRequest],
+        idempotency_key: IdempotencyKey = None,
     ) -> Response[sheet_wire.SheetCreated]:
-        created = await scoresheets.create_sheet(services.sheets, data)
-        return Response(
-            created, status_code=201, headers={"Location": f"{SHEETS_PATH}/{created.sheet_id}"}
-        )
+        retry = idempotency.retry_of("createScoreSheet", idempotency_key, data)
+        return idempotency.answered(await scoresheets.create_sheet(services.sheets, data, retry))
 
     @get(
         "/{sheet_id:str}",
@@ -89,9 +91,15 @@ class ScoreSheetsController(Controller):
         sheet_id: FromPath[str],
         round: RoundInPath,
         data: JSONBody[sheet_wire.EnterRoundRequest],
+        *,
         sheet_editor: Editor,
-    ) -> sheet_wire.ScoreSheet:
-        return await scoresheets.enter_round(services.sheets, sheet_editor, round, data)
+        idempotency_key: IdempotencyKey = None,
+    ) -> Response[sheet_wire.ScoreSheet]:
+        # A sheet has one edit token: its keys are the sheet's (saved beside it). The round is
+        # part of what was asked: the same key for another round is refused.
+        retry = idempotency.retry_of("enterRound", idempotency_key, (round, data))
+        body = await scoresheets.enter_round(services.sheets, sheet_editor, round, data, retry)
+        return idempotency.answered(idempotency.SavedAnswer(b"", body))
 
     @get(
         "/{sheet_id:str}/export.csv",

@@ -49,8 +49,16 @@ class StoredGame:
 
 
 class Store(Protocol):
-    async def create(self, game_id: str, record: bytes, *, segments: Sequence[bytes] = ()) -> None:
-        """Store a new game at version 0 with its first segments; GameExists if the id is taken."""
+    async def create(
+        self,
+        game_id: str,
+        record: bytes,
+        *,
+        segments: Sequence[bytes] = (),
+        idempotency: tuple[str, bytes] | None = None,
+    ) -> None:
+        """Store a new game at version 0 with its first segments and, in the same atomic step,
+        ``idempotency`` = (key, saved answer); GameExists, changing nothing, if the id is taken."""
 
     async def load(
         self, game_id: str, *, recall: str | None = None, segments_from: int = 0
@@ -104,10 +112,12 @@ class MemoryStore:
         idempotency_ttl: float = 86400,
         max_games: int | None = None,
         clock: Callable[[], float] = time.monotonic,
+        max_saved: int = 100_000,
     ) -> None:
         """``clock`` gives the seconds that expiry counts (tests pass one they move by hand)."""
         self._clock = clock
         self._game_ttl = game_ttl
+        self._max_saved = max_saved
         self._idempotency_ttl = idempotency_ttl
         self._max_games = max_games
         self._games: OrderedDict[str, tuple[StoredGame, float]] = OrderedDict()
@@ -116,7 +126,19 @@ class MemoryStore:
     def __len__(self) -> int:
         return len(self._games)
 
-    async def create(self, game_id: str, record: bytes, *, segments: Sequence[bytes] = ()) -> None:
+    @property
+    def saved_answers(self) -> int:
+        """Idempotency-Key answers held (expired ones included until a create drops them)."""
+        return len(self._saved)
+
+    async def create(
+        self,
+        game_id: str,
+        record: bytes,
+        *,
+        segments: Sequence[bytes] = (),
+        idempotency: tuple[str, bytes] | None = None,
+    ) -> None:
         self._expire()
         if game_id in self._games:
             raise GameExists(game_id)
@@ -126,7 +148,9 @@ class MemoryStore:
                 "have expired"
             )
         stored = StoredGame(0, record, segments=tuple(segments))
-        self._games[game_id] = (stored, self._clock() + self._game_ttl)
+        now = self._clock()
+        self._games[game_id] = (stored, now + self._game_ttl)
+        self._save(game_id, idempotency, now)
 
     async def load(
         self, game_id: str, *, recall: str | None = None, segments_from: int = 0
@@ -159,11 +183,19 @@ class MemoryStore:
         )
         self._games[game_id] = (stored, now + self._game_ttl)
         self._games.move_to_end(game_id)
-        if idempotency is not None:
-            key, response = idempotency
-            self._saved[game_id, key] = (response, now + self._idempotency_ttl)
-            self._saved.move_to_end((game_id, key))
+        self._save(game_id, idempotency, now)
         return True
+
+    def _save(self, game_id: str, idempotency: tuple[str, bytes] | None, now: float) -> None:
+        """Keep a saved answer; past ``max_saved`` the oldest is dropped (its key is then no
+        longer safe to retry, the documented price of a bound)."""
+        if idempotency is None:
+            return
+        key, response = idempotency
+        self._saved[game_id, key] = (response, now + self._idempotency_ttl)
+        self._saved.move_to_end((game_id, key))
+        while len(self._saved) > self._max_saved:
+            self._saved.popitem(last=False)
 
     async def recall(self, game_id: str, key: str) -> bytes | None:
         entry = self._saved.get((game_id, key))

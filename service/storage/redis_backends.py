@@ -42,7 +42,12 @@ def backends_beside(games: RedisStore, settings: Settings) -> Backends:
         ),
         tables=RedisTableIndex(client, key_prefix=prefix, game_ttl=settings.game_ttl),
         due=RedisDueMoves(client, key_prefix=prefix),
-        sheets=RedisSheetStore(client, ttl=settings.game_ttl, key_prefix=prefix),
+        sheets=RedisSheetStore(
+            client,
+            ttl=settings.game_ttl,
+            key_prefix=prefix,
+            idempotency_ttl=settings.idempotency_ttl,
+        ),
         # Litestar's store: its own client type, redis.asyncio.Redis; a cluster client serves
         # the same commands.
         rate_limits=LitestarRedisStore(client, namespace=f"{prefix}_rate_limit"),  # type: ignore[arg-type]

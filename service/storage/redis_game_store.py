@@ -49,16 +49,19 @@ _EVENT_CONNECTIONS: Final = 66
 """Connections the event notices may hold beside the store's: up to 64 publishing at once
 (``GameEventsBackend.max_in_flight``) and the reader."""
 
-# KEYS[1] = game hash, KEYS[2] = segments list. ARGV: record, game TTL in ms, segments...
+# KEYS[1] = game hash, KEYS[2] = segments list, KEYS[3] = idempotency key (optional).
+# ARGV: record, game TTL in ms, n, n segments, [response, idempotency TTL in ms].
 _CREATE_SCRIPT: Final = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'v', '0', 'r', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('DEL', KEYS[2])
-if #ARGV > 2 then
-  redis.call('RPUSH', KEYS[2], unpack(ARGV, 3))
+local n = tonumber(ARGV[3])
+if n > 0 then
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, 4, 3 + n))
   redis.call('PEXPIRE', KEYS[2], ARGV[2])
 end
+if #KEYS == 3 then redis.call('SET', KEYS[3], ARGV[4 + n], 'PX', ARGV[5 + n]) end
 return 1
 """
 
@@ -186,11 +189,21 @@ class RedisStore:
             store._slot_timeout = pool_timeout
         return store
 
-    async def create(self, game_id: str, record: bytes, *, segments: Sequence[bytes] = ()) -> None:
+    async def create(
+        self,
+        game_id: str,
+        record: bytes,
+        *,
+        segments: Sequence[bytes] = (),
+        idempotency: tuple[str, bytes] | None = None,
+    ) -> None:
         keys = [game_key(self.key_prefix, game_id), log_key(self.key_prefix, game_id)]
-        created = await self._call(
-            lambda: self._create(keys=keys, args=[record, self._game_ttl_ms, *segments])
-        )
+        args: list[bytes | int | str] = [record, self._game_ttl_ms, len(segments), *segments]
+        if idempotency is not None:
+            key, response = idempotency
+            keys.append(idempotency_key(self.key_prefix, game_id, key))
+            args += [response, self._idempotency_ttl_ms]
+        created = await self._call(lambda: self._create(keys=keys, args=args))
         if not created:
             raise GameExists(game_id)
 

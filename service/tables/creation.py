@@ -8,13 +8,14 @@ from typing import Final
 
 import msgspec
 
-import engine
 from engine import game
 from service.games import lifecycle as game_flow
 from service.games import records as game_records
 from service.games.records import GameRecord, Seating
 from service.games.wire import CreateGameRequest, GameCreated, SeatToken
+from service.http import idempotency
 from service.http.dependencies import Services
+from service.http.idempotency import Retry, SavedAnswer
 from service.http.problems import InvalidSeat
 from service.operations import metrics
 from service.records.given import given_deals, mixed
@@ -27,8 +28,16 @@ from service.vocabulary.names import display_name
 _CREATE_ATTEMPTS: Final = 16
 
 
-async def create(services: Services, request: CreateGameRequest) -> GameCreated:
-    """A game dealt at once when every seat is named; otherwise a table waiting for players."""
+async def create(
+    services: Services, request: CreateGameRequest, retry: Retry | None = None
+) -> SavedAnswer:
+    """A game dealt at once when every seat is named; otherwise a table waiting for players.
+    With an Idempotency-Key (``retry``) its id is the key's, so a retry finds it made and is
+    answered from the answer saved with it (``service.http.idempotency``)."""
+    if retry is not None:
+        saved = await services.store.recall(idempotency.derived_id(retry), retry.stored_key)
+        if saved is not None:
+            return retry.replayed(saved)
     rules = to_engine.game_rules_from_wire(
         request.rules, request.call_seconds, request.turn_seconds
     )
@@ -57,28 +66,33 @@ async def create(services: Services, request: CreateGameRequest) -> GameCreated:
             )
         given = await given_deals(services, request, rules, len(names))
         request = msgspec.structs.replace(request, seed=await mixed(services, request.seed))
-        return await game_flow.create_game(services, request, named, bots, given)
+        return await game_flow.create_game(services, request, named, bots, given=given, retry=retry)
     if request.deal_from is not None or request.deal is not None:
         field = "deal" if request.deal is not None else "deal_from"
         raise InvalidSeat(f"{field}: a game of given deals has every seat named", field=field)
     request = msgspec.structs.replace(request, seed=await mixed(services, request.seed))
-    return await _create_table(services, request, rules, names, bots)
+    return await _create_table(services, request, names, bots, retry)
 
 
 async def _create_table(
     services: Services,
     request: CreateGameRequest,
-    rules: engine.Rules,
     names: list[str | None],
     bots: tuple[str | None, ...],
-) -> GameCreated:
+    retry: Retry | None,
+) -> SavedAnswer:
+    # Checked by ``create``; the rules of a request are decoded once (a cache).
+    rules = to_engine.game_rules_from_wire(
+        request.rules, request.call_seconds, request.turn_seconds
+    )
     tokens = [
         None if name is None or (bots and bots[seat]) else game_records.new_token()
         for seat, name in enumerate(names)
     ]
     hashes = tuple(b"" if t is None else game_records.token_hash(t) for t in tokens)
     for _ in range(_CREATE_ATTEMPTS):
-        game_id, code = game_records.new_game_id(), invite_codes.new_code()
+        game_id = game_records.new_game_id() if retry is None else idempotency.derived_id(retry)
+        code = invite_codes.new_code()
         seating = Seating(
             names=tuple(names),
             rules=waiting.encoded_rules(rules),
@@ -93,26 +107,38 @@ async def _create_table(
         record = GameRecord(
             state=b"", token_hashes=hashes, created=game_records.now(), table=seating
         )
+        answer = game_flow.created_answer(
+            GameCreated(
+                game_id=game_id,
+                seats=[
+                    SeatToken(seat=seat, name=name, token=token)
+                    for seat, (name, token) in enumerate(zip(names, tokens, strict=True))
+                    if name is not None and token is not None
+                ],
+                invite_code=code,
+                view=waiting.waiting_view(game_id, record, seating, None),
+            )
+        )
         # The code first: a table is never stored with a code another waiting table holds.
         if not await services.tables.reserve_code(code, game_id):
             continue
         try:
-            await services.store.create(game_id, game_records.encode_record(record))
-        except GameExists:  # 96 random bits: practically never
-            continue
+            await services.store.create(
+                game_id,
+                game_records.encode_record(record),
+                idempotency=None
+                if retry is None
+                else retry.saved(answer.body, answer.status, answer.location),
+            )
+        except GameExists:
+            if retry is not None:  # the first attempt, on another instance, made it meanwhile
+                # (the code reserved here leads to a table holding another: it answers "full")
+                return await game_flow.created_before(services, game_id, retry)
+            continue  # 96 random bits: practically never
         break
     else:  # pragma: no cover - 16 clashes in a row: the code space is full
         raise StoreUnavailable("no free invite code was found; try again")
     if request.listed:
         await services.tables.list_table(game_id, waiting.lobby_entry(game_id, seating))
     metrics.GAMES_CREATED.labels(preset=rules.preset).inc()
-    return GameCreated(
-        game_id=game_id,
-        seats=[
-            SeatToken(seat=seat, name=name, token=token)
-            for seat, (name, token) in enumerate(zip(names, tokens, strict=True))
-            if name is not None and token is not None
-        ],
-        invite_code=code,
-        view=waiting.waiting_view(game_id, record, seating, None),
-    )
+    return answer

@@ -9,10 +9,12 @@ from litestar import Controller, Response, get, post
 from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 
 from service.games.acting_seat import Acting
-from service.games.routes import LOCATION, AnyRequest, created
+from service.games.routes import LOCATION, AnyRequest
 from service.games.wire import GameView
+from service.http import idempotency
 from service.http.auth import RequiredToken
 from service.http.dependencies import AppServices
+from service.http.idempotency import IdempotencyKey
 from service.http.openapi_declarations import SEAT, problems
 from service.tables import seating
 from service.tables.index import LOBBY_LIMIT
@@ -64,10 +66,14 @@ class InvitesController(Controller):
         responses=problems(400, 404, 409, 413, 422, 503),
     )
     async def claim(
-        self, services: AppServices, code: InviteCode, data: JSONBody[ClaimRequest]
+        self,
+        services: AppServices,
+        code: InviteCode,
+        data: JSONBody[ClaimRequest],
+        idempotency_key: IdempotencyKey = None,
     ) -> Response[SeatClaimed]:
-        answer = await seating.claim(services, code, data.name)
-        return created(answer, answer.game_id)
+        retry = idempotency.retry_of("claimInvite", idempotency_key, data)
+        return idempotency.answered(await seating.claim(services, code, data.name, retry))
 
 
 class TablesController(Controller):
@@ -107,8 +113,14 @@ class SeatsController(Controller):
         responses=problems(401, 404, 503),
     )
     async def stream_url(
-        self, request: AnyRequest, game_id: FromPath[str], acting_seat: Acting
+        self,
+        request: AnyRequest,
+        game_id: FromPath[str],
+        acting_seat: Acting,
+        idempotency_key: IdempotencyKey = None,
     ) -> StreamUrl:
+        # Nothing is stored: the URL follows from the seat and its token, so a retry (with or
+        # without its Idempotency-Key) gets the same answer.
         return seating.stream_url(acting_seat, str(request.base_url))
 
     @post(
@@ -122,12 +134,17 @@ class SeatsController(Controller):
             "game (`players[].bot`), moving at once on its turn. A finished game is a 409."
         ),
         status_code=200,
-        responses=problems(401, 404, 409, 503),
+        responses=problems(401, 404, 409, 422, 503),
     )
     async def leave(
-        self, services: AppServices, game_id: FromPath[str], seat_token: RequiredToken
-    ) -> GameView:
-        return await seating.leave(services, game_id, seat_token)
+        self,
+        services: AppServices,
+        game_id: FromPath[str],
+        seat_token: RequiredToken,
+        idempotency_key: IdempotencyKey = None,
+    ) -> Response[GameView]:
+        retry = idempotency.retry_of("leaveGame", idempotency_key, None, seat_token)
+        return idempotency.answered(await seating.leave(services, game_id, seat_token, retry))
 
     @post(
         "/{game_id:str}/rematch",
@@ -142,10 +159,15 @@ class SeatsController(Controller):
         ),
         status_code=201,
         response_headers=[LOCATION],
-        responses=problems(401, 404, 409, 503),
+        responses=problems(401, 404, 409, 422, 503),
     )
     async def rematch(
-        self, services: AppServices, game_id: FromPath[str], acting_seat: Acting
+        self,
+        services: AppServices,
+        game_id: FromPath[str],
+        acting_seat: Acting,
+        seat_token: RequiredToken,
+        idempotency_key: IdempotencyKey = None,
     ) -> Response[SeatClaimed]:
-        answer = await seating.rematch(services, acting_seat)
-        return created(answer, answer.game_id)
+        retry = idempotency.retry_of("rematchGame", idempotency_key, None, seat_token)
+        return idempotency.answered(await seating.rematch(services, acting_seat, retry))

@@ -19,8 +19,10 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import functools
 import hashlib
 import logging
+from collections.abc import Callable
 from typing import Final, TypeVar
 
 import msgspec
@@ -33,8 +35,8 @@ from service.games import records as game_records
 from service.games.acting_seat import ActingSeat
 from service.games.lifecycle import LoadedGame, LoadedTable
 from service.games.records import GameRecord, Seating
-from service.games.wire import GameView
 from service.http.dependencies import Services
+from service.http.idempotency import Retry, SavedAnswer, encoded
 from service.http.problems import (
     GameNotFinished,
     GameNotFound,
@@ -70,9 +72,11 @@ async def _commit_seats(
     loaded: LoadedTable,
     names: tuple[str | None, ...],
     hashes: tuple[bytes, ...],
+    answer: _Answer | None = None,
 ) -> GameRecord | None:
     """Store the table with these seats, dealt if every seat is now held; None, changing
-    nothing, if the table changed since it was loaded."""
+    nothing, if the table changed since it was loaded. ``answer`` is the request's retry and
+    its answer from the record about to be committed: saved in the same commit."""
     seating = loaded.seating
     record: GameRecord
     state: game.GameState | None = None
@@ -98,7 +102,10 @@ async def _commit_seats(
             table=msgspec.structs.replace(seating, names=names),
         )
     committed = await services.store.commit(
-        loaded.game_id, loaded.stored_version, game_records.encode_record(record)
+        loaded.game_id,
+        loaded.stored_version,
+        game_records.encode_record(record),
+        idempotency=None if answer is None else _saved(answer, record),
     )
     if not committed:
         return None
@@ -136,6 +143,20 @@ async def _update_indexes(
         _log.warning("table %s: invite code and lobby not updated (store unavailable)", game_id)
 
 
+_Answer = tuple[Retry, Callable[[GameRecord], SavedAnswer]]
+"""A request's ``Retry`` and how its answer follows from the record it commits."""
+
+
+def _saved(answer: _Answer, record: GameRecord) -> tuple[str, bytes]:
+    retry, answer_of = answer
+    first = answer_of(record)
+    return retry.saved(first.body, first.status, first.location)
+
+
+def _claim_answer(game_id: str, seat: int, token: str, record: GameRecord) -> SavedAnswer:
+    return game_flow.created_answer(_claimed(game_id, seat, token, record))
+
+
 def _claimed(game_id: str, seat: int, token: str, record: GameRecord) -> SeatClaimed:
     if record.table is None:
         view = game_flow.view_of(game_id, game.loads(record.state), seat, record)
@@ -155,8 +176,12 @@ def _seat_race_lost(game_id: str) -> StaleVersion:
 # -- claiming by invite code ----------------------------------------------------------------------
 
 
-async def claim(services: Services, code_text: str, name: str) -> SeatClaimed:
-    """``POST /v1/invites/{code}``: the lowest open seat of the code's table, for ``name``."""
+async def claim(
+    services: Services, code_text: str, name: str, retry: Retry | None = None
+) -> SavedAnswer:
+    """``POST /v1/invites/{code}``: the lowest open seat of the code's table, for ``name``
+    (201). With an Idempotency-Key the answer is saved in the seat's commit: a retry, or the
+    first attempt's twin on another instance, replays it and never takes a second seat."""
     name = display_name(name, "name")
     code = invite_codes.normalised(code_text)
     if code is None:
@@ -167,11 +192,14 @@ async def claim(services: Services, code_text: str, name: str) -> SeatClaimed:
     if game_id is None:
         raise InviteNotFound(f"no table waits with invite code {code} (it may have expired)")
     token = game_records.new_token()
+    recall = None if retry is None else retry.stored_key
     for _ in range(SEAT_ATTEMPTS):
         try:
-            loaded = await game_flow.load_any(services, game_id)
+            loaded = await game_flow.load_any(services, game_id, recall=recall)
         except GameNotFound:
             raise InviteNotFound(f"the table of invite code {code} has expired") from None
+        if retry is not None and loaded.saved is not None:
+            return retry.replayed(loaded.saved)
         if isinstance(loaded, LoadedGame) or loaded.seating.invite_code != code:
             raise TableFull(f"the table of invite code {code} is full: its game has started")
         free = waiting.open_seats(loaded.seating)
@@ -180,9 +208,11 @@ async def claim(services: Services, code_text: str, name: str) -> SeatClaimed:
         seat = free[0]
         names = _replaced(loaded.seating.names, seat, name)
         hashes = _replaced(loaded.record.token_hashes, seat, game_records.token_hash(token))
-        record = await _commit_seats(services, loaded, names, hashes)
+        answer_of = functools.partial(_claim_answer, game_id, seat, token)
+        answer = None if retry is None else (retry, answer_of)
+        record = await _commit_seats(services, loaded, names, hashes, answer)
         if record is not None:
-            return _claimed(game_id, seat, token, record)
+            return answer_of(record)
     raise _seat_race_lost(game_id)
 
 
@@ -200,31 +230,54 @@ async def lobby(services: Services, limit: int = LOBBY_LIMIT, cursor: str | None
 # -- leaving --------------------------------------------------------------------------------------
 
 
-async def leave(services: Services, game_id: str, token: str) -> GameView:
+async def leave(
+    services: Services, game_id: str, token: str, retry: Retry | None = None
+) -> SavedAnswer:
     """``POST …/leave``: before the deal the seat opens again; during play a ``normal`` bot
     takes it over for the rest of the game. Either way its token and stream key stop working;
-    the answer is the public view."""
+    the answer is the public view. A retry with its Idempotency-Key gets that answer again
+    (recalled before the token, which no longer works, is checked)."""
+    recall = None if retry is None else retry.stored_key
     for _ in range(SEAT_ATTEMPTS):
-        loaded = await game_flow.load_any(services, game_id)
+        loaded = await game_flow.load_any(services, game_id, recall=recall)
+        if retry is not None and loaded.saved is not None:
+            return retry.replayed(loaded.saved)
         seat = loaded.seat_of(token)
         if isinstance(loaded, LoadedGame):
             if loaded.state.status != "playing":
                 raise engine.errors.GameFinished()
-            handed_over = await _hand_over(services, loaded, seat)
+            state = loaded.state
+            answer_of = functools.partial(_public_answer, game_id, state)
+            handed_over = await _hand_over(
+                services, loaded, seat, None if retry is None else (retry, answer_of)
+            )
             if handed_over is not None:
-                return game_flow.view_of(game_id, loaded.state, None, handed_over)
+                return answer_of(handed_over)
             continue
         if loaded.seating.invite_code is None:
             raise SeatKept("a rematch's seats are kept for the players of the game before")
         names = _replaced(loaded.seating.names, seat, None)
         hashes = _replaced(loaded.record.token_hashes, seat, b"")
-        record = await _commit_seats(services, loaded, names, hashes)
-        if record is not None and record.table is not None:
-            return waiting.waiting_view(game_id, record, record.table, None)
+        answer = None if retry is None else (retry, functools.partial(_waiting_answer, game_id))
+        record = await _commit_seats(services, loaded, names, hashes, answer)
+        if record is not None:
+            return _waiting_answer(game_id, record)
     raise _seat_race_lost(game_id)
 
 
-async def _hand_over(services: Services, loaded: LoadedGame, seat: int) -> GameRecord | None:
+def _public_answer(game_id: str, state: game.GameState, record: GameRecord) -> SavedAnswer:
+    return SavedAnswer(b"", encoded(game_flow.view_of(game_id, state, None, record)))
+
+
+def _waiting_answer(game_id: str, record: GameRecord) -> SavedAnswer:
+    """The public view of a table after a seat left it (it still waits: a seat is open)."""
+    assert record.table is not None  # a seat was opened, so it cannot have been dealt
+    return SavedAnswer(b"", encoded(waiting.waiting_view(game_id, record, record.table, None)))
+
+
+async def _hand_over(
+    services: Services, loaded: LoadedGame, seat: int, answer: _Answer | None
+) -> GameRecord | None:
     """Commit the seat to a ``normal`` bot, its token no longer any seat's; None, changing
     nothing, if the game moved on since it was loaded. On its turn the bot moves at once."""
     before = loaded.record
@@ -238,7 +291,10 @@ async def _hand_over(services: Services, loaded: LoadedGame, seat: int) -> GameR
         away=away if any(away) else (),
     )
     committed = await services.store.commit(
-        loaded.game_id, loaded.stored_version, game_records.encode_record(record)
+        loaded.game_id,
+        loaded.stored_version,
+        game_records.encode_record(record),
+        idempotency=None if answer is None else _saved(answer, record),
     )
     if not committed:
         return None
@@ -273,9 +329,13 @@ def _rematch_seating(state: game.GameState, record: GameRecord) -> Seating:
     )
 
 
-async def rematch(services: Services, acting: ActingSeat) -> SeatClaimed:
+async def rematch(
+    services: Services, acting: ActingSeat, retry: Retry | None = None
+) -> SavedAnswer:
     """``POST …/rematch``: this seat's place in the finished game's rematch (same players and
-    rules, the first deal one seat on), with a token of its own; dealt once every seat asked."""
+    rules, the first deal one seat on), with a token of its own; dealt once every seat asked.
+    With an Idempotency-Key the answer (and so the token) is saved in the seat's commit in the
+    rematch: a retry whose first answer was lost gets it again."""
     loaded, seat, game_id = acting.loaded, acting.seat, acting.loaded.game_id
     if isinstance(loaded, LoadedTable) or loaded.state.status != "finished":
         raise GameNotFinished(f"game {game_id!r} is not over: a rematch follows a finished game")
@@ -291,14 +351,19 @@ async def rematch(services: Services, acting: ActingSeat) -> SeatClaimed:
     with contextlib.suppress(GameExists):
         await services.store.create(new_id, game_records.encode_record(empty))
     new_token = game_records.new_token()
+    recall = None if retry is None else retry.stored_key
+    answer_of = functools.partial(_claim_answer, new_id, seat, new_token)
     for _ in range(SEAT_ATTEMPTS):
-        table = await game_flow.load_any(services, new_id)
+        table = await game_flow.load_any(services, new_id, recall=recall)
+        if retry is not None and table.saved is not None:
+            return retry.replayed(table.saved)
         if isinstance(table, LoadedGame) or table.record.token_hashes[seat]:
             raise RematchTaken(f"seat {seat} already has its token for the rematch {new_id!r}")
         hashes = _replaced(table.record.token_hashes, seat, game_records.token_hash(new_token))
-        record = await _commit_seats(services, table, table.seating.names, hashes)
+        answer = None if retry is None else (retry, answer_of)
+        record = await _commit_seats(services, table, table.seating.names, hashes, answer)
         if record is not None:
-            return _claimed(new_id, seat, new_token, record)
+            return answer_of(record)
     raise _seat_race_lost(new_id)
 
 

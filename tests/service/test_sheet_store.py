@@ -11,6 +11,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass
 
+import msgspec
 import pytest
 import redis
 from litestar import Litestar
@@ -207,18 +208,32 @@ class InterleavingStore:
         self.inner = MemorySheetStore(ttl=DAY)
         self.lost_commits = 0
 
-    async def create(self, sheet_id: str, record: bytes) -> None:
-        await self.inner.create(sheet_id, record)
+    async def create(
+        self, sheet_id: str, record: bytes, *, idempotency: tuple[str, bytes] | None = None
+    ) -> None:
+        await self.inner.create(sheet_id, record, idempotency=idempotency)
 
     async def load(self, sheet_id: str) -> StoredSheet | None:
         loaded = await self.inner.load(sheet_id)
         await asyncio.sleep(0)
         return loaded
 
-    async def commit(self, sheet_id: str, expected_version: int, record: bytes) -> bool:
-        committed = await self.inner.commit(sheet_id, expected_version, record)
+    async def commit(
+        self,
+        sheet_id: str,
+        expected_version: int,
+        record: bytes,
+        *,
+        idempotency: tuple[str, bytes] | None = None,
+    ) -> bool:
+        committed = await self.inner.commit(
+            sheet_id, expected_version, record, idempotency=idempotency
+        )
         self.lost_commits += not committed
         return committed
+
+    async def recall(self, sheet_id: str, key: str) -> bytes | None:
+        return await self.inner.recall(sheet_id, key)
 
 
 def test_two_writers_at_once_both_land() -> None:
@@ -229,9 +244,10 @@ def test_two_writers_at_once_both_land() -> None:
 
 async def _two_writers() -> None:
     store = InterleavingStore()
-    created = await scoresheets.create_sheet(
+    answer = await scoresheets.create_sheet(
         store, sheet_wire.CreateSheetRequest(players=["Ann", "Bob"], first_dealer=0)
     )
+    created = msgspec.json.decode(answer.body, type=sheet_wire.SheetCreated)
 
     async def enter(round_number: int, request: sheet_wire.EnterRoundRequest) -> None:
         editor = await scoresheets.load_sheet(store, created.sheet_id)

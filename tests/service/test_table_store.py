@@ -22,7 +22,7 @@ from service.analysis.pool import AnalysisPool
 from service.bots.due_moves import MemoryDueMoves
 from service.bots.tasks import BotTasks
 from service.games.decoded_cache import DecodedGames
-from service.games.wire import CreateGameRequest, PlayerIn
+from service.games.wire import CreateGameRequest, GameCreated, PlayerIn
 from service.http.client_address import TrustedProxies
 from service.http.dependencies import Services
 from service.http.problems import TableFull
@@ -146,6 +146,17 @@ async def services_on(
         await channels._on_shutdown()
 
 
+async def create(services: Services, request: CreateGameRequest) -> GameCreated:
+    """``creation.create``'s answer, as its client reads it."""
+    answer = await creation.create(services, request)
+    return msgspec.json.decode(answer.body, type=GameCreated)
+
+
+async def claim(services: Services, code: str, name: str) -> SeatClaimed:
+    answer = await seating.claim(services, code, name)
+    return msgspec.json.decode(answer.body, type=SeatClaimed)
+
+
 def open_table(seats: int, *, listed: bool = True) -> CreateGameRequest:
     players = [PlayerIn(name="host")] + [PlayerIn(open=True)] * (seats - 1)
     return CreateGameRequest(players=players, listed=listed)
@@ -155,13 +166,13 @@ def test_sixteen_claims_for_the_last_seat_seat_exactly_one(store_kind: StoreKind
     async def check(store: Store, index: TableIndex) -> None:
         async with services_on(store, index) as services:
             for _ in range(3):
-                created = await creation.create(services, open_table(3))
+                created = await create(services, open_table(3))
                 code = created.invite_code
                 assert code is not None
-                first = await seating.claim(services, code, "early")
+                first = await claim(services, code, "early")
                 assert first.view.status == "waiting"
                 outcomes = await asyncio.gather(
-                    *(seating.claim(services, code, f"racer{n}") for n in range(16)),
+                    *(claim(services, code, f"racer{n}") for n in range(16)),
                     return_exceptions=True,
                 )
                 won = [o for o in outcomes if isinstance(o, SeatClaimed)]
@@ -182,10 +193,10 @@ def test_claims_for_several_open_seats_fill_each_seat_once(store_kind: StoreKind
 
     async def check(store: Store, index: TableIndex) -> None:
         async with services_on(store, index) as services:
-            created = await creation.create(services, open_table(6))
+            created = await create(services, open_table(6))
             assert created.invite_code is not None
             outcomes = await asyncio.gather(
-                *(seating.claim(services, created.invite_code, f"p{n}") for n in range(12)),
+                *(claim(services, created.invite_code, f"p{n}") for n in range(12)),
                 return_exceptions=True,
             )
             won = [o for o in outcomes if isinstance(o, SeatClaimed)]
@@ -207,11 +218,11 @@ def test_a_listed_table_shows_in_the_lobby_of_every_store_user(store_kind: Store
         second = store if shared else store_kind.make()
         second_index = index if shared else beside(second, Settings(game_ttl=DAY)).tables
         async with services_on(store, index) as one, services_on(second, second_index) as other:
-            created = await creation.create(one, open_table(3))
+            created = await create(one, open_table(3))
             seen = [t.game_id for t in (await seating.lobby(other)).tables]
             assert created.game_id in seen
             assert created.invite_code is not None
-            await seating.claim(other, created.invite_code, "x")
+            await claim(other, created.invite_code, "x")
             (entry,) = [
                 t for t in (await seating.lobby(one)).tables if t.game_id == created.game_id
             ]
@@ -225,7 +236,7 @@ def test_a_listed_table_shows_in_the_lobby_of_every_store_user(store_kind: Store
 def test_a_waiting_table_expires_like_a_game(store_kind: StoreKind) -> None:
     async def check(store: Store, index: TableIndex) -> None:
         async with services_on(store, index, game_ttl=0.3) as services:
-            created = await creation.create(services, open_table(2))
+            created = await create(services, open_table(2))
             await store_kind.elapse(0.45)  # the game's TTL: Redis's clock, or the memory store's
             if store_kind.name == "memory":
                 await asyncio.sleep(0.45)  # the memory lobby keeps the machine's time
