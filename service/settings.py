@@ -69,9 +69,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Event streams open at once on a worker; one more is answered 503 with Retry-After."""
     max_streams_per_client: int = 32
     """Event streams open at once from one client address; one more is answered 429."""
-    rate_limit_per_minute: int = 0
-    """Requests per minute and client address on the routes that need no token (analyse,
-    create, streams); 0 turns rate limiting off."""
+    rate_limit_per_minute: int = 1200
+    """Requests per minute and client address on every route that costs work (all but a seat's
+    actions, the rule presets and the probes): generous, a person's browser makes a few a
+    second at most; 0 turns rate limiting off."""
+    creations_per_day: int = 2000
+    """Games, tables, rematches and score sheets one client address may create a day (a quota
+    on what one client holds: a game is kept ``GAME_TTL``); 0 turns the quota off."""
     trusted_proxies: tuple[str, ...] = ()
     """Addresses (or CIDR networks) of the proxies whose X-Forwarded-For names the client."""
     max_games: int = 200_000
@@ -138,6 +142,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             rate_limit_per_minute=_integer(
                 env, "RATE_LIMIT_PER_MINUTE", defaults.rate_limit_per_minute, low=0
             ),
+            creations_per_day=_integer(env, "CREATIONS_PER_DAY", defaults.creations_per_day, low=0),
             trusted_proxies=_networks(env, "TRUSTED_PROXIES"),
             max_games=_integer(env, "MAX_GAMES", defaults.max_games, low=1),
             sweep_seconds=_seconds(env, "SWEEP_SECONDS", defaults.sweep_seconds),
