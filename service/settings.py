@@ -76,6 +76,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     creations_per_day: int = 2000
     """Games, tables, rematches and score sheets one client address may create a day (a quota
     on what one client holds: a game is kept ``GAME_TTL``); 0 turns the quota off."""
+    claims_per_day: int = 200
+    """Invite codes one client address may try a day (a join by code): 14⁸ codes, 10,000
+    tables waiting, so a guesser needs two years for one seat (docs/tables.md); 0 is off."""
     trusted_proxies: tuple[str, ...] = ()
     """Addresses (or CIDR networks) of the proxies whose X-Forwarded-For names the client."""
     max_games: int = 200_000
@@ -143,6 +146,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
                 env, "RATE_LIMIT_PER_MINUTE", defaults.rate_limit_per_minute, low=0
             ),
             creations_per_day=_integer(env, "CREATIONS_PER_DAY", defaults.creations_per_day, low=0),
+            claims_per_day=_integer(env, "CLAIMS_PER_DAY", defaults.claims_per_day, low=0),
             trusted_proxies=_networks(env, "TRUSTED_PROXIES"),
             max_games=_integer(env, "MAX_GAMES", defaults.max_games, low=1),
             sweep_seconds=_seconds(env, "SWEEP_SECONDS", defaults.sweep_seconds),

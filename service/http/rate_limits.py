@@ -59,6 +59,10 @@ QUOTA_OPERATIONS: Final = frozenset({"createGame", "createScoreSheet", "rematchG
 each client may make ``CREATIONS_PER_DAY`` of them a day, so that no one client fills the
 store's cap (``MAX_GAMES``) or its memory."""
 
+CLAIM_OPERATIONS: Final = frozenset({"claimInvite"})
+"""Joining a table by its invite code: each client may try ``CLAIMS_PER_DAY`` codes a day, so
+that guessing a stranger's code takes years (the arithmetic is in docs/tables.md)."""
+
 STORE_NAME: Final = "rate_limit"
 
 
@@ -96,6 +100,12 @@ class _CreationQuotaMiddleware(_RateLimitMiddleware):
     counted = "games, tables and score sheets created"
 
 
+class _ClaimQuotaMiddleware(_RateLimitMiddleware):
+    """The daily quota on invite codes tried."""
+
+    counted = "invite codes tried"
+
+
 def _limited(request: Request[Any, Any, Any]) -> bool:
     return getattr(request.route_handler, "operation_id", None) in RATE_LIMITED_OPERATIONS
 
@@ -104,14 +114,20 @@ def _quota_counted(request: Request[Any, Any, Any]) -> bool:
     return getattr(request.route_handler, "operation_id", None) in QUOTA_OPERATIONS
 
 
+def _claim_counted(request: Request[Any, Any, Any]) -> bool:
+    return getattr(request.route_handler, "operation_id", None) in CLAIM_OPERATIONS
+
+
 def rate_limit_middleware(settings: Settings) -> list[DefineMiddleware]:
     """The limits' middleware, outermost first: the rate per minute (its ``RateLimit-*``
-    headers are the ones every answer carries), then the daily quota of creations. A setting
+    headers are the ones every answer carries), then the daily quotas of creations and of
+    invite codes tried. A setting
     at 0 turns its limit off."""
     client_of = TrustedProxies(settings.trusted_proxies).client_of
     limits = (
         ("minute", settings.rate_limit_per_minute, _limited, _RateLimitMiddleware),
         ("day", settings.creations_per_day, _quota_counted, _CreationQuotaMiddleware),
+        ("day", settings.claims_per_day, _claim_counted, _ClaimQuotaMiddleware),
     )
     return [
         RateLimitConfig(

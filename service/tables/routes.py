@@ -20,7 +20,7 @@ from service.tables.wire import ClaimRequest, Lobby, SeatClaimed, StreamUrl
 InviteCode = Annotated[
     str,
     PathParameter(
-        description="The table's invite code: six letters and digits; case and hyphens ignored."
+        description="The table's invite code: eight letters and digits; case and hyphens ignored."
     ),
 ]
 

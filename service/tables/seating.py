@@ -160,7 +160,7 @@ async def claim(services: Services, code_text: str, name: str) -> SeatClaimed:
     code = invite_codes.normalised(code_text)
     if code is None:
         raise InviteNotFound(
-            f"{code_text!r} is not an invite code: six of {' '.join(invite_codes.ALPHABET)}"
+            f"{code_text!r} is not an invite code: eight of {' '.join(invite_codes.ALPHABET)}"
         )
     game_id = await services.tables.game_of_code(code)
     if game_id is None:

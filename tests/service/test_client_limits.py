@@ -18,6 +18,7 @@ from service.http.app import create_app
 from service.http.client_address import TrustedProxies
 from service.http.rate_limits import QUOTA_OPERATIONS, RATE_LIMITED_OPERATIONS
 from service.settings import Settings
+from service.tables import invite_codes
 from tests.service.test_games_api import assert_problem
 
 TWO = {"players": [{"name": "a"}, {"name": "b"}]}
@@ -134,6 +135,27 @@ def test_a_join_by_invite_code_is_rate_limited() -> None:
     with TestClient(app) as client:
         claims = [client.post("/v1/invites/FFFFFF", json={"name": "Bo"}) for _ in range(3)]
         assert [r.status_code for r in claims] == [404, 404, 429]
+
+
+def test_guessing_one_of_10000_waiting_tables_codes_takes_an_address_more_than_a_year() -> None:
+    """Finding 1 of issue 32: six symbols and no daily quota were guessed in 30 s."""
+    tries_for_one_seat = len(invite_codes.ALPHABET) ** invite_codes.LENGTH / 10_000
+    assert tries_for_one_seat / Settings().claims_per_day > 365
+
+
+def test_invite_codes_tried_past_the_daily_quota_are_refused_found_or_not() -> None:
+    app = create_app(Settings(rate_limit_per_minute=1000, claims_per_day=3))
+    with TestClient(app) as client:
+        table = client.post("/v1/games", json={"players": [{"name": "a"}, {"open": True}]})
+        code = table.json()["invite_code"]
+        assert len(code) == invite_codes.LENGTH
+        tries = [client.post(f"/v1/invites/{c}", json={"name": "Bo"}) for c in ("F" * 8,) * 3]
+        assert [r.status_code for r in tries] == [404, 404, 404]
+        refused = client.post(f"/v1/invites/{code}", json={"name": "Bo"})
+        body = assert_problem(refused, 429, "too-many-requests")
+        assert "3 invite codes tried a day" in body["detail"]
+        assert 3600 < int(refused.headers["retry-after"]) <= 86400
+        assert client.get(f"/v1/games/{table.json()['game_id']}").json()["status"] == "waiting"
 
 
 def test_limits_are_on_out_of_the_box_and_0_turns_them_off() -> None:
