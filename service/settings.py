@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import urllib.parse
 from collections.abc import Mapping
 from typing import Literal
 
@@ -34,6 +35,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     log_level: LogLevel = "INFO"
     cors_origins: tuple[str, ...] = ()
     """Origins allowed to call the API from a browser; empty turns CORS off."""
+    public_url: str = ""
+    """The service's public base URL (``https://cards.example``), which the stream URLs a seat
+    is handed start with; empty, they are root-relative (``/v1/games/…``), as a browser's
+    EventSource resolves them against its page. Never taken from a request's Host."""
     game_ttl: float = 7 * 86400
     """Seconds a game is kept after its last action."""
     idempotency_ttl: float = 86400
@@ -119,6 +124,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             redis_cluster=_boolean(env, "REDIS_CLUSTER", defaults.redis_cluster),
             log_level=level,  # type: ignore[arg-type]  # checked against LogLevel just above
             cors_origins=origins,
+            public_url=_public_url(env, "PUBLIC_URL"),
             game_ttl=_seconds(env, "GAME_TTL", defaults.game_ttl),
             idempotency_ttl=_seconds(env, "IDEMPOTENCY_TTL", defaults.idempotency_ttl),
             max_body_bytes=_integer(env, "MAX_BODY_BYTES", defaults.max_body_bytes, low=1024),
@@ -154,6 +160,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             bot_processes=_integer(env, "BOT_PROCESSES", defaults.bot_processes, low=1, high=64),
             bot_queue=_integer(env, "BOT_QUEUE", defaults.bot_queue, low=0),
         )
+
+
+def _public_url(env: Mapping[str, str], name: str) -> str:
+    raw = env.get(name, "").strip()
+    parts = urllib.parse.urlsplit(raw)
+    if raw and (parts.scheme not in ("http", "https") or not parts.netloc or parts.query):
+        raise SettingsError(name, raw, "an http:// or https:// URL without a query")
+    return raw.rstrip("/")
 
 
 def _networks(env: Mapping[str, str], name: str) -> tuple[str, ...]:

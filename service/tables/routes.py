@@ -9,7 +9,7 @@ from litestar import Controller, Response, get, post
 from litestar.params import FromPath, JSONBody, PathParameter
 
 from service.games.acting_seat import Acting
-from service.games.routes import LOCATION, AnyRequest, created
+from service.games.routes import LOCATION, created
 from service.games.wire import GameView
 from service.http.auth import RequiredToken
 from service.http.dependencies import AppServices
@@ -84,9 +84,10 @@ class SeatsController(Controller):
         responses=problems(401, 404, 503),
     )
     async def stream_url(
-        self, request: AnyRequest, game_id: FromPath[str], acting_seat: Acting
+        self, services: AppServices, game_id: FromPath[str], acting_seat: Acting
     ) -> StreamUrl:
-        return seating.stream_url(acting_seat, str(request.base_url))
+        # Never the request's Host: a forged one would hand the seat a stranger's URL.
+        return seating.stream_url(acting_seat, services.settings.public_url)
 
     @post(
         "/{game_id:str}/leave",
