@@ -13,7 +13,7 @@ the public log show, never the game state. ``advise`` builds one from a bare han
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
@@ -95,7 +95,11 @@ few thousand)."""
 _Best = tuple[Card, int, int]
 """A hand's best discard, the deadwood it leaves, and the least deadwood another card's
 discard leaves (for a forbidden best card)."""
-_MEMOS: dict[tuple[Rules, Rank], dict[tuple[Card, ...], _Best]] = {}
+MEMOS_KEPT: Final = 32
+"""Memos kept, one per rules value and wild rank, the least recently used dropped first: a
+game keeps asking with its own rules, and a client sending a new rules value each time (issue
+32: 20,000 advice requests, 68 → 408 MB, never given back) only turns the oldest memos over."""
+_MEMOS: OrderedDict[tuple[Rules, Rank], dict[tuple[Card, ...], _Best]] = OrderedDict()
 _LAST: list[tuple[Rules, Rank, dict[tuple[Card, ...], _Best]]] = []
 
 
@@ -104,9 +108,21 @@ def _memo(rules: Rules, wild: Rank) -> dict[tuple[Card, ...], _Best]:
     (every field, on every call) would cost more than a memo hit saves."""
     if _LAST and _LAST[0][0] is rules and _LAST[0][1] == wild:
         return _LAST[0][2]
-    memo = _MEMOS.setdefault((rules, wild), {})
+    key = (rules, wild)
+    memo = _MEMOS.get(key)
+    if memo is None:
+        memo = _MEMOS[key] = {}
+        if len(_MEMOS) > MEMOS_KEPT:
+            _MEMOS.popitem(last=False)
+    else:
+        _MEMOS.move_to_end(key)
     _LAST[:] = [(rules, wild, memo)]
     return memo
+
+
+def memos_held() -> int:
+    """Memos held now (at most ``MEMOS_KEPT``)."""
+    return len(_MEMOS)
 
 
 def clear_memo() -> None:

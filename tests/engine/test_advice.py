@@ -14,11 +14,14 @@ from collections.abc import Iterator
 import pytest
 
 from engine.advice import (
+    MEMOS_KEPT,
     DiscardHint,
     DrawHint,
     PackError,
     advise,
     hint,
+    kept_after,
+    memos_held,
     stock_mean_below,
     stock_value,
 )
@@ -175,6 +178,16 @@ def test_advise_draw_phase_counts_the_seen_cards_out_of_the_stock() -> None:
     assert advice.options[1].go_out_chance == 1.0
     assert advice.advised == advice.options[1]
     assert advice.reason == "Take the 6H from the discard pile: it lets you go out."
+
+
+def test_the_memos_of_many_rules_values_are_bounded() -> None:
+    """Issue 32, finding 7: one memo was kept for every rules value ever asked about, so a
+    client sending a new one with each request grew the process without bound."""
+    hand = tuple(sorted(parse_cards(["4H", "5H", "7C", "KS"])))
+    for bonus in (0, -5, -10):
+        for wild in range(1, 14):
+            kept_after(hand, wild, Rules.from_spec({"preset": "classic", "going_out_bonus": bonus}))
+    assert memos_held() == MEMOS_KEPT  # 39 asked about
 
 
 def test_advise_discard_phase_suggests_going_out() -> None:
