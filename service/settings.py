@@ -88,6 +88,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Addresses (or CIDR networks) of the proxies whose X-Forwarded-For names the client."""
     max_games: int = 200_000
     """Memory store only: games kept at most; a create past it answers 503 with Retry-After."""
+    max_sheets: int = 200_000
+    """Memory store only: score sheets kept at most; a create past it answers 503."""
     sweep_seconds: float = 1.0
     """How often this instance's sweeper looks for overdue moves (bots, turn clocks): at most
     this late, past its lease, a move another instance left undone is made."""
@@ -155,6 +157,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             claims_per_day=_integer(env, "CLAIMS_PER_DAY", defaults.claims_per_day, low=0),
             trusted_proxies=_networks(env, "TRUSTED_PROXIES"),
             max_games=_integer(env, "MAX_GAMES", defaults.max_games, low=1),
+            max_sheets=_integer(env, "MAX_SHEETS", defaults.max_sheets, low=1),
             sweep_seconds=_seconds(env, "SWEEP_SECONDS", defaults.sweep_seconds),
             bot_lease_seconds=_seconds(env, "BOT_LEASE_SECONDS", defaults.bot_lease_seconds),
             bot_processes=_integer(env, "BOT_PROCESSES", defaults.bot_processes, low=1, high=64),

@@ -12,8 +12,11 @@ The Redis one is ``service.sheets.redis_store``.
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Protocol
+
+from service.storage.game_store import StoreFull
 
 
 class SheetExists(Exception):
@@ -39,19 +42,36 @@ class SheetStore(Protocol):
 
 
 class MemorySheetStore:
-    """Sheets in this process's memory, with expiry. Safe under asyncio: no method awaits
-    between reading and writing a sheet."""
+    """Sheets in this process's memory, with expiry, at most ``max_sheets`` of them (a create
+    past it is ``StoreFull``, 503). Safe under asyncio: no method awaits between reading and
+    writing a sheet.
 
-    def __init__(self, *, ttl: float) -> None:
+    Ordered by deadline (a write moves its sheet to the back), so a create drops the expired
+    ones from the front, as the games' store does: a scan of every sheet on each create made
+    a create 2.9 times slower beside 100,000 sheets (issue 32)."""
+
+    def __init__(self, *, ttl: float, max_sheets: int | None = None) -> None:
         self._ttl = ttl
-        self._sheets: dict[str, tuple[StoredSheet, float]] = {}
+        self._max_sheets = max_sheets
+        self._sheets: OrderedDict[str, tuple[StoredSheet, float]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._sheets)
 
     async def create(self, sheet_id: str, record: bytes) -> None:
         now = time.monotonic()
-        for gone in [s for s, (_, until) in self._sheets.items() if until < now]:
-            del self._sheets[gone]
+        while self._sheets:
+            oldest, (_, until) = next(iter(self._sheets.items()))
+            if until >= now:
+                break
+            del self._sheets[oldest]
         if sheet_id in self._sheets:
             raise SheetExists(sheet_id)
+        if self._max_sheets is not None and len(self._sheets) >= self._max_sheets:
+            raise StoreFull(
+                f"this instance holds {self._max_sheets} score sheets, its limit: try again "
+                "once some have expired"
+            )
         self._sheets[sheet_id] = (StoredSheet(0, record), now + self._ttl)
 
     async def load(self, sheet_id: str) -> StoredSheet | None:
@@ -66,4 +86,5 @@ class MemorySheetStore:
             return False
         stored = StoredSheet(expected_version + 1, record)
         self._sheets[sheet_id] = (stored, time.monotonic() + self._ttl)
+        self._sheets.move_to_end(sheet_id)
         return True

@@ -64,6 +64,6 @@ def memory_backends(settings: Settings) -> Backends:
         channels=MemoryChannelsBackend(history=settings.event_history),
         tables=MemoryTableIndex(game_ttl=settings.game_ttl),
         due=MemoryDueMoves(),
-        sheets=MemorySheetStore(ttl=settings.game_ttl),
+        sheets=MemorySheetStore(ttl=settings.game_ttl, max_sheets=settings.max_sheets),
         rate_limits=LitestarMemoryStore(),
     )
