@@ -23,6 +23,11 @@ README_OPTIONS = [
 ]
 
 
+FUZZED_UNLIMITED = {"RATE_LIMIT_PER_MINUTE": "0", "CREATIONS_PER_DAY": "0", "CLAIMS_PER_DAY": "0"}
+"""A fuzzer is one client sending thousands of requests a minute: the limits (tested in
+tests/service/test_client_limits.py) would answer most of them 429."""
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -36,7 +41,13 @@ def served() -> Iterator[str]:
     server = subprocess.Popen(
         [sys.executable, "-m", "service"],
         cwd=ROOT,
-        env={**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "REDIS_URL": ""},
+        env={
+            **os.environ,
+            "HOST": "127.0.0.1",
+            "PORT": str(port),
+            "REDIS_URL": "",
+            **FUZZED_UNLIMITED,
+        },
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
