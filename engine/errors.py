@@ -243,6 +243,11 @@ class ReplayConflict(SheetError):
     """A correction that would make a round a double naught (replayed) once later rounds are in."""
 
 
+class TooManyReplays(SheetError):
+    """One more double naught of a round dealt again ``MAX_REPLAYS`` times already: a sheet
+    keeps a bounded history."""
+
+
 class NoSuchSeat(SheetError):
     """An entry or out seat for a seat that is not at the sheet, or not in its tie-break."""
 

@@ -24,6 +24,13 @@ from granian.server import Server
 
 from service.settings import Settings, SettingsError
 
+SHUTDOWN_SECONDS = 5
+"""On SIGTERM, how long a worker may take to finish its open requests before it is killed. An
+event stream is a request that ends only when its client leaves or after ``idle_timeout``
+(300 s): without this bound a stop (a deploy, a rolling restart) waited for every open stream
+for up to five minutes. Streams cut off reconnect (EventSource does, with ``Last-Event-ID``) to
+another instance; a bot's move cut off is made by another instance once its lease runs out."""
+
 APP_FACTORY = "service.http.app:create_served_app"
 """The app factory the worker process imports: the app, its startup heap frozen (``gc.freeze``)."""
 
@@ -79,6 +86,7 @@ def main() -> None:
         backpressure=settings.max_connections,
         http1_settings=HTTP1Settings(header_read_timeout=round(settings.read_timeout * 1000)),
         websockets=False,
+        workers_kill_timeout=SHUTDOWN_SECONDS,
         log_level=LogLevels(settings.log_level.lower()),
         log_access=False,
     ).serve()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import urllib.parse
 from collections.abc import Mapping
 from typing import Literal
 
@@ -37,6 +38,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     log_level: LogLevel = "INFO"
     cors_origins: tuple[str, ...] = ()
     """Origins allowed to call the API from a browser; empty turns CORS off."""
+    public_url: str = ""
+    """The service's public base URL (``https://cards.example``), which the stream URLs a seat
+    is handed start with; empty, they are root-relative (``/v1/games/…``), as a browser's
+    EventSource resolves them against its page. Never taken from a request's Host."""
     game_ttl: float = 7 * 86400
     """Seconds a game is kept after its last action."""
     idempotency_ttl: float = 86400
@@ -72,13 +77,22 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Event streams open at once on a worker; one more is answered 503 with Retry-After."""
     max_streams_per_client: int = 32
     """Event streams open at once from one client address; one more is answered 429."""
-    rate_limit_per_minute: int = 0
-    """Requests per minute and client address on the routes that need no token (analyse,
-    create, streams); 0 turns rate limiting off."""
+    rate_limit_per_minute: int = 1200
+    """Requests per minute and client address on every route that costs work (all but a seat's
+    actions, the rule presets and the probes): generous, a person's browser makes a few a
+    second at most; 0 turns rate limiting off."""
+    creations_per_day: int = 2000
+    """Games, tables, rematches and score sheets one client address may create a day (a quota
+    on what one client holds: a game is kept ``GAME_TTL``); 0 turns the quota off."""
+    claims_per_day: int = 200
+    """Invite codes one client address may try a day (a join by code): 14⁸ codes, 10,000
+    tables waiting, so a guesser needs two years for one seat (docs/tables.md); 0 is off."""
     trusted_proxies: tuple[str, ...] = ()
     """Addresses (or CIDR networks) of the proxies whose X-Forwarded-For names the client."""
     max_games: int = 200_000
     """Memory store only: games kept at most; a create past it answers 503 with Retry-After."""
+    max_sheets: int = 200_000
+    """Memory store only: score sheets kept at most; a create past it answers 503."""
     sweep_seconds: float = 1.0
     """How often this instance's sweeper looks for overdue moves (bots, turn clocks): at most
     this late, past its lease, a move another instance left undone is made."""
@@ -116,6 +130,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             seed_secret=env.get("SEED_SECRET", "").strip(),
             log_level=level,  # type: ignore[arg-type]  # checked against LogLevel just above
             cors_origins=origins,
+            public_url=_public_url(env, "PUBLIC_URL"),
             game_ttl=_seconds(env, "GAME_TTL", defaults.game_ttl),
             idempotency_ttl=_seconds(env, "IDEMPOTENCY_TTL", defaults.idempotency_ttl),
             max_body_bytes=_integer(env, "MAX_BODY_BYTES", defaults.max_body_bytes, low=1024),
@@ -142,13 +157,24 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             rate_limit_per_minute=_integer(
                 env, "RATE_LIMIT_PER_MINUTE", defaults.rate_limit_per_minute, low=0
             ),
+            creations_per_day=_integer(env, "CREATIONS_PER_DAY", defaults.creations_per_day, low=0),
+            claims_per_day=_integer(env, "CLAIMS_PER_DAY", defaults.claims_per_day, low=0),
             trusted_proxies=_networks(env, "TRUSTED_PROXIES"),
             max_games=_integer(env, "MAX_GAMES", defaults.max_games, low=1),
+            max_sheets=_integer(env, "MAX_SHEETS", defaults.max_sheets, low=1),
             sweep_seconds=_seconds(env, "SWEEP_SECONDS", defaults.sweep_seconds),
             bot_lease_seconds=_seconds(env, "BOT_LEASE_SECONDS", defaults.bot_lease_seconds),
             bot_processes=_integer(env, "BOT_PROCESSES", defaults.bot_processes, low=1, high=64),
             bot_queue=_integer(env, "BOT_QUEUE", defaults.bot_queue, low=0),
         )
+
+
+def _public_url(env: Mapping[str, str], name: str) -> str:
+    raw = env.get(name, "").strip()
+    parts = urllib.parse.urlsplit(raw)
+    if raw and (parts.scheme not in ("http", "https") or not parts.netloc or parts.query):
+        raise SettingsError(name, raw, "an http:// or https:// URL without a query")
+    return raw.rstrip("/")
 
 
 def _networks(env: Mapping[str, str], name: str) -> tuple[str, ...]:

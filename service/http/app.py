@@ -33,7 +33,7 @@ from service.http.auth import seat_token, viewer_token
 from service.http.client_address import TrustedProxies
 from service.http.dependencies import Services, services_from_state
 from service.http.problems import EXCEPTION_MAP, schema_page_not_found_as_problem
-from service.http.rate_limits import STORE_NAME, rate_limit_config
+from service.http.rate_limits import STORE_NAME, rate_limit_middleware
 from service.http.read_timeout import ReadTimeoutMiddleware
 from service.http.strict_body import StrictBodyRequest, decode_body_strictly
 from service.openapi.document import FinishedJsonRenderPlugin, FinishedSwaggerRenderPlugin
@@ -127,7 +127,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
         sheets=backends.sheets,
         records=backends.records,
     )
-    rate_limits = rate_limit_config(settings)
     prometheus = PrometheusConfig(
         app_name="three_thirteen", prefix="three_thirteen", group_path=True
     )
@@ -166,7 +165,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         middleware=[
             prometheus.middleware,
             DefineMiddleware(ReadTimeoutMiddleware, timeout=settings.read_timeout),
-            *([] if rate_limits is None else [rate_limits.middleware]),
+            *rate_limit_middleware(settings),
         ],
         stores={STORE_NAME: backends.rate_limits},
         before_request=decode_body_strictly,

@@ -125,6 +125,9 @@ ENGINE_PROBLEMS: Final[dict[type[errors.EngineError], EngineProblem]] = {
     errors.ReplayConflict: EngineProblem(
         409, "replay-conflict", "The correction would replay a round", _own_field
     ),
+    errors.TooManyReplays: EngineProblem(
+        409, "too-many-replays", "The round has been dealt again too often", _own_field
+    ),
     errors.NoSuchSeat: EngineProblem(422, "no-such-seat", "No such seat in this round", _own_field),
     errors.SeatEnteredTwice: EngineProblem(
         422, "seat-entered-twice", "A seat has two entries", _own_field

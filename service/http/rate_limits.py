@@ -1,4 +1,4 @@
-"""Rate limits per client address on the routes anyone may call without a seat's token.
+"""Rate limits per client address on every route that costs the service work.
 
 The convention of lichess's API: a client that calls too often is answered 429 and told when
 to come back. Litestar's own ``RateLimitMiddleware`` counts the requests of the last minute per
@@ -7,8 +7,12 @@ instance behind a load balancer counts against the same limit. Its ``RateLimit-*
 on every answer of a limited route; a refusal also carries ``Retry-After`` (seconds until the
 window resets) and is a problem-details 429.
 
-Only the routes that need no token are limited: a seat's own actions are bounded by the game
-(one seat acts at a time) and a limit there would stall a game, not an attacker.
+Limits are on out of the box (``RATE_LIMIT_PER_MINUTE``, generous: a person never meets it).
+Every route that costs something is limited, the token-guarded ones too (a seat's token is
+handed to anyone who creates a game, so it proves nothing about the caller): creating, joining,
+leaving and rematching, the views, logs and streams, the lobby, hints and advice, score sheets.
+Only a seat's own actions are not: they are bounded by the game (one seat acts at a time), and
+a limit there would stall a game, not an attacker; so are the operations' probes.
 """
 
 from __future__ import annotations
@@ -17,59 +21,126 @@ from typing import Any, Final
 
 from litestar import Request
 from litestar.exceptions import TooManyRequestsException
+from litestar.middleware.base import DefineMiddleware
 from litestar.middleware.rate_limit import RateLimitConfig, RateLimitMiddleware
 from litestar.types import Receive, Scope, Send
 
 from service.http.client_address import TrustedProxies
 from service.settings import Settings
+from service.storage.game_store import StoreUnavailable
+from service.storage.redis_connection import UNAVAILABLE_ERRORS, UNAVAILABLE_MESSAGE, outage_log
 
 RATE_LIMITED_OPERATIONS: Final = frozenset(
     {
-        "analyseHand",
         "adviseHand",
-        "createGame",
+        "analyseHand",
         "claimInvite",
+        "createGame",
         "createScoreSheet",
+        "createStreamUrl",
+        "enterRound",
+        "exportScoreSheet",
+        "getGame",
         "getGameEvents",
+        "getGameLog",
+        "getGameRecord",
+        "getGameReview",
+        "getHint",
+        "getRecordReview",
+        "getScoreSheet",
+        "importRecord",
+        "leaveGame",
+        "listTables",
+        "printScoreSheet",
+        "rematchGame",
     }
 )
-"""The operations that need no token and cost the service work (by ``operation_id``): analyse,
-advise, create a game, join one by its invite code, create a score sheet, and the event
-streams."""
+"""The operations that cost the service work (by ``operation_id``), all counted against one
+limit per client: every operation but a seat's action, the rule presets and the probes."""
+
+QUOTA_OPERATIONS: Final = frozenset({"createGame", "createScoreSheet", "rematchGame"})
+"""The operations that make something the service keeps (a game for ``GAME_TTL``, a sheet):
+each client may make ``CREATIONS_PER_DAY`` of them a day, so that no one client fills the
+store's cap (``MAX_GAMES``) or its memory."""
+
+CLAIM_OPERATIONS: Final = frozenset({"claimInvite"})
+"""Joining a table by its invite code: each client may try ``CLAIMS_PER_DAY`` codes a day, so
+that guessing a stranger's code takes years (the arithmetic is in docs/tables.md)."""
 
 STORE_NAME: Final = "rate_limit"
 
 
 class _RateLimitMiddleware(RateLimitMiddleware):
-    """Litestar's middleware, its refusal completed with Retry-After and a detail."""
+    """Litestar's middleware, its refusal completed with Retry-After and a detail.
+
+    Litestar keys a client's count by the middleware's class name: the daily quota below is a
+    subclass so that it counts apart."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             await super().__call__(scope, receive, send)
+        except UNAVAILABLE_ERRORS as error:
+            # The counts live in Redis beside the games: an outage is the store's 503, not a 500.
+            outage_log.note(error)
+            raise StoreUnavailable(UNAVAILABLE_MESSAGE) from error
         except TooManyRequestsException as refusal:
             headers = dict(refusal.headers or {})
-            retry_after = headers.get(self.config.rate_limit_reset_header_key, "60")
-            headers["Retry-After"] = str(max(1, int(retry_after)))
-            refusal.headers = headers
-            refusal.detail = (
-                f"more than {self.max_requests} requests a minute from this address on routes "
-                f"that need no token: retry in {headers['Retry-After']} s"
-            )
+            if "Retry-After" not in headers:  # not yet completed by an inner limit
+                retry_after = headers.get(self.config.rate_limit_reset_header_key, "60")
+                headers["Retry-After"] = str(max(1, int(retry_after)))
+                refusal.headers = headers
+                refusal.detail = (
+                    f"more than {self.max_requests} {self.counted} a {self.unit} from this "
+                    f"address: retry in {headers['Retry-After']} s"
+                )
             raise
+
+    counted = "requests"
+
+
+class _CreationQuotaMiddleware(_RateLimitMiddleware):
+    """The daily quota on what a client makes (games, tables, rematches, score sheets)."""
+
+    counted = "games, tables and score sheets created"
+
+
+class _ClaimQuotaMiddleware(_RateLimitMiddleware):
+    """The daily quota on invite codes tried."""
+
+    counted = "invite codes tried"
 
 
 def _limited(request: Request[Any, Any, Any]) -> bool:
     return getattr(request.route_handler, "operation_id", None) in RATE_LIMITED_OPERATIONS
 
 
-def rate_limit_config(settings: Settings) -> RateLimitConfig | None:
-    """The middleware's configuration, or None when ``RATE_LIMIT_PER_MINUTE`` is unset."""
-    if settings.rate_limit_per_minute <= 0:
-        return None
-    return RateLimitConfig(
-        rate_limit=("minute", settings.rate_limit_per_minute),
-        identifier_for_request=TrustedProxies(settings.trusted_proxies).client_of,
-        check_throttle_handler=_limited,
-        middleware_class=_RateLimitMiddleware,
-        store=STORE_NAME,
+def _quota_counted(request: Request[Any, Any, Any]) -> bool:
+    return getattr(request.route_handler, "operation_id", None) in QUOTA_OPERATIONS
+
+
+def _claim_counted(request: Request[Any, Any, Any]) -> bool:
+    return getattr(request.route_handler, "operation_id", None) in CLAIM_OPERATIONS
+
+
+def rate_limit_middleware(settings: Settings) -> list[DefineMiddleware]:
+    """The limits' middleware, outermost first: the rate per minute (its ``RateLimit-*``
+    headers are the ones every answer carries), then the daily quotas of creations and of
+    invite codes tried. A setting
+    at 0 turns its limit off."""
+    client_of = TrustedProxies(settings.trusted_proxies).client_of
+    limits = (
+        ("minute", settings.rate_limit_per_minute, _limited, _RateLimitMiddleware),
+        ("day", settings.creations_per_day, _quota_counted, _CreationQuotaMiddleware),
+        ("day", settings.claims_per_day, _claim_counted, _ClaimQuotaMiddleware),
     )
+    return [
+        RateLimitConfig(
+            rate_limit=(unit, count),  # type: ignore[arg-type]  # a DurationUnit literal
+            identifier_for_request=client_of,
+            check_throttle_handler=counts,
+            middleware_class=middleware,
+            store=STORE_NAME,
+        ).middleware
+        for unit, count, counts, middleware in limits
+        if count > 0
+    ]

@@ -204,8 +204,8 @@ _RECORD_BODY: Final = {
 
 
 _RATE_LIMITED: Final = {
-    "description": "Too many requests from this client address (with `RATE_LIMIT_PER_MINUTE` "
-    "set); see Retry-After",
+    "description": "Too many requests from this client address (`RATE_LIMIT_PER_MINUTE`, and "
+    "the daily quotas `CREATIONS_PER_DAY` and `CLAIMS_PER_DAY`); see Retry-After",
     "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
 }
 

@@ -67,7 +67,11 @@ def memory_backends(settings: Settings) -> Backends:
         channels=MemoryChannelsBackend(history=settings.event_history),
         tables=MemoryTableIndex(game_ttl=settings.game_ttl),
         due=MemoryDueMoves(),
-        sheets=MemorySheetStore(ttl=settings.game_ttl, idempotency_ttl=settings.idempotency_ttl),
+        sheets=MemorySheetStore(
+            ttl=settings.game_ttl,
+            idempotency_ttl=settings.idempotency_ttl,
+            max_sheets=settings.max_sheets,
+        ),
         rate_limits=LitestarMemoryStore(),
         records=MemoryRecordStore(ttl=settings.game_ttl, max_values=settings.max_games),
     )

@@ -9,7 +9,7 @@ from litestar import Controller, Response, get, post
 from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 
 from service.games.acting_seat import Acting
-from service.games.routes import LOCATION, AnyRequest
+from service.games.routes import LOCATION
 from service.games.wire import GameView
 from service.http import idempotency
 from service.http.auth import RequiredToken
@@ -23,7 +23,7 @@ from service.tables.wire import ClaimRequest, Lobby, SeatClaimed, StreamUrl
 InviteCode = Annotated[
     str,
     PathParameter(
-        description="The table's invite code: six letters and digits; case and hyphens ignored."
+        description="The table's invite code: eight letters and digits; case and hyphens ignored."
     ),
 ]
 
@@ -114,14 +114,15 @@ class SeatsController(Controller):
     )
     async def stream_url(
         self,
-        request: AnyRequest,
+        services: AppServices,
         game_id: FromPath[str],
         acting_seat: Acting,
         idempotency_key: IdempotencyKey = None,
     ) -> StreamUrl:
         # Nothing is stored: the URL follows from the seat and its token, so a retry (with or
-        # without its Idempotency-Key) gets the same answer.
-        return seating.stream_url(acting_seat, str(request.base_url))
+        # without its Idempotency-Key) gets the same answer. Never the request's Host: a forged
+        # one would hand the seat a stranger's URL.
+        return seating.stream_url(acting_seat, services.settings.public_url)
 
     @post(
         "/{game_id:str}/leave",

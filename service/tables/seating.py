@@ -186,7 +186,7 @@ async def claim(
     code = invite_codes.normalised(code_text)
     if code is None:
         raise InviteNotFound(
-            f"{code_text!r} is not an invite code: six of {' '.join(invite_codes.ALPHABET)}"
+            f"{code_text!r} is not an invite code: eight of {' '.join(invite_codes.ALPHABET)}"
         )
     game_id = await services.tables.game_of_code(code)
     if game_id is None:

@@ -31,7 +31,8 @@ class StreamUrl(Out, frozen=True):
             description=(
                 "Open it with a browser `EventSource`: this seat's private stream, "
                 "resumable with `Last-Event-ID`. It grants reading that stream only and"
-                " expires with the game."
+                " expires with the game. Root-relative (`/v1/games/…`) unless the service is"
+                " configured with its public URL: resolve it against the API's base URL."
             )
         ),
     ]

@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
 
+from tests.redis_servers import LIMITS_OFF
+
 CONNECTIONS = 32
 ROUND_SECONDS = 3.0
 ROUNDS = 3
@@ -278,7 +280,14 @@ def start_server(
     kind: str, port: int, settings: Mapping[str, str] | None = None
 ) -> subprocess.Popen[bytes]:
     """The server on ``port``, in memory, with ``settings`` (environment variables) on top."""
-    env = {**os.environ, "HOST": HOST, "PORT": str(port), "REDIS_URL": "", "LOG_LEVEL": "WARNING"}
+    env = {
+        **os.environ,
+        **LIMITS_OFF,  # one load generator: every request comes from one address
+        "HOST": HOST,
+        "PORT": str(port),
+        "REDIS_URL": "",
+        "LOG_LEVEL": "WARNING",
+    }
     env.update(settings or {})
     if kind == "granian":  # the production server: what `make run` starts
         command = [sys.executable, "-m", "service"]

@@ -24,9 +24,10 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import httpx
+import msgspec
 from litestar import Litestar
 
 from engine import game
@@ -37,7 +38,16 @@ from service.http.app import create_app
 from service.settings import Settings
 from service.storage.game_store import MemoryStore, Store
 from service.storage.redis_game_store import RedisStore
-from tests.redis_servers import LeanHttpClient, RedisServer, ServiceInstance, redis_cli
+from tests.redis_servers import (
+    LIMITS_OFF,
+    LeanHttpClient,
+    RedisServer,
+    ServiceInstance,
+    redis_cli,
+)
+
+UNLIMITED: Final = Settings(rate_limit_per_minute=0, creations_per_day=0, claims_per_day=0)
+"""The per-client limits off: one load generator, one address."""
 
 LONG = 40_000
 QUICK = "--quick" in sys.argv
@@ -126,7 +136,9 @@ async def action_pairs(
 
 async def pair_costs(kind: str, redis: RedisServer, long: GameState) -> tuple[float, float, float]:
     """p50 of a pair in a fresh game and in the long one; Redis's bytes in per action."""
-    app = create_app(Settings(redis_url=redis.url if kind == "redis" else ""))
+    app = create_app(
+        msgspec.structs.replace(UNLIMITED, redis_url=redis.url if kind == "redis" else "")
+    )
     store = app.state["services"].store
     async with in_process(app) as client:
         fresh_id, tokens, turn = await two_seat_game(client)
@@ -207,7 +219,9 @@ async def read_stream(port: int, game_id: str) -> tuple[int, float]:
 
 
 def bench_stream(workdir: Path, redis: RedisServer, long: GameState) -> None:
-    server = ServiceInstance(workdir / "stream.log", env={"REDIS_URL": redis.url}).start()
+    server = ServiceInstance(
+        workdir / "stream.log", env={"REDIS_URL": redis.url, **LIMITS_OFF}
+    ).start()
     try:
         game_id = game_records.new_game_id()
 
@@ -264,7 +278,9 @@ async def open_streams(url: str, game_id: str, count: int) -> tuple[dict[int, in
 
 
 def bench_connections(workdir: Path) -> None:
-    server = ServiceInstance(workdir / "connections.log", env={"READ_TIMEOUT": "30"}).start()
+    server = ServiceInstance(
+        workdir / "connections.log", env={"READ_TIMEOUT": "30", **LIMITS_OFF}
+    ).start()
     rows: list[tuple[str, list[float]]] = []
     try:
 
@@ -303,7 +319,7 @@ def bench_connections(workdir: Path) -> None:
 
 
 async def create_p50(filled: int) -> float:
-    app = create_app(Settings(max_games=FILLED + 10 * PAIRS))
+    app = create_app(msgspec.structs.replace(UNLIMITED, max_games=FILLED + 10 * PAIRS))
     store: MemoryStore = app.state["services"].store
     body = {"players": [{"name": "a"}, {"name": "b"}]}
     async with in_process(app) as client:

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.redis_servers import (
+    LIMITS_OFF,
     LeanHttpClient,
     RedisServer,
     ServiceInstance,
@@ -219,7 +220,7 @@ def main() -> None:
     started: list[ServiceInstance] = []
 
     def instance(name: str, env: dict[str, str]) -> ServiceInstance:
-        launched = ServiceInstance(workdir / f"{name}.log", env=env).start()
+        launched = ServiceInstance(workdir / f"{name}.log", env={**LIMITS_OFF, **env}).start()
         started.append(launched)
         return launched
 

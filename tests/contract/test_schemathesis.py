@@ -10,7 +10,7 @@ matching their schemas, invalid requests refused, valid ones accepted.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Final
 
 import pytest
 import schemathesis
@@ -71,7 +71,11 @@ def before_load_schema(ctx: Any, raw_schema: dict[str, Any]) -> None:
                         link["x-schemathesis"] = {"merge_body": False}
 
 
-app = create_app(Settings())
+UNLIMITED: Final = Settings(rate_limit_per_minute=0, creations_per_day=0, claims_per_day=0)
+"""A fuzzer is one client sending thousands of requests a minute: the limits (tested in
+tests/service/test_client_limits.py) would answer most of them 429."""
+
+app = create_app(UNLIMITED)
 schema = schemathesis.openapi.from_asgi("/schema/openapi.json", app, config=CONFIG)
 
 

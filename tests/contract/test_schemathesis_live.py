@@ -15,12 +15,18 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.redis_servers import LIMITS_OFF
+
 ROOT = Path(__file__).parents[2]
 BIN = Path(sys.executable).parent
 README_OPTIONS = [
     *("--checks", "all", "--exclude-checks", "ignored_auth"),  # why: schemathesis.toml
     *("--phases", "examples,coverage,fuzzing,stateful"),
 ]
+
+
+"""A fuzzer is one client sending thousands of requests a minute: the limits (tested in
+tests/service/test_client_limits.py) would answer most of them 429."""
 
 
 def _free_port() -> int:
@@ -39,7 +45,13 @@ def served(tmp_path: Path) -> Iterator[str]:
     server = subprocess.Popen(
         [sys.executable, "-m", "service"],
         cwd=ROOT,
-        env={**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "REDIS_URL": ""},
+        env={
+            **os.environ,
+            "HOST": "127.0.0.1",
+            "PORT": str(port),
+            "REDIS_URL": "",
+            **LIMITS_OFF,
+        },
         stdout=subprocess.DEVNULL,
         stderr=log,
     )

@@ -27,10 +27,12 @@ from engine.errors import (
     SeatNotEntered,
     SheetError,
     TooManyCopies,
+    TooManyReplays,
     WrongHandSize,
 )
 from engine.rules import PRESETS, Rules
 from engine.scoresheet import (
+    MAX_REPLAYS,
     CardsEntry,
     Entry,
     PointsEntry,
@@ -293,6 +295,46 @@ def test_a_double_naught_is_dealt_again_and_counts_for_nothing() -> None:
     # Without the option, the same round counts.
     plain = enter_round(at_round(sheet_of("classic"), 2), 2, 0, naughts)
     assert plain.next_round == 3
+
+
+def test_a_round_is_dealt_again_at_most_max_replays_times_and_old_sheets_still_restore() -> None:
+    rules = {"preset": "classic", "double_naughts": True}
+    naughts: list[Entry] = [PointsEntry(0, 0), PointsEntry(1, 0), PointsEntry(2, 0)]
+    sheet = sheet_of(rules)
+    for _ in range(MAX_REPLAYS):
+        sheet = enter_round(sheet, 1, 0, naughts)
+    with pytest.raises(TooManyReplays) as refused:
+        enter_round(sheet, 1, 0, naughts)
+    assert refused.value.field == "entries"
+    counted = enter_round(sheet, 1, 0, [PointsEntry(0, 0), PointsEntry(1, 4), PointsEntry(2, 0)])
+    assert len(counted.replays_of(1)) == MAX_REPLAYS
+    assert counted.next_round == 2
+    # A sheet stored before the bound, with more replays, is still read as it was entered.
+    rounds = [(1, 0, naughts)] * (3 * MAX_REPLAYS) + [
+        (1, 0, [e.entry for e in counted.deals[-1].entries])
+    ]
+    restored = restore(list(PLAYERS), rules, 0, rounds)
+    assert len(restored.replays_of(1)) == 3 * MAX_REPLAYS
+    assert restored.totals == counted.totals
+    assert restored.next_round == 2
+
+
+def test_restore_rebuilds_a_sheet_with_replays_tie_breaks_and_corrections_as_entered() -> None:
+    rules = {"preset": "classic", "double_naughts": True, "tie": "tiebreak"}
+    naughts: list[Entry] = [PointsEntry(0, 0), PointsEntry(1, 0), PointsEntry(2, 0)]
+    sheet = enter_round(sheet_of(rules), 1, 0, naughts)
+    sheet = at_round(enter_round(sheet, 1, None, [PointsEntry(s, 1) for s in range(3)]), 11)
+    sheet = enter_round(sheet, 11, 0, naughts)
+    sheet = enter_round(
+        sheet, 11, None, [PointsEntry(0, 20), PointsEntry(1, 10), PointsEntry(2, 0)]
+    )
+    assert sheet.tiebreak_due
+    sheet = enter_round(sheet, 12, 0, naughts)  # a naught again
+    sheet = enter_round(sheet, 12, 1, [PointsEntry(0, 3), PointsEntry(1, 0), PointsEntry(2, 4)])
+    sheet = enter_round(sheet, 2, None, [PointsEntry(s, s + 3) for s in range(3)])  # still tied
+    assert [d.replayed for d in sheet.deals].count(True) == 3
+    rounds = [(d.round, d.out_seat, [e.entry for e in d.entries]) for d in sheet.deals]
+    assert restore(list(PLAYERS), rules, 0, rounds) == sheet
 
 
 def test_ties_share_the_win() -> None:

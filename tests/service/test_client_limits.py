@@ -17,8 +17,9 @@ from litestar.testing import TestClient
 
 from service.http.app import create_app
 from service.http.client_address import TrustedProxies
-from service.http.rate_limits import RATE_LIMITED_OPERATIONS
+from service.http.rate_limits import QUOTA_OPERATIONS, RATE_LIMITED_OPERATIONS
 from service.settings import Settings
+from service.tables import invite_codes
 from tests.service.test_games_api import assert_problem
 
 TWO = {"players": [{"name": "a"}, {"name": "b"}]}
@@ -90,41 +91,47 @@ def test_streams_past_the_instances_bound_are_refused_503(
     assert int(refused[0].headers["retry-after"]) > 0
 
 
-def test_rate_limits_refuse_429_with_retry_after_on_tokenless_routes_only() -> None:
-    app = create_app(Settings(rate_limit_per_minute=3))
+def test_rate_limits_refuse_429_with_retry_after_on_every_costly_route() -> None:
+    app = create_app(Settings(rate_limit_per_minute=4))
     with TestClient(app) as client:
-        created = [client.post("/v1/games", json=TWO) for _ in range(3)]
-        assert [r.status_code for r in created] == [201, 201, 201]
-        assert created[0].headers["ratelimit-limit"] == "3"
-        assert [r.headers["ratelimit-remaining"] for r in created] == ["2", "1", "0"]
-        refused = client.post("/v1/games", json=TWO)
+        created = [client.post("/v1/games", json=TWO) for _ in range(2)]
+        assert [r.status_code for r in created] == [201, 201]
+        assert created[0].headers["ratelimit-limit"] == "4"
+        assert [r.headers["ratelimit-remaining"] for r in created] == ["3", "2"]
+        game = created[0].json()
+        # A seat's actions are not limited: one seat acts at a time, the game bounds them.
+        token = game["seats"][game["view"]["turn"]]["token"]
+        for _ in range(3):
+            action = client.post(
+                f"/v1/games/{game['game_id']}/actions",
+                json={"type": "draw", "source": "stock"},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            assert action.status_code in (200, 409)
+            assert "ratelimit-limit" not in action.headers
+        # The views and the lobby are, though they only read.
+        assert client.get(f"/v1/games/{game['game_id']}").status_code == 200
+        assert client.get("/v1/tables").status_code == 200
+        refused = client.get(f"/v1/games/{game['game_id']}/log")
         body = assert_problem(refused, 429, "too-many-requests")
-        assert "3 requests a minute" in body["detail"]
+        assert "4 requests a minute" in body["detail"]
         assert 0 < int(refused.headers["retry-after"]) <= 60
         assert refused.headers["ratelimit-remaining"] == "0"
-        analysed = client.post("/v1/analyse", json={"hand": ["4H"], "wild": "8"})
-        assert analysed.status_code == 429
-        # A game's own routes, which a seat's token guards or which only read, are not limited.
-        game = created[0].json()
-        token = game["seats"][game["view"]["turn"]]["token"]
-        for _ in range(5):
-            assert client.get(f"/v1/games/{game['game_id']}").status_code == 200
-        action = client.post(
-            f"/v1/games/{game['game_id']}/actions",
-            json={"type": "draw", "source": "stock"},
-            headers={"Authorization": f"Bearer {token}"},
-        )
-        assert action.status_code == 200
-        assert "ratelimit-limit" not in action.headers
+        assert client.post("/v1/analyse", json={"hand": ["4H"], "wild": "8"}).status_code == 429
         assert client.get("/healthz").status_code == 200
 
 
-def test_every_rate_limited_operation_is_one_the_app_serves(client: TestClient[Litestar]) -> None:
-    """A limit named after an operation id that does not exist would limit nothing, silently."""
+UNLIMITED_OPERATIONS = {"applyAction", "listRules", "healthz", "readyz", "metrics"}
+"""A seat's actions (the game bounds them), the static rule presets and the probes."""
+
+
+def test_every_operation_that_costs_work_is_rate_limited(client: TestClient[Litestar]) -> None:
+    """A limit named after an operation id that does not exist would limit nothing, silently;
+    a new route not named here would be unlimited, silently."""
     document = client.get("/schema/openapi.json").json()
     served = {op["operationId"] for item in document["paths"].values() for op in item.values()}
-    assert served >= RATE_LIMITED_OPERATIONS
-    assert {"claimInvite", "adviseHand", "createScoreSheet"} <= RATE_LIMITED_OPERATIONS
+    assert served >= RATE_LIMITED_OPERATIONS | QUOTA_OPERATIONS
+    assert served - RATE_LIMITED_OPERATIONS == UNLIMITED_OPERATIONS
 
 
 def test_a_join_by_invite_code_is_rate_limited() -> None:
@@ -134,10 +141,54 @@ def test_a_join_by_invite_code_is_rate_limited() -> None:
         assert [r.status_code for r in claims] == [404, 404, 429]
 
 
-def test_without_the_setting_nothing_is_rate_limited(client: TestClient[Litestar]) -> None:
-    responses = [client.post("/v1/games", json=TWO) for _ in range(30)]
-    assert {r.status_code for r in responses} == {201}
-    assert "ratelimit-limit" not in responses[0].headers
+def test_guessing_one_of_10000_waiting_tables_codes_takes_an_address_more_than_a_year() -> None:
+    """Finding 1 of issue 32: six symbols and no daily quota were guessed in 30 s."""
+    tries_for_one_seat = len(invite_codes.ALPHABET) ** invite_codes.LENGTH / 10_000
+    assert tries_for_one_seat / Settings().claims_per_day > 365
+
+
+def test_invite_codes_tried_past_the_daily_quota_are_refused_found_or_not() -> None:
+    app = create_app(Settings(rate_limit_per_minute=1000, claims_per_day=3))
+    with TestClient(app) as client:
+        table = client.post("/v1/games", json={"players": [{"name": "a"}, {"open": True}]})
+        code = table.json()["invite_code"]
+        assert len(code) == invite_codes.LENGTH
+        tries = [client.post(f"/v1/invites/{c}", json={"name": "Bo"}) for c in ("F" * 8,) * 3]
+        assert [r.status_code for r in tries] == [404, 404, 404]
+        refused = client.post(f"/v1/invites/{code}", json={"name": "Bo"})
+        body = assert_problem(refused, 429, "too-many-requests")
+        assert "3 invite codes tried a day" in body["detail"]
+        assert 3600 < int(refused.headers["retry-after"]) <= 86400
+        assert client.get(f"/v1/games/{table.json()['game_id']}").json()["status"] == "waiting"
+
+
+def test_limits_are_on_out_of_the_box_and_0_turns_them_off() -> None:
+    assert Settings().rate_limit_per_minute > 0
+    assert Settings().creations_per_day > 0
+    with TestClient(create_app(Settings())) as client:
+        response = client.post("/v1/games", json=TWO)
+        assert response.headers["ratelimit-limit"] == str(Settings().rate_limit_per_minute)
+    with TestClient(create_app(Settings(rate_limit_per_minute=0))) as client:
+        responses = [client.post("/v1/games", json=TWO) for _ in range(30)]
+        assert {r.status_code for r in responses} == {201}
+        assert "w=60" not in responses[0].headers["ratelimit-policy"]  # the daily quota's
+
+
+def test_a_client_may_create_its_daily_quota_of_games_and_sheets_and_no_more() -> None:
+    """Finding 3 of issue 32: one client filled the store's cap (200,000 games) at 441 a second;
+    now it meets its quota long before."""
+    app = create_app(Settings(rate_limit_per_minute=1000, creations_per_day=3))
+    sheet = {"players": ["a", "b"]}
+    with TestClient(app) as client:
+        made = [client.post("/v1/games", json=TWO).status_code for _ in range(2)]
+        made.append(client.post("/v1/scoresheets", json=sheet).status_code)
+        assert made == [201, 201, 201]
+        refused = client.post("/v1/games", json=TWO)
+        body = assert_problem(refused, 429, "too-many-requests")
+        assert "3 games, tables and score sheets created a day" in body["detail"]
+        assert 3600 < int(refused.headers["retry-after"]) <= 86400
+        assert client.post("/v1/scoresheets", json=sheet).status_code == 429
+        assert client.get("/v1/tables").status_code == 200  # reads go on
 
 
 def _request(peer: str, forwarded: str | None) -> Request[Any, Any, Any]:

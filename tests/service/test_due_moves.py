@@ -5,9 +5,16 @@ two takers racing never both get it while the lease holds, and again once the le
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 
+import pytest
+
+from service.bots import turns
 from service.bots.due_moves import DueMoves, MemoryDueMoves
+from service.http.app import create_app
+from service.http.dependencies import Services
+from service.settings import Settings
 from tests.service.test_store import StoreKind, beside, new_id, run, store_kind
 
 __all__ = ["store_kind"]  # the fixture, shared with the store suite
@@ -81,3 +88,27 @@ def test_the_memory_heap_stays_bounded_by_the_live_entries() -> None:
         assert await due.take_due(NOW + 10_000, 5, 10) == [game]
 
     run(check())
+
+
+def test_one_sweep_takes_every_due_game_a_batch_at_a_time_up_to_the_drivers_room(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Finding 5 of issue 32: a sweep took 64 due games, so 3,000 idle clock games fired a 3 s
+    clock after 47 s. One sweep now takes all 10,000 (here, the drivers not started: no room is
+    taken); with the drivers full it takes none, and leaves them due."""
+    services: Services = create_app(Settings()).state["services"]
+    due = 10_000
+    asyncio.run(_schedule_overdue(services, due))
+    assert asyncio.run(turns.sweep_once(services)) == due
+    assert asyncio.run(services.due.take_due(time.time(), 5.0, due)) == []
+
+    asyncio.run(_schedule_overdue(services, 10))
+    monkeypatch.setattr(turns, "MAX_DRIVING", services.bots.driving)  # no room left
+    assert asyncio.run(turns.sweep_once(services)) == 0
+    assert len(asyncio.run(services.due.take_due(time.time(), 5.0, 100))) == 10
+
+
+async def _schedule_overdue(services: Services, count: int) -> None:
+    overdue = time.time() - 1
+    for n in range(count):
+        await services.due.schedule(f"game-{n}", overdue)

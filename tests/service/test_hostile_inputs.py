@@ -89,6 +89,15 @@ def test_a_discard_with_a_trailing_newline_is_refused(client: Client) -> None:
         "tag\U000e0041",
         "Z" + "\u0301" * 39,
         "\u200b",
+        # Issue 32: what renders as nothing, or as the letter before it alone.
+        "\u3164",
+        "\u115f",
+        "\u2800",
+        "\ue000",
+        "\uffff",
+        "A\u034f",
+        "soft\u00adhyphen",
+        "\U000f0000",
     ],
 )
 def test_a_name_with_invisible_or_stacked_characters_is_refused(client: Client, name: str) -> None:
@@ -99,11 +108,18 @@ def test_a_name_with_invisible_or_stacked_characters_is_refused(client: Client, 
 def test_names_are_kept_in_nfc_and_real_scripts_pass(client: Client) -> None:
     """A decomposed "é" is the same name as the composed one; Vietnamese stacks two marks."""
     stacked = "a" + "\u0301\u0323\u0302"[:MAX_COMBINING_MARKS]
-    names = ["Jose\u0301", "Nguy\u1ec5n", stacked, " ζωή "]
+    names = ["Jose\u0301", "Nguy\u1ec5n", stacked, " ζωή ", "\u2764\ufe0f", "\ud55c\uae00"]
     response = client.post("/v1/games", json={"players": [{"name": n} for n in names]})
     assert response.status_code == 201, response.text
     shown = [p["name"] for p in response.json()["view"]["players"]]
-    assert shown == ["Jos\u00e9", "Nguy\u1ec5n", unicodedata.normalize("NFC", stacked), "ζωή"]
+    assert shown == [
+        "Jos\u00e9",
+        "Nguy\u1ec5n",
+        unicodedata.normalize("NFC", stacked),
+        "ζωή",
+        "\u2764\ufe0f",  # an emoji's colour form: its variation selector passes
+        "\ud55c\uae00",  # Hangul syllables, unlike the Hangul fillers
+    ]
 
 
 def test_every_refused_action_names_its_field(client: Client) -> None:

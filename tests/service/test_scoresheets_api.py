@@ -15,8 +15,10 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
+from engine.scoresheet import MAX_REPLAYS
 from service.games import records as game_records
 from service.sheets.store import MemorySheetStore
+from tests.service.test_games_api import assert_problem
 
 Client = TestClient[Litestar]
 Json = dict[str, Any]
@@ -542,3 +544,18 @@ def test_a_tie_under_the_tiebreak_rule_adds_a_round_among_the_tied(client: Clien
     page.feed(client.get(f"/v1/scoresheets/{created['sheet_id']}/sheet").text)
     assert page.rows[-1][0] == "12tie-break"
     assert page.rows[-1][4:] == ["9", "4", "\u2013"], "the untied seat did not play it"
+
+
+def test_a_round_dealt_again_past_the_bound_is_a_409_naming_the_entries(client: Client) -> None:
+    """Finding 2 of issue 32: round 1 re-entered as a double naught 1,500 times grew the sheet
+    without end. A sheet keeps ``MAX_REPLAYS`` of a round; the one after is refused, unwritten."""
+    created = create(client, first_dealer=0, rules={"preset": "classic", "double_naughts": True})
+    naught = points_round(0, 0, 0, out_seat=0)
+    for _ in range(MAX_REPLAYS):
+        assert put_round(client, created, 1, naught).status_code == 200
+    refused = put_round(client, created, 1, naught)
+    body = assert_problem(refused, 409, "too-many-replays")
+    assert body["field"] == "entries"
+    sheet = client.get(f"/v1/scoresheets/{created['sheet_id']}").json()
+    assert sheet["version"] == MAX_REPLAYS
+    assert put_round(client, created, 1, points_round(4, 0, 2, out_seat=1)).status_code == 200

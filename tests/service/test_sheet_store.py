@@ -27,10 +27,12 @@ from service.sheets.store import (
     SheetStore,
     StoredSheet,
 )
+from service.storage.game_store import StoreFull
 from service.storage.redis_backends import backends_beside
 from service.storage.redis_game_store import RedisStore
 from tests.service.conftest_redis import delete_prefixed
 from tests.service.manual_clock import ManualClock
+from tests.service.test_games_api import assert_problem
 
 DAY = 86400.0
 
@@ -277,3 +279,32 @@ def test_memory_store_forgets_expired_sheets_when_it_creates() -> None:
         assert "old" not in store._sheets  # the memory it holds is the point
 
     run(check())
+
+
+def test_memory_store_holds_at_most_max_sheets_and_frees_room_as_they_expire() -> None:
+    """Issue 32, finding 8: sheets in memory had no cap."""
+
+    async def check() -> None:
+        store = MemorySheetStore(ttl=0.05, max_sheets=2)
+        await store.create("a", b"x")
+        await store.create("b", b"x")
+        with pytest.raises(StoreFull):
+            await store.create("c", b"x")
+        assert len(store) == 2
+        deadline = time.monotonic() + 10
+        while await store.load("a") is not None:  # expired, by the store's own clock
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.01)
+        await store.create("c", b"x")
+        assert len(store) == 1
+
+    run(check())
+
+
+def test_a_full_memory_store_answers_a_new_sheet_503() -> None:
+    app = create_app(Settings(max_sheets=1))
+    with TestClient(app) as client:
+        body = {"players": ["a", "b"]}
+        assert client.post("/v1/scoresheets", json=body).status_code == 201
+        refused = client.post("/v1/scoresheets", json=body)
+        assert_problem(refused, 503, "store-full")

@@ -258,7 +258,7 @@ def test_stream_url_is_a_read_only_key_for_one_seat(client: Client) -> None:
     response = client.post(f"/v1/games/{game.game_id}/stream-url", headers=game.auth(1))
     assert response.status_code == 200, response.text
     url = response.json()["url"]
-    assert url.startswith(f"http://testserver.local/v1/games/{game.game_id}/events?key=")
+    assert url.startswith(f"/v1/games/{game.game_id}/events?key=")  # no PUBLIC_URL: relative
     key = url.split("key=")[1]
     assert key not in game.tokens
     stream = client.get(url + "&idle_timeout=0")
@@ -284,6 +284,20 @@ def test_stream_url_is_a_read_only_key_for_one_seat(client: Client) -> None:
     # A token in the URL is refused, not ignored.
     in_url = client.get(f"/v1/games/{game.game_id}/events", params={"token": game.tokens[1]})
     assert_problem(in_url, 422, "invalid-field", "token")
+
+
+def test_the_stream_url_starts_with_the_public_url_whatever_the_host_says() -> None:
+    """Issue 32: the URL was built from the request's Host, which the client writes."""
+    app = create_app(Settings(public_url="https://cards.example"))
+    with TestClient(app) as client:
+        game = HttpGame.create(client, 2, "classic", seed=9)
+        response = client.post(
+            f"/v1/games/{game.game_id}/stream-url",
+            headers={**game.auth(1), "Host": "evil.example"},
+        )
+        assert response.json()["url"].startswith(
+            f"https://cards.example/v1/games/{game.game_id}/events?key="
+        )
 
 
 def test_leaving_before_the_deal_reopens_the_seat(client: Client) -> None:
