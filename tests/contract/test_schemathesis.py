@@ -146,6 +146,10 @@ class GameWorkflow(schema.as_state_machine()):  # type: ignore[misc]
                     {"name": "Ann"},
                     {"open": True} if table else {"name": "Bob"},
                 ]
+            # Given deals, another game's deals and a speed caller's time each fit only some
+            # games: generated ones are nearly always refused, and the links never reached.
+            for fitted in ("deal", "deal_from", "rotate_seats", "call_seconds"):
+                case.body.pop(fitted, None)
         if operation == "createScoreSheet" and isinstance(case.body, dict):
             # Two named seats, a preset and a first dealer: a sheet its links can play on.
             case.body.update(players=["Ann", "Bob"], rules="classic", first_dealer=0)
