@@ -8,32 +8,14 @@ version this code knows (so far: 1) and checks that the pack is whole.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, Final, NamedTuple, TypeVar
 
-from engine.analysis import Meld
-from engine.cards import JOKER, Card
-from engine.errors import EngineError, StateFormatError
-from engine.game.actions import (
-    CALL_TIMEOUT,
-    CHOSEN,
-    DISCARD_DRAW,
-    DISCARDS,
-    GO_OUTS,
-    STOCK_DRAW,
-    Action,
-    CallEnd,
-    CallTimeout,
-    Chosen,
-    Discard,
-    Draw,
-    EndLayOff,
-    LayOff,
-    Move,
-    Phase,
-)
-from engine.game.state import RECORD_CHUNK, GameState, Record, RoundResult, SeatResult
+from engine.cards import Card
+from engine.errors import StateFormatError
+from engine.game import stored_json
+from engine.game.actions import DISCARD_DRAW, DISCARDS, GO_OUTS, STOCK_DRAW, Action
+from engine.game.state import RECORD_CHUNK, GameState, Record
 from engine.rules import Rules
 
 FORMAT = 1
@@ -107,18 +89,18 @@ def loads_parts(
             f"{len(packs)}"
         )
     chunks, packs = chunks[: sealed[0]], packs[: sealed[1]]
-    state = _checked_state(raw)
+    state = stored_json.checked_state(raw)
     fields = dict(state.__dict__)
     fields["records"] = (*chunks, *state.records)
     fields["shuffles"] = (*packs, *state.shuffles)
     whole = GameState(**fields)
-    _check_pack(whole)
+    stored_json.check_pack(whole)
     return whole
 
 
 def chunk_in(text: bytes) -> tuple[Record, ...]:
     """A sealed chunk of records (``StateParts.chunks``)."""
-    records = _records_in(_parsed(b"[" + text + b"]"))
+    records = stored_json.records_in(_parsed(b"[" + text + b"]"))
     if len(records) != 1 or len(records[0]) != RECORD_CHUNK:
         raise StateFormatError("stored game state is damaged: a sealed chunk is not full")
     return records[0]
@@ -126,7 +108,7 @@ def chunk_in(text: bytes) -> tuple[Record, ...]:
 
 def pack_in(text: bytes) -> tuple[Card, ...]:
     """A sealed pack (``StateParts.packs``)."""
-    return _ints(_parsed(text))
+    return stored_json.ints(_parsed(text))
 
 
 def _parsed(data: bytes) -> Any:
@@ -163,12 +145,12 @@ def _assembled(state: GameState, history: str, shuffles: str, extra: str) -> byt
         "turns_done": state.turns_done,
         "out_seat": state.out_seat,
         "last_turns": state.last_turns,
-        "table": [[_meld_out(m) for m in melds] for melds in state.table],
+        "table": [[stored_json.meld_out(m) for m in melds] for melds in state.table],
         "penalties": state.penalties,
         "round_scores": state.round_scores,
-        "last_round": None if state.last_round is None else _round_out(state.last_round),
+        "last_round": None if state.last_round is None else stored_json.round_out(state.last_round),
         "winners": state.winners,
-        **_speed_out(state),
+        **stored_json.speed_out(state),
     }
     pending = ",".join([_kept_json(pack, _json) for pack in state.pending])
     rules = _kept_json(state.rules, _rules_json)
@@ -190,7 +172,7 @@ def _records_json(chunk: tuple[Record, ...]) -> str:
     shared = _SHARED_ACTIONS_JSON.get
     return ",".join(
         [
-            f"[{seat},{shared(id(action)) or _json(_action_out(action))},"
+            f"[{seat},{shared(id(action)) or _json(stored_json.action_out(action))},"
             f"{'null' if card is None else card},{deal}]"
             for seat, action, card, deal in chunk
         ]
@@ -216,13 +198,27 @@ def _json(value: object) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+_KEPT_JSON: Final[dict[int, tuple[object, str]]] = {}
+_KEPT: Final = 4096
+"""Texts kept: rules, and the full chunks of 64 records and the packs dealt of several hundred
+long games (a game of two players holds about seven chunks and eleven packs). What is kept stays
+alive with it: tens of MB at most."""
+
+_SHARED_ACTIONS: Final[tuple[Action, ...]] = (*DISCARDS, *GO_OUTS, STOCK_DRAW, DISCARD_DRAW)
+_SHARED_ACTIONS_JSON: Final = {
+    id(action): _json(stored_json.action_out(action)) for action in _SHARED_ACTIONS
+}
+"""The JSON of the actions ``engine.game.actions`` makes once, by identity (they live as long as
+the process): legal_actions lists them and loads reads them back, so most records hold one."""
+
+
 def loads(data: bytes) -> GameState:
     """The state ``dumps`` wrote, exactly; ``StateFormatError`` for anything else."""
     raw = _raw(data)
     if "sealed" in raw:
         raise StateFormatError("stored game state is a head of parts: read it with loads_parts")
-    state = _checked_state(raw)
-    _check_pack(state)
+    state = stored_json.checked_state(raw)
+    stored_json.check_pack(state)
     return state
 
 
@@ -236,323 +232,3 @@ def _raw(data: bytes) -> dict[str, Any]:
             f"stored game state has format {version!r}: this code reads format {FORMAT}"
         )
     return raw
-
-
-# -- out ------------------------------------------------------------------------------------------
-
-
-def _meld_out(meld: Meld) -> list[Any]:
-    return [meld.kind, list(meld.cards), list(meld.stands_for)]
-
-
-def _round_out(result: RoundResult) -> dict[str, Any]:
-    # Written only where it says more than ``out_seat`` (several went out on one call).
-    out_seats = result.out_seats
-    more = {} if out_seats == _out_seats_of(result.out_seat) else {"out_seats": out_seats}
-    return {
-        **more,
-        "round": result.round,
-        "out_seat": result.out_seat,
-        "replayed": result.replayed,
-        "tiebreak": result.tiebreak,
-        "results": [
-            [r.seat, [_meld_out(m) for m in r.melds], list(r.deadwood), r.points]
-            for r in result.results
-        ],
-    }
-
-
-def _action_out(action: Action) -> list[Any]:
-    match action:
-        case Discard(card, go_out, None):
-            return ["discard", card, go_out]
-        case Discard(card, go_out, pile):
-            return ["discard", card, go_out, pile]
-        case CallEnd(number, phase, moves, timed_out):
-            out = [[m.seat, _action_out(m.action), m.card] for m in moves]
-            return ["call_end", number, phase.value, timed_out, out]
-        case CallTimeout():
-            return ["call_timeout"]
-        case Chosen():
-            return ["chosen"]
-        case Draw(source, pile):
-            return ["draw", source, pile]
-        case LayOff(card, seat, meld):
-            return ["lay_off", card, seat, meld]
-        case EndLayOff():
-            return ["end_lay_off"]
-    raise AssertionError(action)  # pragma: no cover
-
-
-_KEPT_JSON: Final[dict[int, tuple[object, str]]] = {}
-_KEPT: Final = 4096
-"""Texts kept: rules, and the full chunks of 64 records and the packs dealt of several hundred
-long games (a game of two players holds about seven chunks and eleven packs). What is kept stays
-alive with it: tens of MB at most."""
-
-_SHARED_ACTIONS: Final[tuple[Action, ...]] = (*DISCARDS, *GO_OUTS, STOCK_DRAW, DISCARD_DRAW)
-_SHARED_ACTIONS_JSON: Final = {id(action): _json(_action_out(action)) for action in _SHARED_ACTIONS}
-"""The JSON of the actions ``engine.game.actions`` makes once, by identity (they live as long as
-the process): legal_actions lists them and loads reads them back, so most records hold one."""
-
-
-# -- in -------------------------------------------------------------------------------------------
-
-
-def _int(value: object) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise StateFormatError(f"stored game state is damaged: expected an integer, not {value!r}")
-    return value
-
-
-def _opt_int(value: object) -> int | None:
-    return None if value is None else _int(value)
-
-
-def _ints(values: object) -> tuple[int, ...]:
-    # One pass in C over the types first; the other path names what is wrong.
-    if type(values) is list and set(map(type, values)) <= _JUST_INT:
-        return tuple(values)
-    if not isinstance(values, list):
-        raise StateFormatError(f"stored game state is damaged: expected a list, not {values!r}")
-    return tuple(_int(v) for v in values)
-
-
-_JUST_INT: Final = frozenset((int,))
-
-
-def _lists(values: object) -> list[Any]:
-    if not isinstance(values, list):
-        raise StateFormatError(f"stored game state is damaged: expected a list, not {values!r}")
-    return values
-
-
-def _meld_in(raw: object) -> Meld:
-    kind, cards, stands = _lists(raw)
-    if kind not in ("set", "run"):
-        raise StateFormatError(f"stored game state is damaged: meld kind {kind!r}")
-    return Meld(kind, _ints(cards), tuple(_opt_int(s) for s in _lists(stands)))
-
-
-def _round_in(raw: dict[str, Any]) -> RoundResult:
-    results = tuple(
-        SeatResult(
-            _int(seat),
-            tuple(_meld_in(m) for m in _lists(melds)),
-            _ints(deadwood),
-            _int(points),
-        )
-        for seat, melds, deadwood, points in _lists(raw["results"])
-    )
-    out_seat = _opt_int(raw["out_seat"])
-    out_seats = raw.get("out_seats")
-    return RoundResult(
-        _int(raw["round"]),
-        out_seat,
-        results,
-        replayed=bool(raw["replayed"]),
-        tiebreak=bool(raw["tiebreak"]),
-        out_seats=_out_seats_of(out_seat) if out_seats is None else _ints(out_seats),
-    )
-
-
-def _out_seats_of(out_seat: int | None) -> tuple[int, ...]:
-    return () if out_seat is None else (out_seat,)
-
-
-def _action_in(raw: object) -> Action:
-    shared = _shared_action_in(raw)
-    if shared is not None:
-        return shared
-    tag, *rest = _lists(raw)
-    match tag, rest:
-        case "draw", [source, pile] if source in ("stock", "discard"):
-            return Draw(source, _opt_int(pile))
-        case "discard", [card, bool() as go_out]:
-            return Discard(_int(card), go_out)
-        case "discard", [card, bool() as go_out, pile]:
-            return Discard(_int(card), go_out, _int(pile))
-        case "call_end", [number, phase, bool() as timed_out, moves]:
-            return CallEnd(_int(number), Phase(phase), _moves_in(moves), timed_out)
-        case "call_timeout", []:
-            return CALL_TIMEOUT
-        case "chosen", []:
-            return CHOSEN
-        case "lay_off", [card, seat, meld]:
-            return LayOff(_int(card), _int(seat), _int(meld))
-        case "end_lay_off", []:
-            return EndLayOff()
-    raise StateFormatError(f"stored game state is damaged: unknown action {raw!r}")
-
-
-def _shared_action_in(raw: object) -> Action | None:
-    """Most records draw from the stock or discard: read back as the actions made once."""
-    if type(raw) is list and len(raw) == 3:
-        tag, first, second = raw
-        if tag == "discard" and type(first) is int and 0 <= first <= JOKER:
-            if second is True:
-                return GO_OUTS[first]
-            if second is False:
-                return DISCARDS[first]
-        elif tag == "draw" and second is None:
-            if first == "stock":
-                return STOCK_DRAW
-            if first == "discard":
-                return DISCARD_DRAW
-    return None
-
-
-def _moves_in(raw: object) -> tuple[Move, ...]:
-    moves = []
-    for seat, action, card in _lists(raw):
-        choice = _action_in(action)
-        if not isinstance(choice, Draw | Discard):
-            raise StateFormatError(f"stored game state is damaged: a call's move {action!r}")
-        moves.append(Move(_int(seat), choice, _opt_int(card)))
-    return tuple(moves)
-
-
-def _speed_out(state: GameState) -> dict[str, Any]:
-    """A speed game's own fields (none in a game played in turns)."""
-    if not state.choices:
-        return {}
-    choices = [None if c is None else _action_out(c) for c in state.choices]
-    return {
-        "speed": {
-            "choices": choices,
-            "calls": state.calls,
-            "drawn": state.drawn,
-            "upcards": state.upcards,
-            "out_seats": state.out_seats,
-        }
-    }
-
-
-def _speed_in(raw: object) -> dict[str, Any]:
-    if raw is None:
-        return {}
-    if not isinstance(raw, dict):
-        raise StateFormatError(f"stored game state is damaged: speed {raw!r}")
-    choices = []
-    for c in _lists(raw["choices"]):
-        choice = None if c is None else _action_in(c)
-        if not (choice is None or isinstance(choice, Draw | Discard)):
-            raise StateFormatError(f"stored game state is damaged: a choice {c!r}")
-        choices.append(choice)
-    return {
-        "choices": tuple(choices),
-        "calls": _int(raw["calls"]),
-        "drawn": tuple(_opt_int(c) for c in _lists(raw["drawn"])),
-        "upcards": tuple(_opt_int(c) for c in _lists(raw["upcards"])),
-        "out_seats": _ints(raw["out_seats"]),
-    }
-
-
-def _checked_state(raw: dict[str, Any]) -> GameState:
-    """``_state_in``, with any damage to the stored data reported as ``StateFormatError``."""
-    try:
-        return _state_in(raw)
-    except StateFormatError:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError, EngineError) as error:
-        raise StateFormatError(f"stored game state is damaged: {error!r}") from None
-
-
-def _state_in(raw: dict[str, Any]) -> GameState:
-    players = tuple(raw["players"])
-    if not all(isinstance(p, str) for p in players):
-        raise StateFormatError("stored game state is damaged: a player's name is not text")
-    status = raw["status"]
-    if status not in ("playing", "finished"):
-        raise StateFormatError(f"stored game state is damaged: status {status!r}")
-    winners = raw["winners"]
-    last_round = raw["last_round"]
-    return GameState(
-        rules=_rules_in(raw["rules"]),
-        players=players,
-        seed=_opt_int(raw["seed"]),
-        first_dealer=_int(raw["first_dealer"]),
-        version=_int(raw["version"]),
-        status=status,
-        round=_int(raw["round"]),
-        wild=_int(raw["wild"]),
-        deal=_int(raw["deal"]),
-        dealer=_int(raw["dealer"]),
-        active=_ints(raw["active"]),
-        turn=_int(raw["turn"]),
-        phase=Phase(raw["phase"]),
-        hands=tuple(_ints(h) for h in _lists(raw["hands"])),
-        stock=_ints(raw["stock"]),
-        piles=tuple(_ints(p) for p in _lists(raw["piles"])),
-        upcard=_opt_int(raw["upcard"]),
-        turns_done=_int(raw["turns_done"]),
-        out_seat=_opt_int(raw["out_seat"]),
-        last_turns=_int(raw["last_turns"]),
-        table=tuple(tuple(_meld_in(m) for m in _lists(melds)) for melds in _lists(raw["table"])),
-        penalties=_ints(raw["penalties"]),
-        round_scores=tuple(_ints(s) for s in _lists(raw["round_scores"])),
-        last_round=None if last_round is None else _round_in(last_round),
-        winners=None if winners is None else _ints(winners),
-        records=_records_in(raw["history"]),
-        shuffles=tuple(_ints(p) for p in _lists(raw["shuffles"])),
-        pending=tuple(_ints(p) for p in _lists(raw["pending"])),
-        **_speed_in(raw.get("speed")),
-        deals=tuple((_int(r), _ints(p)) for r, p in _lists(raw.get("deals", []))),
-    )
-
-
-def _rules_in(spec: object) -> Rules:
-    """The rules of a stored spec (every field, as ``Rules.to_spec`` writes them). Each game
-    loaded checks its rules again, so the values are kept by spec: a few dozen fields' checks,
-    for a ``repr`` and a dictionary lookup. (``repr``: JSON's values print apart where they
-    compare equal, such as ``true`` and ``1``, and a damaged spec must fail its checks.)"""
-    key = repr(spec)
-    kept = _RULES_OF_SPEC.get(key)
-    if kept is None:
-        if not isinstance(spec, dict):
-            raise StateFormatError(f"stored game state is damaged: rules {spec!r}")
-        kept = Rules.from_spec(spec)  # its error is raised again each time, never kept
-        if len(_RULES_OF_SPEC) < _RULES_KEPT:
-            _RULES_OF_SPEC[key] = kept
-    return kept
-
-
-_RULES_OF_SPEC: Final[dict[str, Rules]] = {}
-_RULES_KEPT: Final = 256
-
-
-def _records_in(raw: object) -> tuple[tuple[Record, ...], ...]:
-    # (Hundreds of records a game, read whenever another instance wrote it last: the functions
-    # as locals, and each record made as Record._make makes it, without the call: a quarter
-    # less time than calling Record.)
-    records: list[Record] = []
-    append, new, action_in = records.append, tuple.__new__, _action_in
-    for seat, action, card, deal in _lists(raw):
-        if (
-            type(seat) is not int
-            or type(deal) is not int
-            or not (card is None or type(card) is int)
-        ):
-            # JSON holds no other kind of int: one of them is not an integer, named here.
-            _int(seat)
-            _opt_int(card)
-            _int(deal)
-        append(new(Record, (seat, action_in(action), card, deal)))
-    return tuple(tuple(records[i : i + RECORD_CHUNK]) for i in range(0, len(records), RECORD_CHUNK))
-
-
-def _check_pack(state: GameState) -> None:
-    """Every card of the pack in exactly one place: hands, stock, discard piles, table."""
-    n = len(state.players)
-    per_seat = (state.hands, state.round_scores, state.table)
-    speed = (state.choices, state.drawn, state.upcards) if state.choices else ()
-    if any(len(field) != n for field in (*per_seat, *speed)):
-        raise StateFormatError("stored game state is damaged: per-seat fields disagree in length")
-    placed: list[Card] = [*state.stock]
-    for cards in (*state.hands, *state.piles):
-        placed += cards
-    for melds in state.table:
-        for meld in melds:
-            placed += meld.cards
-    if Counter(placed) != Counter(state.rules.pack(n)):
-        raise StateFormatError("stored game state is damaged: its cards are not the whole pack")
