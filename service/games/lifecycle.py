@@ -23,10 +23,10 @@ from engine.game.state import GameState, Record
 from service.bots import calls as bot_calls
 from service.bots import seats as bot_seats
 from service.games import records as game_records
+from service.games.action_wire import ActionRequest
 from service.games.records import GameRecord, Seating
 from service.games.wire import (
     DEFAULT_CALL_SECONDS,
-    ActionRequest,
     CreateGameRequest,
     GameCreated,
     GameView,

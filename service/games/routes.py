@@ -13,9 +13,10 @@ from litestar.response import ServerSentEvent
 from engine import game
 from service.bots import seats as bot_seats
 from service.games import lifecycle as game_flow
+from service.games.action_wire import ActionRequest
 from service.games.lifecycle import LoadedGame
 from service.games.log_wire import GameLog
-from service.games.wire import ActionRequest, CreateGameRequest, GameCreated, GameView
+from service.games.wire import CreateGameRequest, GameCreated, GameView
 from service.http import idempotency
 from service.http.auth import OptionalToken, RequiredToken
 from service.http.dependencies import AppServices

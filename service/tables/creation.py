@@ -42,20 +42,7 @@ async def create(
         request.rules, request.call_seconds, request.turn_seconds
     )
     rules.check_players(len(request.players))  # open seats count: the pack must hold them all
-    names: list[str | None] = []
-    levels: list[str | None] = []
-    for index, player in enumerate(request.players):
-        spec = waiting.seat_spec(player, index)
-        match spec:
-            case waiting.NamedSeat(name=name):
-                names.append(display_name(name, f"players[{index}].name"))
-            case waiting.OpenSeat():
-                names.append(None)
-            case waiting.BotSeat(level=level, name=None):
-                names.append(waiting.bot_name(level, index))
-            case waiting.BotSeat(name=str(name)):
-                names.append(display_name(name, f"players[{index}].name"))
-        levels.append(spec.level if isinstance(spec, waiting.BotSeat) else None)
+    names, levels = _seats(request)
     bots = tuple(levels) if any(levels) else ()
     named = [name for name in names if name is not None]
     if len(named) == len(names):
@@ -72,6 +59,26 @@ async def create(
         raise InvalidSeat(f"{field}: a game of given deals has every seat named", field=field)
     request = msgspec.structs.replace(request, seed=await mixed(services, request.seed))
     return await _create_table(services, request, names, bots, retry)
+
+
+def _seats(request: CreateGameRequest) -> tuple[list[str | None], list[str | None]]:
+    """Each seat's name (None for an open one) and each seat's bot level (None for a person or
+    an open seat), as the request's seat specs give them."""
+    names: list[str | None] = []
+    levels: list[str | None] = []
+    for index, player in enumerate(request.players):
+        spec = waiting.seat_spec(player, index)
+        match spec:
+            case waiting.NamedSeat(name=name):
+                names.append(display_name(name, f"players[{index}].name"))
+            case waiting.OpenSeat():
+                names.append(None)
+            case waiting.BotSeat(level=level, name=None):
+                names.append(waiting.bot_name(level, index))
+            case waiting.BotSeat(name=str(name)):
+                names.append(display_name(name, f"players[{index}].name"))
+        levels.append(spec.level if isinstance(spec, waiting.BotSeat) else None)
+    return names, levels
 
 
 async def _create_table(
@@ -107,18 +114,7 @@ async def _create_table(
         record = GameRecord(
             state=b"", token_hashes=hashes, created=game_records.now(), table=seating
         )
-        answer = game_flow.created_answer(
-            GameCreated(
-                game_id=game_id,
-                seats=[
-                    SeatToken(seat=seat, name=name, token=token)
-                    for seat, (name, token) in enumerate(zip(names, tokens, strict=True))
-                    if name is not None and token is not None
-                ],
-                invite_code=code,
-                view=waiting.waiting_view(game_id, record, seating, None),
-            )
-        )
+        answer = _table_created(game_id, record, seating, tokens)
         # The code first: a table is never stored with a code another waiting table holds.
         if not await services.tables.reserve_code(code, game_id):
             continue
@@ -142,3 +138,21 @@ async def _create_table(
         await services.tables.list_table(game_id, waiting.lobby_entry(game_id, seating))
     metrics.GAMES_CREATED.labels(preset=rules.preset).inc()
     return answer
+
+
+def _table_created(
+    game_id: str, record: GameRecord, seating: Seating, tokens: list[str | None]
+) -> SavedAnswer:
+    """The answer to a table's creation (201): its people's tokens, its code, its view."""
+    return game_flow.created_answer(
+        GameCreated(
+            game_id=game_id,
+            seats=[
+                SeatToken(seat=seat, name=name, token=token)
+                for seat, (name, token) in enumerate(zip(seating.names, tokens, strict=True))
+                if name is not None and token is not None
+            ],
+            invite_code=seating.invite_code,
+            view=waiting.waiting_view(game_id, record, seating, None),
+        )
+    )

@@ -27,12 +27,7 @@ from engine.cards import (
 from engine.game.actions import Action, Discard, Draw, LayOff
 from engine.rules import PRESET_NAMES
 from engine.scoresheet import CardsEntry, Entry, PointsEntry
-from service.games.wire import (
-    ActionRequest,
-    DiscardAction,
-    DrawAction,
-    LayOffAction,
-)
+from service.games.action_wire import ActionRequest, DiscardAction, DrawAction, LayOffAction
 from service.http.problems import InvalidField
 from service.sheets import wire as sheet_wire
 from service.vocabulary.wire import RulesSpec

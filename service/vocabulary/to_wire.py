@@ -31,6 +31,7 @@ from engine.game.views import LogEntry
 from engine.scoresheet import CardsEntry, ScoredEntry, Sheet
 from service.advice.wire import DiscardOptionOut, DrawOptionOut, HintOut
 from service.analysis.wire import AnalyseResponse, DiscardOut
+from service.games.action_wire import DiscardAction, DrawAction, LayOffAction
 from service.games.log_wire import (
     LogEntryOut,
     LoggedCallEnd,
@@ -42,10 +43,7 @@ from service.games.log_wire import (
 )
 from service.games.wire import (
     CallOut,
-    DiscardAction,
-    DrawAction,
     GameView,
-    LayOffAction,
     LegalAction,
     PlayerOut,
     RoundResultOut,
