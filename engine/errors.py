@@ -219,7 +219,7 @@ class UnknownBotLevel(EngineError, ValueError):
         super().__init__(f"unknown bot level {level!r}: expected one of {', '.join(levels)}")
 
 
-# -- score sheets (engine/scoresheet.py) ----------------------------------------------------------
+# -- score sheets (engine/scoresheet/) -----------------------------------------------------------
 
 
 class SheetError(EngineError, ValueError):

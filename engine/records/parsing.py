@@ -7,18 +7,17 @@ import can name the line of the first action that is not legal. A bad line raise
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Final, NoReturn
+from typing import Any, Final
 
-from engine.analysis import Meld
-from engine.cards import Card, parse_card
-from engine.errors import CardCodeError, NotationError, RulesError
-from engine.game import Action, Discard, Draw, LayOff, LogEntry, RoundResult, SeatResult, Status
-from engine.records.notation import GAME, HIDDEN, MAX_RECORD_BYTES, RULE_PREFIX
-from engine.records.record import FORMAT, Dealt, GameRecord, Headers, RoundRecord, Visibility
+from engine.cards import Card
+from engine.errors import NotationError, RulesError
+from engine.game import LogEntry, RoundResult, SeatResult
+from engine.records import readers
+from engine.records.notation import GAME, MAX_RECORD_BYTES, RULE_PREFIX
+from engine.records.record import FORMAT, Dealt, GameRecord, Headers, RoundRecord
 from engine.rules import Rules
 
 Place = tuple[object, ...]
@@ -53,16 +52,6 @@ def parse_located(text: str) -> tuple[GameRecord, Places]:
 
 _HEADER: Final = re.compile(r'\[([A-Za-z][A-Za-z0-9_.]*) ("(?:[^"\\]|\\.)*")\]')
 _ACTION: Final = re.compile(r"(\d+)\. (\d+) (.+)")
-_MELD: Final = re.compile(r"(set|run)\(([^()]*)\)")
-_INT: Final = re.compile(r"-?\d+")
-
-
-class _Bad(Exception):
-    """What is wrong with the line being read (the parser adds its number)."""
-
-
-def _fail(message: str) -> NoReturn:
-    raise _Bad(message)
 
 
 class _Parser:
@@ -76,7 +65,7 @@ class _Parser:
             lines = self._lines()
             headers = self._headers(lines)
             rounds = self._rounds(lines, headers)
-        except _Bad as bad:
+        except readers.Bad as bad:
             raise NotationError(str(bad), line=self.number or None) from None
         return GameRecord(headers, rounds), self.places
 
@@ -102,11 +91,11 @@ class _Parser:
                 break
             match = _HEADER.fullmatch(line)
             if match is None:
-                _fail(f'expected a header [Key "value"], not {line!r}')
+                readers.fail(f'expected a header [Key "value"], not {line!r}')
             key, quoted = match.groups()
             if key in values:
-                _fail(f"header {key} given twice")
-            values[key] = _unquoted(quoted)
+                readers.fail(f"header {key} given twice")
+            values[key] = readers.read_unquoted(quoted)
             self.places.lines["header", key] = self.number
         return self._headers_of(values)
 
@@ -117,21 +106,21 @@ class _Parser:
         def take(key: str, default: str | None = None) -> str:
             value = values.pop(key, default)
             if value is None:
-                _fail(f"the record has no {key} header")
+                readers.fail(f"the record has no {key} header")
             self._header_line(key)
             return value
 
         end = self.number
         if take("Game", GAME) != GAME:
-            _fail(f"the Game header must be {GAME!r}")
+            readers.fail(f"the Game header must be {GAME!r}")
         if take("Format", str(FORMAT)) != str(FORMAT):
-            _fail(f"this code reads records of format {FORMAT}")
+            readers.fail(f"this code reads records of format {FORMAT}")
         visibility = take("Record")
         if visibility not in ("public", "whole"):
-            _fail(f"Record must be 'public' or 'whole', not {visibility!r}")
+            readers.fail(f"Record must be 'public' or 'whole', not {visibility!r}")
         status = take("Status")
         if status not in ("playing", "finished"):
-            _fail(f"Status must be 'playing' or 'finished', not {status!r}")
+            readers.fail(f"Status must be 'playing' or 'finished', not {status!r}")
         created = values.pop("Created", None)
         finished = values.pop("Finished", None)
         players: list[str] = []
@@ -140,22 +129,22 @@ class _Parser:
             seat = len(players)
             players.append(take(f"Player{seat}"))
             bots.append(values.pop(f"Bot{seat}", None))
-        first_dealer = _number(take("FirstDealer"), "FirstDealer")
+        first_dealer = readers.read_number(take("FirstDealer"), "FirstDealer")
         rules = self._rules(values)
-        totals = _numbers(take("Totals", ""), "Totals")
+        totals = readers.read_numbers(take("Totals", ""), "Totals")
         winners_text = values.pop("Winners", None)
-        winners = None if winners_text is None else _numbers(winners_text, "Winners")
+        winners = None if winners_text is None else readers.read_numbers(winners_text, "Winners")
         if values:
             self._header_line(next(iter(values)))
-            _fail(f"unknown header {next(iter(values))}")
+            readers.fail(f"unknown header {next(iter(values))}")
         self.number = end
         return Headers(
             rules=rules,
             players=tuple(players),
             bots=tuple(bots),
             first_dealer=first_dealer,
-            status=_status(status),
-            visibility=_visibility(visibility),
+            status=readers.read_status(status),
+            visibility=readers.read_visibility(visibility),
             created=created,
             finished=finished,
             totals=totals,
@@ -167,15 +156,15 @@ class _Parser:
         for key in [k for k in values if k.startswith(RULE_PREFIX)]:
             name = key.removeprefix(RULE_PREFIX)
             text = values.pop(key)
-            spec[name] = text if name == "preset" else _option_value(text)
+            spec[name] = text if name == "preset" else readers.read_option_value(text)
         try:
             return Rules.from_spec(spec)
         except RulesError as error:
             if error.field is not None:
                 self._header_line(RULE_PREFIX + error.field)
-            _fail(str(error))
+            readers.fail(str(error))
         except (TypeError, ValueError) as error:  # a value of a type no option takes
-            _fail(f"the Rules headers are not a rules object: {error}")
+            readers.fail(f"the Rules headers are not a rules object: {error}")
 
     # rounds
 
@@ -185,7 +174,9 @@ class _Parser:
         self.seats = len(headers.players)
         while line is not None:
             if not line.startswith("round "):
-                _fail(f"expected a round line ('round N deal N dealer S seats ...'), not {line!r}")
+                readers.fail(
+                    f"expected a round line ('round N deal N dealer S seats ...'), not {line!r}"
+                )
             entry, line = self._round(len(rounds), line, lines, whole=headers.visibility == "whole")
             rounds.append(entry)
         return tuple(rounds)
@@ -195,9 +186,9 @@ class _Parser:
     ) -> tuple[RoundRecord, str | None]:
         words = line.split()
         if len(words) < 8 or words[2:7:2] != ["deal", "dealer", "seats"]:  # noqa: PLR2004
-            _fail(f"expected 'round N deal N dealer S seats S ...', not {line!r}")
-        round_number = _number(words[1], "the round")
-        deal = _number(words[3], "the deal")
+            readers.fail(f"expected 'round N deal N dealer S seats S ...', not {line!r}")
+        round_number = readers.read_number(words[1], "the round")
+        deal = readers.read_number(words[3], "the deal")
         dealer = self.seat(words[5])
         active = tuple(self.seat(w) for w in words[7:])
         self.places.lines["round", index] = self.number
@@ -212,9 +203,9 @@ class _Parser:
         )
 
     def seat(self, word: str) -> int:
-        seat = _number(word, "a seat")
+        seat = readers.read_number(word, "a seat")
         if not 0 <= seat < self.seats:
-            _fail(f"no seat {seat}: the record has seats 0 to {self.seats - 1}")
+            readers.fail(f"no seat {seat}: the record has seats 0 to {self.seats - 1}")
         return seat
 
 
@@ -241,36 +232,40 @@ class _RoundReader:
     def dealt(self, whole: bool) -> Dealt | None:
         hands: list[tuple[Card, ...]] = []
         while self._word() == "hand":
-            words = _words(self.line)
-            seat = self.parser.seat(words[1]) if len(words) > 1 else _fail("hand needs a seat")
+            words = readers.read_words(self.line)
+            seat = (
+                self.parser.seat(words[1]) if len(words) > 1 else readers.fail("hand needs a seat")
+            )
             if seat != len(hands):
-                _fail(f"hand {seat} where hand {len(hands)} was expected")
+                readers.fail(f"hand {seat} where hand {len(hands)} was expected")
             self._mark("hand", self.index, seat)
-            hands.append(_card_list(words[2:]))
+            hands.append(readers.read_card_list(words[2:]))
             self._next()
         if self._word() != "upcard":
-            _fail(f"expected the upcard line ('upcard C'), not {self.line!r}")
-        words = _words(self.line)
+            readers.fail(f"expected the upcard line ('upcard C'), not {self.line!r}")
+        words = readers.read_words(self.line)
         if len(words) != 2:  # noqa: PLR2004
-            _fail("the upcard line names one card")
-        self.upcard = _card(words[1])
+            readers.fail("the upcard line names one card")
+        self.upcard = readers.read_card(words[1])
         self._mark("upcard", self.index)
         self._next()
         if not whole:
             if hands:
-                _fail("a public record shows no hands")
+                readers.fail("a public record shows no hands")
             return None
         if len(hands) != self.parser.seats:
-            _fail(f"a whole record gives every seat's hand: {len(hands)} of {self.parser.seats}")
+            readers.fail(
+                f"a whole record gives every seat's hand: {len(hands)} of {self.parser.seats}"
+            )
         if self._word() != "stock":
-            _fail(f"expected the stock line ('stock C C ...'), not {self.line!r}")
+            readers.fail(f"expected the stock line ('stock C C ...'), not {self.line!r}")
         self._mark("stock", self.index)
-        stock = _card_list(_words(self.line)[1:])
+        stock = readers.read_card_list(readers.read_words(self.line)[1:])
         self._next()
         restocks: list[tuple[Card, ...]] = []
         while self._word() == "restock":
             self._mark("restock", self.index, len(restocks))
-            restocks.append(_card_list(_words(self.line)[1:]))
+            restocks.append(readers.read_card_list(readers.read_words(self.line)[1:]))
             self._next()
         return Dealt(tuple(hands), stock, tuple(restocks))
 
@@ -279,9 +274,9 @@ class _RoundReader:
         while self.line is not None and self.line[0].isdigit():
             match = _ACTION.fullmatch(self.line)
             if match is None:
-                _fail(f"expected an action line ('V. S action'), not {self.line!r}")
+                readers.fail(f"expected an action line ('V. S action'), not {self.line!r}")
             version, seat_word, text = match.groups()
-            action, card = parse_action(text)
+            action, card = readers.parse_action(text)
             self._mark("action", self.index, len(entries))
             entries.append(LogEntry(int(version), self.parser.seat(seat_word), action, card, deal))
             self._next()
@@ -290,12 +285,16 @@ class _RoundReader:
     def result(self, round_number: int) -> RoundResult | None:
         if self._word() != "out":
             return None
-        words = _words(self.line)
+        words = readers.read_words(self.line)
         self._mark("out", self.index)
-        out = None if len(words) > 1 and words[1] == "-" else self.parser.seat(_at(words, 1))
+        out = (
+            None
+            if len(words) > 1 and words[1] == "-"
+            else self.parser.seat(readers.read_at(words, 1))
+        )
         flags = words[2:]
         if any(f not in ("replayed", "tiebreak") for f in flags) or len(set(flags)) < len(flags):
-            _fail(f"after the out seat, only 'replayed' and 'tiebreak' may follow: {flags}")
+            readers.fail(f"after the out seat, only 'replayed' and 'tiebreak' may follow: {flags}")
         self._next()
         scores = []
         while self._word() == "score":
@@ -314,133 +313,13 @@ class _RoundReader:
         line = self.line or ""
         head, sep, deadwood = line.partition(" deadwood")
         if not sep:
-            _fail("a score line ends with 'deadwood' and the deadwood cards")
+            readers.fail("a score line ends with 'deadwood' and the deadwood cards")
         words = head.split(" ", 3)
         if len(words) < 3:  # noqa: PLR2004
-            _fail("expected 'score S points melds... deadwood cards...'")
+            readers.fail("expected 'score S points melds... deadwood cards...'")
         seat = self.parser.seat(words[1])
         self._mark("score", self.index, seat)
-        points = _number(words[2], "the points")
+        points = readers.read_number(words[2], "the points")
         melds_text = words[3] if len(words) > 3 else ""  # noqa: PLR2004
-        melds = _melds(melds_text)
-        return SeatResult(seat, melds, _card_list(deadwood.split()), points)
-
-
-def parse_action(text: str) -> tuple[Action, Card | None]:
-    """An action as the notation writes it, and its card (None for ``?``)."""
-    words = text.split()
-    match words:
-        case ["draw", "stock", card]:
-            return Draw("stock"), _card_or_hidden(card)
-        case ["draw", "discard", card]:
-            return Draw("discard"), _card(card)
-        case ["draw", "discard", "pile", pile, card]:
-            return Draw("discard", _number(pile, "the pile")), _card(card)
-        case ["discard", card, *rest]:
-            c = _card(card)
-            return _discard(c, rest, text), c
-        case ["layoff", card, "on", target]:
-            owner, dot, meld = target.partition(".")
-            if not dot:
-                _fail(f"a lay-off goes 'on SEAT.MELD', not {target!r}")
-            c = _card(card)
-            return LayOff(c, _number(owner, "the seat"), _number(meld, "the meld")), c
-    _fail(f"not an action: {text!r}")
-
-
-def _discard(card: Card, rest: list[str], text: str) -> Discard:
-    """``discard CARD``, then ``pile N`` for a joker onto another seat's pile, then ``out``."""
-    go_out = rest[-1:] == ["out"]
-    if go_out:
-        rest = rest[:-1]
-    match rest:
-        case []:
-            return Discard(card, go_out=go_out)
-        case ["pile", pile]:
-            return Discard(card, go_out=go_out, pile=_number(pile, "the pile"))
-    _fail(f"not an action: {text!r}")
-
-
-def _melds(text: str) -> tuple[Meld, ...]:
-    melds = []
-    rest = text.strip()
-    while rest:
-        match = _MELD.match(rest)
-        if match is None:
-            _fail(f"expected a meld such as 'run(4H 5H JK=6H)', not {rest!r}")
-        kind, inner = match.groups()
-        cards: list[Card] = []
-        stands: list[Card | None] = []
-        for word in inner.split():
-            card, _, stand = word.partition("=")
-            cards.append(_card(card))
-            stands.append(_card(stand) if stand else None)
-        melds.append(Meld("set" if kind == "set" else "run", tuple(cards), tuple(stands)))
-        rest = rest[match.end() :].strip()
-    return tuple(melds)
-
-
-# -- small readers --------------------------------------------------------------------------------
-
-
-def _words(line: str | None) -> list[str]:
-    return (line or "").split()
-
-
-def _at(words: list[str], index: int) -> str:
-    return words[index] if index < len(words) else _fail("the line is too short")
-
-
-def _unquoted(quoted: str) -> str:
-    try:
-        value = json.loads(quoted)
-    except ValueError:
-        _fail(f"bad quoted value {quoted}")
-    if not isinstance(value, str):
-        _fail(f"bad quoted value {quoted}")
-    return value
-
-
-def _number(text: str, what: str) -> int:
-    if _INT.fullmatch(text) is None:
-        _fail(f"{what} must be a whole number, not {text!r}")
-    return int(text)
-
-
-def _numbers(text: str, what: str) -> tuple[int, ...]:
-    return tuple(_number(word, what) for word in text.split())
-
-
-def _card(code: str) -> Card:
-    try:
-        return parse_card(code)
-    except CardCodeError as error:
-        _fail(str(error))
-
-
-def _card_or_hidden(code: str) -> Card | None:
-    return None if code == HIDDEN else _card(code)
-
-
-def _card_list(codes: list[str]) -> tuple[Card, ...]:
-    return tuple(_card(code) for code in codes)
-
-
-def _option_value(text: str) -> object:
-    if text in _WORDS:
-        return _WORDS[text]
-    words = text.split()
-    if words and all(_INT.fullmatch(w) for w in words):
-        return int(words[0]) if len(words) == 1 else [int(w) for w in words]
-    return text
-
-
-_WORDS: Final[dict[str, object]] = {"null": None, "true": True, "false": False}
-
-
-def _status(text: str) -> Status:
-    return "finished" if text == "finished" else "playing"
-
-
-def _visibility(text: str) -> Visibility:
-    return "whole" if text == "whole" else "public"
+        melds = readers.read_melds(melds_text)
+        return SeatResult(seat, melds, readers.read_card_list(deadwood.split()), points)
