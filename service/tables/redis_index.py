@@ -57,15 +57,20 @@ redis.call('HDEL', KEYS[2], ARGV[1])
 return 1
 """
 
-# KEYS: order, entries. ARGV: page size, sweep size.
-_READ_SCRIPT: Final = (
-    _NOW_MS
-    + """
+# KEYS: order, entries. ARGV[2]: how many expired entries one read drops at most.
+_SWEEP_EXPIRED: Final = """
 local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, ARGV[2])
 if #gone > 0 then
   redis.call('ZREM', KEYS[1], unpack(gone))
   redis.call('HDEL', KEYS[2], unpack(gone))
 end
+"""
+
+# KEYS: order, entries. ARGV: page size, sweep size.
+_READ_SCRIPT: Final = (
+    _NOW_MS
+    + _SWEEP_EXPIRED
+    + """
 local ids = redis.call('ZREVRANGEBYSCORE', KEYS[1], '+inf', '(' .. now, 'LIMIT', 0, ARGV[1])
 if #ids == 0 then return {} end
 return redis.call('HMGET', KEYS[2], unpack(ids))
@@ -79,12 +84,8 @@ return redis.call('HMGET', KEYS[2], unpack(ids))
 # one, says that more follow.
 _PAGE_SCRIPT: Final = (
     _NOW_MS
+    + _SWEEP_EXPIRED
     + """
-local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, ARGV[2])
-if #gone > 0 then
-  redis.call('ZREM', KEYS[1], unpack(gone))
-  redis.call('HDEL', KEYS[2], unpack(gone))
-end
 local wanted = tonumber(ARGV[1]) + 1
 local ids, scores = {}, {}
 local function take(found, after_id)
