@@ -97,11 +97,6 @@ LOCATION: Final = ResponseHeader(
 )
 
 
-def created(body: Any, game_id: str) -> Response[Any]:
-    """A 201 answer with the ``Location`` of the game it created or seated the caller in."""
-    return Response(body, status_code=201, headers={"Location": f"/v1/games/{game_id}"})
-
-
 def _nothing_left(loaded: LoadedGame, resume: int | None) -> bool:
     """A finished game's stream has nothing to send unless it resumes before the end."""
     state = loaded.state
