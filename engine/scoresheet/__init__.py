@@ -226,7 +226,7 @@ def restore(
     Linear in the deals: each is entered on a sheet of the counted deals only (at most one a
     round), never on the replays before it, which change no round's shape, order or total.
     Entering each on the whole sheet so far cost a pass over every deal before it, so reading
-    a sheet was quadratic in its replays (issue 32: 2,000 replays, 289 ms a read). The bound
+    a sheet was quadratic in its replays (2,000 replays: 289 ms a read). The bound
     on replays is not checked here: a sheet stored before it is still read."""
     counted = new_sheet(players, rules, first_dealer)
     deals: list[Deal] = []

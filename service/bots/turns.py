@@ -63,7 +63,7 @@ SWEEP_BATCH: Final = 512
 MAX_DRIVING: Final = 4096
 """Games this instance drives at once, at most: a sweep takes no more than there is room for,
 and leaves the rest to the next sweep or another instance's. A sweep of one batch of 64 a
-second let 3,000 idle clock games fire a 3 s clock after 47 s (issue 32, finding 5)."""
+second let 3,000 idle clock games fire a 3 s clock after 47 s."""
 
 
 def bot_seed(game_id: str, seat: int) -> int:
