@@ -132,7 +132,7 @@ STATEFUL_CALLS: Counter[tuple[str, int]] = Counter()
 # The speed games it created, and a count of the games it created (every other one is speed).
 SPEED_GAMES: set[str] = set()
 CREATED_GAMES = itertools.count()
-SPEED_RULES: Final = {"preset": "classic", "turns": "speed"}
+SPEED_RULES: Final[dict[str, Any]] = {"preset": "classic", "turns": "speed"}
 
 
 class GameWorkflow(schema.as_state_machine()):  # type: ignore[misc]
