@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Iterator
+from datetime import datetime
 from functools import cache
 from typing import Any
 
@@ -255,9 +256,12 @@ def test_a_listed_table_with_an_open_seat_deals_a_speed_game_with_hints(
     assert listed["turns"] == "speed"
     assert created["view"]["status"] == "waiting"
     assert created["invite_code"]
+    before = time.time()
     claimed = claim(client, created["invite_code"], "Bob")
+    after = time.time()
     assert claimed.status_code == 201, claimed.text
     game_id, ann = created["game_id"], created["seats"][0]["token"]
+    assert_deadline_within(claimed.json()["view"]["call"]["deadline"], before + 30, after + 30)
     view = poll(
         lambda: seat_view(client, game_id, ann),
         lambda view: view["call"] is not None and 2 in view["call"]["chosen"],
@@ -383,12 +387,21 @@ def test_ten_seats_play_a_speed_game_and_a_rematch_follows(client: Client) -> No
         e for e in entries if e["action"]["type"] == "call_end" and e["action"]["timed_out"]
     ]
     assert len(timed_out) == 1  # Ann's first call; after it, a bot chose for her at once
+    before = time.time()
     rematch = client.post(f"/v1/games/{game_id}/rematch", headers=bearer(ann))
+    after = time.time()
     assert rematch.status_code == 201, rematch.text
     view = rematch.json()["view"]
     assert view["status"] == "playing"
     assert view["rules"]["turns"] == "speed"
     assert view["call"]["number"] == 1
+    assert_deadline_within(view["call"]["deadline"], before + 3, after + 3)  # call_seconds kept
+
+
+def assert_deadline_within(deadline: str, earliest: float, latest: float) -> None:
+    """A call's deadline (to the millisecond, truncated) lies between two clock readings."""
+    moment = datetime.fromisoformat(deadline).timestamp()
+    assert earliest - 0.001 <= moment <= latest, (deadline, earliest, latest)
 
 
 def test_a_speed_games_score_sheet_is_an_ordinary_sheet(client: Client) -> None:
