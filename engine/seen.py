@@ -12,6 +12,9 @@ A reshuffle changes that: the new stock is the old piles less their tops, cards 
 From then on the stock holds only those cards (less the ones the seat drew from it since), and
 the unseen cards are all in other hands. ``Sight.stock`` is what the stock's next card may be
 either way; ``Sight.stock_known`` says which case holds.
+
+A speed game (``_CallReplay``) replays only its calls' ends: a choice is secret and may be
+replaced until its call ends, so the seat's own pending choice changes nothing here either.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from functools import lru_cache
 from typing import Final
 
 from engine.cards import Card, Rank
-from engine.game.actions import Discard, Draw, LayOff, Phase
+from engine.game.actions import CallEnd, Discard, Draw, LayOff, Phase
+from engine.game.dealing import seats_after
 from engine.game.play import hand_size
 from engine.game.views import GameView, LogEntry
 from engine.rules import Rules
@@ -153,12 +157,15 @@ class _Replay:
             self.taken[seat][card] += 1
 
     def _discard(self, seat: int, action: Discard, card: Card) -> None:
+        self._lay(seat, action, card)
+        if self.stock == 0:
+            self._restock()
+
+    def _lay(self, seat: int, action: Discard, card: Card) -> None:
         self.piles[self._pile_of(action.pile, seat)].append(card)
         self.discarded[seat].append(card)
         _forget(self.taken[seat], card)
         self.turns_done += 1
-        if self.stock == 0:
-            self._restock()
 
     def _pile_of(self, pile: int | None, seat: int) -> int:
         if not self.per_player:
@@ -199,12 +206,101 @@ class _Replay:
         return known
 
 
+class _CallReplay(_Replay):
+    """A speed game's deal replayed: only the calls' ends move cards (a choice is secret, and
+    replaced at will, until its call ends). Every seat dealt in starts with a card turned up on
+    its own pile; a seat draws from the stock or its right neighbour's pile. A draw call the
+    stock cannot serve opens on a reshuffle of the cards under the piles' tops, put beneath the
+    cards left, which are drawn first (``left_on_top``)."""
+
+    def __init__(self, view: GameView, seat: int, rules: Rules) -> None:
+        super().__init__(view, seat, rules)
+        turned = view.turned_up or (None,) * len(view.players)
+        self.piles = [
+            ([_COVERED if up is None else up] if s in view.active else [])
+            for s, up in enumerate(turned)
+        ]
+        self.stock -= len(view.active) - 1  # one card turned up per seat, not one in all
+        self.rules = rules
+        self.dealer = view.dealer
+        self.active = view.active
+        self.gone_out = view.out_seats
+        self.out: set[int] = set()
+        self.left_on_top = 0
+        """The cards above the last reshuffle's: never seen, the stock's next ones."""
+
+    def entry(self, entry: LogEntry) -> None:
+        end = entry.action
+        if type(end) is not CallEnd:
+            return
+        last_call = bool(self.out)
+        for move in end.moves:
+            action = move.action
+            if isinstance(action, Draw):
+                self._draw(move.seat, action, move.card)
+            elif move.card is not None:
+                self._lay(move.seat, action, move.card)
+                if action.go_out and move.seat in self.gone_out:
+                    self.out.add(move.seat)  # (a failed go-out under a penalty is not out)
+        if end.phase is Phase.DISCARD and not last_call:
+            self._open_draw_call()
+
+    def right_of(self, seat: int) -> int:
+        """The seat whose pile ``seat`` draws from: the previous seat dealt in."""
+        before = (seat - 1) % len(self.piles)
+        while before not in self.active:
+            before = (before - 1) % len(self.piles)
+        return before
+
+    def _draw(self, seat: int, action: Draw, card: Card | None) -> None:
+        if action.source != "stock":
+            super()._draw(seat, action, card)
+            return
+        self.stock -= 1
+        self.stock_draws[seat] += 1
+        top = self.piles[self.right_of(seat)]
+        if top and top[-1] != _COVERED:
+            self.declined[seat].append(top[-1])
+        if self.left_on_top:
+            self.left_on_top -= 1
+        elif self.restocked is not None and card is not None:
+            _forget(self.restocked, card)
+
+    def _open_draw_call(self) -> None:
+        """As the engine opens a draw call: with a stock that serves every seat choosing, else
+        (when the rules and the cards allow) after a reshuffle; else the round is over."""
+        needed = sum(1 for s in self.active if s not in self.out)
+        under = sum(len(pile) - 1 for pile in self.piles if pile)
+        if self.stock >= needed or self.rules.stock_exhausted == "end_round":
+            return
+        if self.stock + under < needed:
+            return
+        left, restocked = self.stock, self.restocked
+        self._restock()
+        self.stock += left
+        if restocked is None:
+            self.left_on_top = left
+        elif self.restocked is not None:
+            self.restocked.update(restocked)  # two reshuffles' cards count as one
+
+    def draws_above_reshuffle(self, seat: int) -> bool:
+        """Whether the card ``seat`` would draw from the stock now is one of those above the
+        last reshuffle (never seen), when every seat before it in play order draws from the
+        stock too: the default draw, and what the hint's figures assume, as no seat knows
+        another's choice."""
+        order = [
+            s for s in seats_after(self.dealer, self.active, len(self.piles)) if s not in self.out
+        ]
+        return seat in order and order.index(seat) < self.left_on_top
+
+
 _Table = tuple[tuple[tuple[Card, ...], ...], ...]
 
 
 def sight(view: GameView, log: Sequence[LogEntry], seat: int, rules: Rules) -> Sight:
     """What ``seat`` knows, from its own ``view`` and the public ``log`` it may see."""
-    replay = _Replay(view, seat, rules)
+    speed = rules.turns == "speed"
+    replay = _CallReplay(view, seat, rules) if speed else _Replay(view, seat, rules)
     for entry in _this_deal(log, view.deal):
         replay.entry(entry)
     replay.uncover(view.discard_tops if replay.per_player else (view.discard_top,))
@@ -212,6 +308,9 @@ def sight(view: GameView, log: Sequence[LogEntry], seat: int, rules: Rules) -> S
     hand = view.hand or ()
     pack = _pack(rules, len(view.players))
     unseen, stock = _unseen_and_stock(pack, replay.placed(hand, table), replay.restocked)
+    stock_known = replay.restocked is not None
+    if isinstance(replay, _CallReplay) and replay.draws_above_reshuffle(seat):
+        stock, stock_known = unseen, False
     return Sight(
         seat=seat,
         rules=rules,
@@ -220,7 +319,7 @@ def sight(view: GameView, log: Sequence[LogEntry], seat: int, rules: Rules) -> S
         phase=view.phase,
         hand=tuple(hand),
         unseen=unseen,
-        tops=_draw_tops(view, per_player=replay.per_player),
+        tops=_draw_tops(view, replay),
         upcard=view.upcard,
         turns_done=replay.turns_done,
         active=view.active,
@@ -228,7 +327,7 @@ def sight(view: GameView, log: Sequence[LogEntry], seat: int, rules: Rules) -> S
         table=table,
         taken=tuple(tuple(sorted(t.elements())) for t in replay.taken),
         stock=stock,
-        stock_known=replay.restocked is not None,
+        stock_known=stock_known,
         stock_count=view.stock_count,
         hand_counts=tuple(p.hand_count for p in view.players),
         discarded=tuple(map(tuple, replay.discarded)),
@@ -284,9 +383,14 @@ def _table_cards(view: GameView) -> _Table | None:
     return tuple(tuple(meld.cards for meld in melds) for melds in view.table)
 
 
-def _draw_tops(view: GameView, *, per_player: bool) -> tuple[tuple[int | None, Card], ...]:
+def _draw_tops(view: GameView, replay: _Replay) -> tuple[tuple[int | None, Card], ...]:
+    """The piles' tops the seat may draw from: in a speed game, its right neighbour's only."""
     if view.phase is not Phase.DRAW:
         return ()
-    if per_player:
+    if isinstance(replay, _CallReplay):
+        pile = replay.right_of(replay.seat)
+        top = (view.discard_tops or ())[pile] if view.discard_tops else None
+        return () if top is None else ((pile, top),)
+    if replay.per_player:
         return tuple((k, top) for k, top in enumerate(view.discard_tops or ()) if top is not None)
     return () if view.discard_top is None else ((None, view.discard_top),)

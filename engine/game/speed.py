@@ -71,6 +71,14 @@ def right_neighbour(state: GameState, seat: int) -> int:
     return before
 
 
+def check_chooser(state: GameState, seat: int) -> None:
+    """Raises why ``seat`` makes no choice this round: it was not dealt in, or it went out."""
+    if seat not in state.active:
+        raise SeatNotDealtIn(seat)
+    if seat in state.out_seats:
+        raise SeatHasGoneOut(seat)
+
+
 def legal_choices(state: GameState, seat: int) -> list[Action]:
     """Every choice ``seat`` may make in the open call (none if it makes no choice in it)."""
     if seat not in state.active or seat in state.out_seats:
@@ -101,10 +109,7 @@ def apply_speed(state: GameState, seat: int, action: Action) -> GameState:
     if not is_int(seat) or not 0 <= seat < n:
         raise IllegalAction(f"no seat {seat!r}: seats are 0 to {n - 1}")
     seat = int(seat)
-    if seat not in state.active:
-        raise SeatNotDealtIn(seat)
-    if seat in state.out_seats:
-        raise SeatHasGoneOut(seat)
+    check_chooser(state, seat)
     match action:
         case Draw():
             choice: Choice = _checked_draw(state, seat, action)

@@ -12,6 +12,7 @@ from engine.analysis import Meld
 from engine.cards import Card, Rank
 from engine.errors import IllegalAction
 from engine.game.actions import CALLER, CHOSEN, Action, CallEnd, Choice, Draw, Move, Phase
+from engine.game.dealing import seats_after
 from engine.game.speed import choosers
 from engine.game.state import RECORD_CHUNK, GameState, Record, RoundResult, Status
 
@@ -94,6 +95,9 @@ class GameView:
     it; once a discard covers it before anybody takes it, no log entry names it, so the view
     keeps it (a hint and a bot count it as seen). None in a speed game, which turns one up on
     every pile."""
+    turned_up: tuple[Card | None, ...] = ()
+    """A speed game: the card turned up on each seat's pile at this deal (None for a seat not
+    dealt in). Every seat saw them; once a discard covers one, no log entry names it."""
     deal_known: bool = False
     """Some rounds were dealt from given deals (``new_game(deals=...)``): their cards were known
     before the game, to whoever gave them."""
@@ -169,6 +173,7 @@ def _view(state: GameState, hand: tuple[Card, ...] | None, seat: int | None) -> 
         deal_known=bool(state.deals),
         out_seats=state.out_seats if playing else (),
         turned=_turned(state),
+        turned_up=_turned_up(state) if state.choices else (),
     )
 
 
@@ -191,15 +196,37 @@ def _call_view(state: GameState, seat: int | None) -> CallView:
 
 
 def _turned(state: GameState) -> Card | None:
-    """The upcard of this deal: the card dealt after the hands from the deal's pack, the last
-    shuffled pack as long as the whole pack (a reshuffle of the stock shuffles fewer cards).
+    """The upcard of this deal: the card dealt after the hands from the deal's pack.
     None in a speed game, whose upcards lie on every pile (the view's ``discard_tops``)."""
-    if not state.shuffles or state.rules.turns == "speed":
+    pack = _deal_pack(state)
+    if pack is None or state.rules.turns == "speed":
         return None
-    whole = len(state.shuffles[0])  # the first shuffle is always a deal
-    pack = next(p for p in reversed(state.shuffles) if len(p) == whole)
     dealt = state.rules.hand_size(min(state.round, state.rules.rounds)) * len(state.active)
     return pack[len(pack) - dealt - 1]
+
+
+def _deal_pack(state: GameState) -> tuple[Card, ...] | None:
+    """The pack this deal was dealt from: the last shuffled pack as long as the whole pack (a
+    reshuffle of the stock shuffles fewer cards); None before any deal."""
+    if not state.shuffles:
+        return None
+    whole = len(state.shuffles[0])  # the first shuffle is always a deal
+    return next(p for p in reversed(state.shuffles) if len(p) == whole)
+
+
+def _turned_up(state: GameState) -> tuple[Card | None, ...]:
+    """A speed game's upcards of this deal, read from the deal's pack as ``_turned`` reads one:
+    after the hands, one card per seat dealt in, in play order from the dealer's left."""
+    n = len(state.players)
+    pack = _deal_pack(state)
+    if pack is None:
+        return (None,) * n
+    order = seats_after(state.dealer, state.active, n)
+    dealt = state.rules.hand_size(min(state.round, state.rules.rounds)) * len(order)
+    turned: list[Card | None] = [None] * n
+    for k, seat in enumerate(order):
+        turned[seat] = pack[len(pack) - dealt - 1 - k]
+    return tuple(turned)
 
 
 def public_log(

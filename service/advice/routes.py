@@ -19,12 +19,13 @@ import engine
 from engine import game
 from engine.advice import Hint, PackError, advise, hint
 from engine.cards import Card, Rank
+from engine.game.speed import check_chooser
 from engine.seen import sight
 from service.advice.wire import AdviseRequest, HintOut
 from service.games import lifecycle as game_flow
 from service.games.acting_seat import Acting
 from service.http.openapi_declarations import SEAT, problems
-from service.http.problems import InvalidField, MissingWild, NoHintInSpeedGames
+from service.http.problems import InvalidField, MissingWild
 from service.vocabulary import to_engine, to_wire
 
 LARGEST_HAND: Final = 16
@@ -78,8 +79,10 @@ class AdviceController(Controller):
             "From what the seat has seen (its view and the public log), never the hidden cards. "
             "Draw phase: each source's mean least deadwood over the unseen cards after the best "
             "discard (exact for a pile's top card) and its go-out chance. Discard phase: every "
-            "card ranked. Needs the seat's token; off turn, a 409. A speed game (`turns: "
-            "speed`) has calls, not turns, and no hint yet: a 409 `no-hint-in-speed-games`."
+            "card ranked. Needs the seat's token; off turn, a 409. In a speed game (`turns: "
+            "speed`), the advice for the seat's choice in the open call (its sources: the stock "
+            "and its right neighbour's pile), whatever it chose so far; a seat that went out "
+            "this round, or was not dealt in, has no choice to make: a 409 naming why."
         ),
         responses=problems(401, 404, 409, 503),
     )
@@ -87,11 +90,9 @@ class AdviceController(Controller):
         seat, state = acting_seat.seat, game_flow.dealt(acting_seat.loaded).state
         if state.status != "playing":
             raise engine.GameFinished()
-        if state.rules.turns == "speed":  # the hint reads a round turn by turn
-            raise NoHintInSpeedGames(
-                "a speed game has calls, not turns: the hint serves games played in turns"
-            )
-        if seat != state.turn:
+        if state.rules.turns == "speed":
+            check_chooser(state, seat)  # every seat still in the round chooses in each call
+        elif seat != state.turn:
             raise engine.NotYourTurn(seat, state.turn)
         seen = sight(game.view(state, seat), game.public_log(state, seat), seat, state.rules)
         advice = await anyio.to_thread.run_sync(hint, seen, limiter=_HINTS)

@@ -24,6 +24,11 @@ from engine.game.state import RECORD_CHUNK, GameState
 from service.games.records import GameRecord
 from service.games.wire import DEFAULT_CALL_SECONDS
 
+CALLS_KEPT: Final = 64
+"""Ended calls a game record keeps the start of (``GameRecord.ended_calls``): an event stream
+that resumes within the last ones shows each past call's own deadline, and the record stays
+small however long the game."""
+
 TAKEOVER_LEVEL: Final = "normal"
 """The level that chooses for an away seat (as a turn clock's takeover plays a turn)."""
 
@@ -37,9 +42,19 @@ def call_deadline(record: GameRecord) -> float:
     return record.turn_started + (record.call_seconds or DEFAULT_CALL_SECONDS)
 
 
-def deadline_text(record: GameRecord) -> str:
-    """The open call's deadline as views show it: ISO 8601, UTC, to the millisecond."""
-    moment = datetime.fromtimestamp(call_deadline(record), UTC)
+def deadline_text(record: GameRecord, version: int) -> str | None:
+    """The deadline of the call open at ``version`` as views show it (ISO 8601, UTC, to the
+    millisecond): the open call's, or an earlier one's from the calls the record keeps; None
+    for a call too old to be kept."""
+    started = record.turn_started
+    for ended, start in reversed(record.ended_calls):
+        if ended <= version:
+            break
+        started = start
+    else:
+        if len(record.ended_calls) == CALLS_KEPT:
+            return None  # the oldest kept call may not be this version's
+    moment = datetime.fromtimestamp(started + (record.call_seconds or DEFAULT_CALL_SECONDS), UTC)
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
@@ -90,8 +105,8 @@ def committed(
     before: GameRecord, old: GameState, new: GameState, head: bytes, *, by_token: bool
 ) -> GameRecord:
     """The record after a seat chose (or the caller timed the call out): the call's start
-    moved on when a new call opened. A person who had not chosen when the call ran out is
-    away; a token's choice brings its seat back."""
+    moved on when a new call opened, the one that ended kept in ``ended_calls``. A person who
+    had not chosen when the call ran out is away; a token's choice brings its seat back."""
     seat = actor(old, new)
     away = list(before.away) if before.away else [False] * len(new.players)
     if seat == CALLER:
@@ -101,10 +116,13 @@ def committed(
                 away[chooser] = True
     elif by_token:
         away[seat] = False
-    opened = (new.calls, new.deal) != (old.calls, old.deal)
+    if (new.calls, new.deal) == (old.calls, old.deal):
+        return msgspec.structs.replace(before, state=head, away=tuple(away) if any(away) else ())
+    ended = (*before.ended_calls, (new.version, before.turn_started))[-CALLS_KEPT:]
     return msgspec.structs.replace(
         before,
         state=head,
         away=tuple(away) if any(away) else (),
-        turn_started=time.time() if opened else before.turn_started,
+        turn_started=time.time(),
+        ended_calls=ended,
     )

@@ -129,7 +129,7 @@ def view_of(game_id: str, state: GameState, seat: int | None, record: GameRecord
     view = to_wire.view_to_wire(game_id, seen, seat, rules, legal)
     players = bot_seats.seated_players(view.players, record)
     if seen.call is not None:
-        call = to_wire.call_to_wire(seen.call, bot_calls.deadline_text(record))
+        call = to_wire.call_to_wire(seen.call, bot_calls.deadline_text(record, state.version))
         return msgspec.structs.replace(view, players=players, call=call)
     return view if players is view.players else msgspec.structs.replace(view, players=players)
 

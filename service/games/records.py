@@ -73,6 +73,10 @@ class GameRecord(msgspec.Struct, frozen=True, array_like=True):
     a speed game, the current call (its deadline is this plus ``call_seconds``)."""
     call_seconds: int | None = None
     """A speed game's caller: the time per call (``service.bots.calls``). None: in turns."""
+    ended_calls: tuple[tuple[int, float], ...] = ()
+    """A speed game's last calls before the open one (at most ``service.bots.calls.CALLS_KEPT``),
+    oldest first: the version that ended each, and when it had started. A view of an earlier
+    version shows its own call's deadline from them."""
 
 
 CHUNK_TAG: Final = b"c"

@@ -201,11 +201,13 @@ class CallOut(Out, frozen=True):
     number: Annotated[int, Meta(ge=1, description="The call's number in this round, from 1.")]
     phase: Literal["draw", "discard"]
     deadline: Annotated[
-        str,
+        str | None,
         Meta(
             description=(
                 "When the caller's time runs out (ISO 8601, UTC): every seat that has not "
-                "chosen then draws from the stock, or discards the card it drew."
+                "chosen then draws from the stock, or discards the card it drew. A view of an "
+                "earlier version (an event) shows its own call's deadline; null for a call "
+                "older than the last 64 a game keeps."
             )
         ),
     ]

@@ -150,10 +150,6 @@ class TableWaiting(ServiceProblem):
     status, kind, title = 409, "table-waiting", "The game has not started: seats are still open"
 
 
-class NoHintInSpeedGames(ServiceProblem):
-    status, kind, title = 409, "no-hint-in-speed-games", "Hints are for games played in turns"
-
-
 class GameNotFinished(ServiceProblem):
     status, kind, title = 409, "game-not-finished", "The game is not over yet"
 

@@ -230,7 +230,7 @@ def view_to_wire(
     )
 
 
-def call_to_wire(call: views.CallView, deadline: str) -> CallOut:
+def call_to_wire(call: views.CallView, deadline: str | None) -> CallOut:
     choice = call.choice
     return CallOut(
         number=call.number,

@@ -1,6 +1,8 @@
 """Speed games at a large table: the engine's time for one call of a 10-player speed game
 (``turns: speed``, classic with 5 decks), from the call's opening to its end: every seat's
-choice applied (each checked, a discard's go-out too) and the call resolved.
+choice applied (each checked, a discard's go-out too) and the call resolved; and a seat's
+hint in a call (its sight of the deal rebuilt from its view and log, every source or card
+figured).
 
 The calls are those of whole seeded games played by a purposeful policy; each is applied again
 from the state that opened it, so a row is the engine's work alone (no policy, no I/O). Rows
@@ -15,7 +17,9 @@ import statistics
 import time
 from collections.abc import Sequence
 
+from engine.advice import hint
 from engine.analysis import analyse
+from engine.draw_values import clear_memo
 from engine.game import (
     CALL_TIMEOUT,
     CALLER,
@@ -31,6 +35,7 @@ from engine.game import (
     view,
 )
 from engine.rules import Rules
+from engine.seen import sight
 
 PLAYERS = [f"p{i}" for i in range(10)]
 RULES = Rules.from_spec({"preset": "classic", "turns": "speed", "max_players": 10})
@@ -131,6 +136,14 @@ def main() -> None:
             public_log(state, seat, since=max(state.version - 12, 0))
         views.append(time.process_time() - start)
     row("every seat's view and new log entries", views, "10 seats, 100 late calls")
+    hints = []
+    for state, choices in late[:100]:
+        seat = choices[0][0]
+        clear_memo()
+        start = time.process_time()
+        hint(sight(view(state, seat), public_log(state, seat), seat, state.rules))
+        hints.append(time.process_time() - start)
+    row("a seat's hint (memo cleared)", hints, "first chooser, 100 late calls")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ matching their schemas, invalid requests refused, valid ones accepted.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from typing import Any, Final
 
@@ -16,6 +17,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import run_state_machine_as_test
+from litestar.testing import TestClient
 from schemathesis.config import SchemathesisConfig
 from schemathesis.core.transport import Response
 
@@ -127,6 +129,10 @@ def test_each_operation_is_a_test_item_of_its_own(request: pytest.FixtureRequest
 
 # (operationId, status) of every call the stateful phase made.
 STATEFUL_CALLS: Counter[tuple[str, int]] = Counter()
+# The speed games it created, and a count of the games it created (every other one is speed).
+SPEED_GAMES: set[str] = set()
+CREATED_GAMES = itertools.count()
+SPEED_RULES: Final[dict[str, Any]] = {"preset": "classic", "turns": "speed"}
 
 
 class GameWorkflow(schema.as_state_machine()):  # type: ignore[misc]
@@ -150,14 +156,22 @@ class GameWorkflow(schema.as_state_machine()):  # type: ignore[misc]
             # games: generated ones are nearly always refused, and the links never reached.
             for fitted in ("deal", "deal_from", "rotate_seats", "call_seconds"):
                 case.body.pop(fitted, None)
+            # Every other game is a speed game, so the same links (both seats draw from the
+            # stock, then a seat discards a card of its hand) post choices in its calls.
+            if next(CREATED_GAMES) % 2:
+                case.body["rules"] = SPEED_RULES
+                case.body.pop("turn_seconds", None)
         if operation == "createScoreSheet" and isinstance(case.body, dict):
             # Two named seats, a preset and a first dealer: a sheet its links can play on.
             case.body.update(players=["Ann", "Bob"], rules="classic", first_dealer=0)
 
     def after_call(self, response: Response, case: schemathesis.Case[Any]) -> None:
-        STATEFUL_CALLS[
-            str(case.operation.definition.raw.get("operationId")), response.status_code
-        ] += 1
+        operation = str(case.operation.definition.raw.get("operationId"))
+        STATEFUL_CALLS[operation, response.status_code] += 1
+        if operation == "createGame" and response.status_code == 201:
+            created = response.json()
+            if created["view"]["rules"]["turns"] == "speed":
+                SPEED_GAMES.add(created["game_id"])
 
 
 # Derandomized: which generated steps reach an accepted turn must not change from run to run
@@ -172,9 +186,10 @@ WORKFLOW_SETTINGS = settings(
 
 
 def test_the_stateful_phase_plays_games_through_the_links() -> None:
-    """The links lead the stateful phase from created games into accepted turns and views, and
-    from tables to claimed seats."""
+    """The links lead the stateful phase from created games into accepted turns and views, from
+    tables to claimed seats, and into speed games' calls."""
     STATEFUL_CALLS.clear()
+    SPEED_GAMES.clear()
     run_state_machine_as_test(GameWorkflow, settings=WORKFLOW_SETTINGS)
     print("stateful calls (operationId, status): count", sorted(STATEFUL_CALLS.items()))
     assert STATEFUL_CALLS["createGame", 201] > 0, STATEFUL_CALLS
@@ -186,3 +201,18 @@ def test_the_stateful_phase_plays_games_through_the_links() -> None:
     assert STATEFUL_CALLS["getScoreSheet", 200] > 0, STATEFUL_CALLS
     # ... and from tables with open seats to seats claimed by invite code, and on to their views.
     assert STATEFUL_CALLS["claimInvite", 201] > 0, STATEFUL_CALLS
+    # ... and into speed games' calls: the games' own logs hold the choices they accepted.
+    choices = speed_choices_logged(SPEED_GAMES)
+    print(f"speed games: {len(SPEED_GAMES)}, choices they accepted: {choices}")
+    assert choices > 0, STATEFUL_CALLS
+
+
+def speed_choices_logged(games: set[str]) -> int:
+    """The choices (entries of a seat, not the caller's) in the public logs of ``games``."""
+    client = TestClient(app)
+    choices = 0
+    for game_id in games:
+        answer = client.get(f"/v1/games/{game_id}/log")
+        assert answer.status_code == 200, answer.text
+        choices += sum(1 for entry in answer.json()["entries"] if entry["seat"] >= 0)
+    return choices

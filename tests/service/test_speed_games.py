@@ -2,14 +2,16 @@
 bots to the end, every call ended once; no view or log shows another seat's choice before its
 call ends; bad choices are 409/422 naming the field with nothing changed; a second choice
 replaces the first, with ``Idempotency-Key`` and ``expected_version`` as for any action; tables
-with open seats deal speed games; the hint answers a clear 409.
+with open seats deal speed games, whose seats get hints.
 
 Timing: the app sweeps every 0.2 s; every wait polls for its outcome with a generous deadline."""
 
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Iterator
+from datetime import datetime
 from functools import cache
 from typing import Any
 
@@ -23,6 +25,8 @@ from engine.game import Discard, Draw, apply, legal_actions, new_game
 from engine.game.speed import choosers
 from engine.rules import Rules
 from engine.seeds import mixed_seed
+from service.bots import calls
+from service.games.records import GameRecord
 from service.http.app import create_app
 from service.records.given import SEED_LIMIT
 from tests.service.test_bot_seats import FAST_SWEEPS, WAIT_SECONDS, create, log_of, poll, public
@@ -234,9 +238,16 @@ def test_bad_choices_are_refused_naming_the_field_with_nothing_changed(client: C
     assert view["call"]["phase"] == "draw"
     assert view["legal"] == []
     refused(ann, {"type": "draw", "source": "stock"}, 409, "seat-has-gone-out", None)
+    # Ann has no choice left to advise on; Bob's last draw call has its hint.
+    hint = client.get(f"/v1/games/{game_id}/hint", headers=bearer(ann))
+    assert hint.status_code == 409, hint.text
+    assert hint.json()["type"].endswith(":seat-has-gone-out")
+    last = client.get(f"/v1/games/{game_id}/hint", headers=bearer(bob))
+    assert last.status_code == 200, last.text
+    assert last.json()["phase"] == "draw"
 
 
-def test_a_listed_table_with_an_open_seat_deals_a_speed_game_and_the_hint_is_a_409(
+def test_a_listed_table_with_an_open_seat_deals_a_speed_game_with_hints(
     client: Client,
 ) -> None:
     players: list[Json] = [{"name": "Ann"}, {"open": True}, {"bot": "normal"}]
@@ -245,9 +256,12 @@ def test_a_listed_table_with_an_open_seat_deals_a_speed_game_and_the_hint_is_a_4
     assert listed["turns"] == "speed"
     assert created["view"]["status"] == "waiting"
     assert created["invite_code"]
+    before = time.time()
     claimed = claim(client, created["invite_code"], "Bob")
+    after = time.time()
     assert claimed.status_code == 201, claimed.text
     game_id, ann = created["game_id"], created["seats"][0]["token"]
+    assert_deadline_within(claimed.json()["view"]["call"]["deadline"], before + 30, after + 30)
     view = poll(
         lambda: seat_view(client, game_id, ann),
         lambda view: view["call"] is not None and 2 in view["call"]["chosen"],
@@ -258,8 +272,8 @@ def test_a_listed_table_with_an_open_seat_deals_a_speed_game_and_the_hint_is_a_4
     assert view["legal"]
     assert view["call"]["choice"] is None
     hint = client.get(f"/v1/games/{game_id}/hint", headers=bearer(ann))
-    assert hint.status_code == 409, hint.text
-    assert hint.json()["type"].endswith(":no-hint-in-speed-games")
+    assert hint.status_code == 200, hint.text
+    assert hint.json()["phase"] == "draw"
 
 
 def events_of(client: Client, game_id: str, token: str | None) -> list[Json]:
@@ -306,6 +320,56 @@ def test_the_event_streams_show_only_who_chose_until_the_call_ends(client: Clien
     assert {m["seat"]: m["card"] for m in public_moves}[1] is None  # Bob's stock card
 
 
+def wait_past(moment: float) -> None:
+    """Wait until the clock reads past ``moment`` (the next call then opens later)."""
+    poll(lambda: {"now": time.time()}, lambda now: bool(now["now"] > moment), WAIT_SECONDS)
+
+
+def test_each_event_shows_its_own_calls_deadline(client: Client) -> None:
+    """Four calls, each opened a little after the one before: every event of the stream from
+    the start, and the public's, shows the deadline its call's views showed while it was open,
+    not the newest call's."""
+    players = [{"name": "Ann"}, {"name": "Bob"}]
+    created = create(client, players, rules=SPEED, seed=2, call_seconds=3600)
+    game_id = created["game_id"]
+    ann, bob = (seat["token"] for seat in created["seats"])
+    shown: dict[tuple[int, int], str] = {}
+    for _ in range(4):
+        view = seat_view(client, game_id, ann)
+        shown[(view["round"], view["call"]["number"])] = view["call"]["deadline"]
+        wait_past(time.time() + 0.005)
+        for token in (ann, bob):
+            choice = seat_view(client, game_id, token)["legal"][0]
+            assert choose(client, game_id, token, choice).status_code == 200
+    assert len(set(shown.values())) == len(shown)  # so a stale deadline cannot pass
+    for token in (ann, None):
+        events = events_of(client, game_id, token)
+        assert len(events) == 12  # two choices and one call's end per call
+        for event in events:
+            view = event["data"]["view"]
+            key = (view["round"], view["call"]["number"])
+            if key in shown:
+                assert view["call"]["deadline"] == shown[key], event
+    newest = seat_view(client, game_id, ann)["call"]["deadline"]
+    assert newest not in shown.values()
+
+
+def test_a_call_older_than_the_kept_ones_has_no_deadline() -> None:
+    """The record keeps the last ``CALLS_KEPT`` calls: a version inside one shows its deadline,
+    one that may be older shows none rather than a wrong one."""
+    kept = tuple((10 * k + 10, 1000.0 + k) for k in range(calls.CALLS_KEPT))
+    record = GameRecord(
+        state=b"", token_hashes=(), created=0.0, turn_started=2000.0, call_seconds=20
+    )
+    full = msgspec.structs.replace(record, ended_calls=kept)
+    assert calls.deadline_text(record, 5) == "1970-01-01T00:33:40.000Z"
+    assert calls.deadline_text(full, 10 * calls.CALLS_KEPT + 10) == "1970-01-01T00:33:40.000Z"
+    assert calls.deadline_text(full, 25) == "1970-01-01T00:17:02.000Z"  # the third call's
+    assert calls.deadline_text(full, 9) is None
+    part = msgspec.structs.replace(record, ended_calls=kept[:3])
+    assert calls.deadline_text(part, 9) == "1970-01-01T00:17:00.000Z"  # the first call's
+
+
 def test_ten_seats_play_a_speed_game_and_a_rematch_follows(client: Client) -> None:
     """Ten seats (classic deals them from 5 decks): a person who never chooses is away after
     the first call, a bot chooses for them, and the game runs to its end; the person's rematch
@@ -323,12 +387,21 @@ def test_ten_seats_play_a_speed_game_and_a_rematch_follows(client: Client) -> No
         e for e in entries if e["action"]["type"] == "call_end" and e["action"]["timed_out"]
     ]
     assert len(timed_out) == 1  # Ann's first call; after it, a bot chose for her at once
+    before = time.time()
     rematch = client.post(f"/v1/games/{game_id}/rematch", headers=bearer(ann))
+    after = time.time()
     assert rematch.status_code == 201, rematch.text
     view = rematch.json()["view"]
     assert view["status"] == "playing"
     assert view["rules"]["turns"] == "speed"
     assert view["call"]["number"] == 1
+    assert_deadline_within(view["call"]["deadline"], before + 3, after + 3)  # call_seconds kept
+
+
+def assert_deadline_within(deadline: str, earliest: float, latest: float) -> None:
+    """A call's deadline (to the millisecond, truncated) lies between two clock readings."""
+    moment = datetime.fromisoformat(deadline).timestamp()
+    assert earliest - 0.001 <= moment <= latest, (deadline, earliest, latest)
 
 
 def test_a_speed_games_score_sheet_is_an_ordinary_sheet(client: Client) -> None:
