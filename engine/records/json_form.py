@@ -25,12 +25,12 @@ Json = dict[str, Any]
 
 def record_json(record: GameRecord) -> Json:
     h = record.headers
+    times = {"created": h.created, "finished": h.finished}  # absent when not known, as in text
     return {
         "format": FORMAT,
         "record": h.visibility,
         "status": h.status,
-        "created": h.created,
-        "finished": h.finished,
+        **{key: value for key, value in times.items() if value is not None},
         "players": list(h.players),
         "bots": list(h.bots),
         "first_dealer": h.first_dealer,

@@ -14,7 +14,7 @@ record never shows a pending choice.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from engine.cards import Card
@@ -177,3 +177,19 @@ def _rounds(state: GameState, whole: bool) -> tuple[RoundRecord, ...]:
         mark = game
     rounds.append(current.done())  # the round in play, or the last one
     return tuple(rounds)
+
+
+def record_page(
+    record: GameRecord, since: int = 0, limit: int | None = None
+) -> tuple[GameRecord, int | None]:
+    """A page of the record's actions: every round with its deal and result, each round's
+    actions only those that made versions after ``since``, at most ``limit`` of them in all;
+    and the ``since`` of the next page, None when this page holds the last action."""
+    later = [e.version for r in record.rounds for e in r.actions if e.version > since]
+    page = later if limit is None else later[:limit]
+    last = page[-1] if page else since
+    rounds = tuple(
+        replace(r, actions=tuple(e for e in r.actions if since < e.version <= last))
+        for r in record.rounds
+    )
+    return GameRecord(record.headers, rounds), (last if len(later) > len(page) else None)
