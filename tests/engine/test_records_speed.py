@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, note, settings
@@ -207,3 +208,11 @@ def test_a_bad_call_line_is_a_notation_error_naming_it() -> None:
         parse_record(edited(text, number, "3. call 1 draw | 0 discard 5C"))
     assert raised.value.line == number
     assert "not a choice in a draw call" in str(raised.value)
+
+
+def test_the_speed_example_in_the_docs_is_that_game_s_first_round() -> None:
+    docs = (Path(__file__).parents[2] / "docs" / "records.md").read_text()
+    example = docs.split("## Speed games", 1)[1].split("```\n", 2)[1]
+    text = print_record(record_of(speed_played(SPEED, 3, 19, 19)))
+    first = text.split("\n\n")[1]
+    assert example == first + "\n"
