@@ -64,7 +64,7 @@ def speed_bot_game(rules: str, seed: int) -> GameState:
     """Speed: every seat chooses by the bots' speed policy, in play order, every call."""
     state = new_game(PLAYERS, {**SPEED, "preset": rules}, seed)
     while state.status == "playing":
-        seat = choosers(state)[0]
+        seat = next(s for s in choosers(state) if state.choices[s] is None)
         legal = legal_actions(state, seat)
         state = apply(state, seat, speed_bots.choose(view(state, seat), seat, legal, state.rules))
     return state
@@ -126,18 +126,25 @@ def main() -> None:
             f"{statistics.median(decisions):.0f} decisions/game, {per * 1000:.2f} ms/decision, "
             f"slowest game {max(times) * 1000:.0f} ms",
         )
-    game = random_game("classic", 0)
+    for kind, game in (
+        ("", random_game("classic", 0)),
+        (" speed", speed_random_game("classic", 0)),
+    ):
+        record_rows(kind, game)
+
+
+def record_rows(kind: str, game: GameState) -> None:
     record = record_of(game)
     text = print_record(record)
     row(
-        "record_of, finished game (replays it)",
+        f"record_of, finished{kind} game (replays it)",
         cpu(lambda: record_of(game)),
-        f"{game.version} actions",
+        f"{game.version} versions, {sum(len(r.actions) for r in record.rounds)} lines",
     )
-    row("print_record", cpu(lambda: print_record(record)), f"{len(text)} bytes of text")
-    row("parse_located", cpu(lambda: parse_located(text)), "")
+    row(f"print_record{kind}", cpu(lambda: print_record(record)), f"{len(text)} bytes of text")
+    row(f"parse_located{kind}", cpu(lambda: parse_located(text)), "")
     located = parse_located(text)
-    row("import_record (replay and check)", cpu(lambda: import_record(*located)), "")
+    row(f"import_record{kind} (replay and check)", cpu(lambda: import_record(*located)), "")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from engine.rules import Rules
 from tests.engine.game_scenarios import choose
 from tests.engine.records_example import example_record
 from tests.engine.test_game_properties import NO_SHRINK, configurations
+from tests.engine.test_records_speed import SPEED, speed_played
 
 PLAYERS = ("ann", 'bob "the dealer"', "cy; not a comment", "di")
 
@@ -325,6 +326,7 @@ def test_the_worked_example_in_the_docs_is_the_example_game_s_record() -> None:
 # -- mangled records ------------------------------------------------------------------------------
 
 TOKENS = ["", "?", "-1", "99", "JK", "ZZ", "out", "round", "(", ")", "set(", "=", '"', "[", "]"]
+TOKENS += ["|", "call", "timeout", "draw", "discard", "pile", "0"]
 JSON_VALUES: list[object] = [None, True, 0, -1, 10**30, "x", "JK", [], {}, [1], ["AC"], 1.5]
 
 
@@ -368,6 +370,7 @@ def test_a_mangled_record_is_refused_with_an_engine_error_and_nothing_else() -> 
     games = [
         played("classic", 2, 4, 4),
         played({"preset": "online", "discard_piles": "per_player", "redemption": True}, 3, 1, 1),
+        speed_played(SPEED, 3, 11, 11),
     ]
     rng = random.Random(29)
     outcomes: Counter[str] = Counter()

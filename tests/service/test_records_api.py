@@ -14,6 +14,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from engine.records import MAX_RECORD_BYTES
+from service.games import records as game_records
 from service.http.app import create_app
 from service.settings import Settings
 from tests.service.test_bot_seats import WAIT_SECONDS, poll
@@ -303,3 +304,16 @@ def test_a_speed_game_exports_imports_back_and_is_reviewed(client: Client) -> No
     judged = {(d["version"], d["seat"]) for d in review["decisions"]}
     assert judged <= {(c["version"], m["seat"]) for c in calls for m in c["action"]["moves"]}
     assert len(judged) > len(calls)  # most calls have two judged choices
+
+
+def test_the_commit_that_ends_a_game_stamps_its_finished_time() -> None:
+    """``stamped`` sets the time once, at the commit that ends the game; a game whose end the
+    service's own move made falls back to that turn's start."""
+    record = game_records.GameRecord(state=b"", token_hashes=(), created=100.0, turn_started=150.0)
+    assert game_records.stamped(record, finished=False) is record
+    ended = game_records.stamped(record, finished=True)
+    assert ended.finished is not None
+    assert ended.finished >= record.created
+    assert game_records.stamped(ended, finished=True).finished == ended.finished
+    assert game_records.finished_at(ended) == ended.finished
+    assert game_records.finished_at(record) == 150.0
