@@ -104,7 +104,8 @@ class RecordsController(Controller):
         operation_id="getGameReview",
         summary="The review of a finished game: every decision, the best, the points lost",
         description=(
-            "For each draw and discard of each seat, rebuilt from what that seat knew then: "
+            "For each draw and discard of each seat (in a speed game, each seat's choice in "
+            "each call, judged at the call's start), rebuilt from what that seat knew then: "
             "the choice, the best choice by the hint's exact figures, the expected points "
             "lost and a grade (`best`, `good`, `inaccuracy`, `mistake`, `blunder`, "
             "`missed_go_out`; thresholds in docs/records.md); per seat and per round the points "
