@@ -126,7 +126,7 @@ class _Replay:
         self.piles[view.dealer if self.per_player else 0].append(
             _COVERED if view.turned is None else view.turned
         )
-        dealt = sum(copies for _, copies in _pack(rules, n))
+        dealt = sum(copies for _, copies in pack_copies(rules, n))
         self.stock = dealt - len(view.active) * hand_size(rules, view.round) - 1
         self.restocked: Counter[Card] | None = None
         """The cards of the last reshuffle still possibly in the stock (None: no reshuffle)."""
@@ -306,7 +306,7 @@ def sight(view: GameView, log: Sequence[LogEntry], seat: int, rules: Rules) -> S
     replay.uncover(view.discard_tops if replay.per_player else (view.discard_top,))
     table = _table_cards(view)
     hand = view.hand or ()
-    pack = _pack(rules, len(view.players))
+    pack = pack_copies(rules, len(view.players))
     unseen, stock = _unseen_and_stock(pack, replay.placed(hand, table), replay.restocked)
     stock_known = replay.restocked is not None
     if isinstance(replay, _CallReplay) and replay.draws_above_reshuffle(seat):
@@ -356,7 +356,7 @@ def _unseen_and_stock(
 
 
 @lru_cache(maxsize=64)
-def _pack(rules: Rules, players: int) -> Copies:
+def pack_copies(rules: Rules, players: int) -> Copies:
     """The pack for ``players`` seats: each distinct card with its copies, in card order."""
     return tuple(sorted(Counter(rules.pack(players)).items()))
 

@@ -183,11 +183,11 @@ def time_out(state: GameState) -> GameState:
     choices = list(state.choices)
     for seat in choosers(state):
         if choices[seat] is None:
-            choices[seat] = _default_choice(state, seat)
+            choices[seat] = default_choice(state, seat)
     return _end_call(evolve(state, choices=tuple(choices)), timed_out=True)
 
 
-def _default_choice(state: GameState, seat: int) -> Choice:
+def default_choice(state: GameState, seat: int) -> Choice:
     """A draw from the stock; a discard of the card just drawn, or where the rules forbid
     discarding it again, of the first card of the hand that they allow."""
     if state.phase is DRAW_PHASE:

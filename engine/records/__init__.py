@@ -16,7 +16,7 @@ from engine.records.importing import import_json, import_record, import_text
 from engine.records.json_form import record_from_json, record_json
 from engine.records.notation import MAX_RECORD_BYTES, print_record
 from engine.records.parsing import Places, parse_located, parse_record
-from engine.records.record import Dealt, GameRecord, Headers, RoundRecord, record_of
+from engine.records.record import Dealt, GameRecord, Headers, RoundRecord, record_of, record_page
 from engine.records.review import Decision, GameReview, Grade, RoundTally, Tally, review_game
 
 __all__ = [
@@ -42,5 +42,6 @@ __all__ = [
     "record_from_json",
     "record_json",
     "record_of",
+    "record_page",
     "review_game",
 ]

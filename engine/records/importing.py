@@ -7,6 +7,12 @@ it. The first disagreement raises ``RecordNotLegal`` naming its line (text) or p
 action the rules refuse (a card not in hand, out of turn, a go-out that does not meld), a draw
 that took another card than the record says, a round, a score or a result the replay does not
 reach.
+
+A speed game's call line is replayed as its choices (a call that timed out: the choices that
+differ from the caller's default, then the timeout), then checked against the call's end the
+replay records. A choice made again in the same call makes a version and changes nothing
+else; the record keeps the version each call ended at, so the replay makes a choice again
+where the game did to end each call at the recorded version.
 """
 
 from __future__ import annotations
@@ -18,10 +24,12 @@ from typing import NoReturn
 from engine.cards import Card, format_card
 from engine.errors import EngineError, GameSetupError, RecordNotLegal
 from engine.game import GameState, LogEntry, RoundResult, Shuffles, apply, hand_size, replay
-from engine.game.dealing import pack_of
+from engine.game.actions import CALL_TIMEOUT, CALLER, CallEnd, Move
+from engine.game.dealing import pack_of, seats_after
+from engine.game.speed import choosers, default_choice
 from engine.records.json_form import record_from_json
 from engine.records.parsing import Places, parse_located
-from engine.records.record import SPEED_REFUSED, GameRecord, RoundRecord
+from engine.records.record import GameRecord, RoundRecord
 
 
 def import_record(record: GameRecord, places: Places | None = None) -> GameState:
@@ -63,8 +71,6 @@ class _Importer:
                 _Where("record", ("header", "Record")),
                 "a public record holds no deals: only a finished game's whole record replays",
             )
-        if h.rules.turns == "speed":
-            self.fail(_Where("rules.turns", ("header", "Rules.turns")), SPEED_REFUSED)
         n = len(h.players)
         if not 0 <= h.first_dealer < n:
             self.fail(_Where("first_dealer", ("header", "FirstDealer")), "no such seat")
@@ -99,13 +105,21 @@ class _Importer:
             if len(hand) != wanted:
                 self.fail(at, f"seat {seat} is dealt {wanted} cards, not {len(hand)}")
             self._take(left, hand, at)
-        self._take(left, (entry.upcard,), _Where(f"rounds[{index}].upcard", ("upcard", index)))
+        upcards = entry.upcards if rules.turns == "speed" else (entry.upcard,)
+        upcard_at = _Where(
+            f"rounds[{index}].upcard{'s' if entry.upcards else ''}", ("upcard", index)
+        )
+        if len(upcards) != (len(entry.active) if rules.turns == "speed" else 1):
+            self.fail(upcard_at, "a speed game's deal turns up one card for each seat dealt in")
+        self._take(left, upcards, upcard_at)
         stock_at = _Where(f"rounds[{index}].stock", ("stock", index))
         self._take(left, dealt.stock, stock_at)
         if +left:
             missing = " ".join(format_card(c) for c in sorted((+left).elements()))
             self.fail(stock_at, f"the deal leaves out cards of the pack: {missing}")
         pack = pack_of(dealt.hands, entry.upcard, dealt.stock, entry.dealer, entry.active)
+        if entry.upcards:
+            pack = _speed_pack(pack, entry, n, len(dealt.stock))
         return [pack, *(cards[::-1] for cards in dealt.restocks)]
 
     def _take(self, left: Counter[Card], cards: tuple[Card, ...], where: _Where) -> None:
@@ -156,6 +170,10 @@ class _Importer:
 
     def _step(self, game: GameState, logged: LogEntry, at: _Where) -> GameState:
         """The game after one recorded action, which must take the card it says it takes."""
+        if type(logged.action) is CallEnd:
+            return self._call(game, logged.version, logged.action, at)
+        if game.rules.turns == "speed":
+            self.fail(at, "a speed game's record has one line per call ('V. call N ...')")
         if logged.version != game.version + 1:
             self.fail(at, f"version {logged.version}, where the replay is at {game.version + 1}")
         if logged.card is None:
@@ -176,6 +194,47 @@ class _Importer:
             self.fail(
                 at, f"this action takes {shown} in the replay, not {format_card(logged.card)}"
             )
+        return game
+
+    def _call(self, game: GameState, version: int, call: CallEnd, at: _Where) -> GameState:
+        """The game after a speed call: its choices, made again where the game made one
+        again (the record's version says how often), then the caller's timeout if it had one."""
+        if game.rules.turns != "speed":
+            self.fail(at, "a call line in a game played in turns")
+        phase = game.phase.value
+        if (call.number, call.phase.value) != (game.calls + 1, phase):
+            self.fail(at, f"the replay is at call {game.calls + 1}, a {phase} call")
+        seats = choosers(game)
+        if [m.seat for m in call.moves] != seats:
+            self.fail(
+                at, f"the call's choices are seats {' '.join(map(str, seats))}, in that order"
+            )
+        if any(m.card is None for m in call.moves):
+            self.fail(at, "a whole record shows every card drawn")
+        made = [
+            m for m in call.moves if not call.timed_out or m.action != default_choice(game, m.seat)
+        ]
+        if call.timed_out and len(made) == len(seats):
+            self.fail(at, "the call timed out, yet no seat's choice is the caller's default")
+        if call.timed_out and not made and version > game.version + 1 and len(seats) > 1:
+            made = [call.moves[0]]  # a default chosen by the seat, then made again
+        choices = _with_repeats(made, version - game.version - len(made) - 1, call.timed_out)
+        if choices is None:
+            self.fail(
+                at,
+                f"version {version}: this call's choices end it at version "
+                f"{game.version + len(made) + 1}",
+            )
+        try:
+            for move in choices:
+                game = apply(game, move.seat, move.action)
+            if call.timed_out:
+                game = apply(game, CALLER, CALL_TIMEOUT)
+        except EngineError as error:
+            self.fail(at, str(error))
+        ended = game.last_record_action
+        if ended != call:
+            self.fail(at, _call_difference(ended, call))
         return game
 
     def _check_result(
@@ -218,6 +277,49 @@ class _Importer:
         if h.winners != game.winners:
             shown = "none" if game.winners is None else " ".join(map(str, game.winners))
             self.fail(_Where("winners", ("header", "Winners")), f"the replay's winners are {shown}")
+
+
+def _speed_pack(pack: tuple[Card, ...], entry: RoundRecord, n: int, stock: int) -> tuple[Card, ...]:
+    """The pack of a speed deal: ``pack_of``'s, with one upcard per seat dealt in, turned up
+    in play order from the dealer's left, where one upcard stands."""
+    order = seats_after(entry.dealer, entry.active, n)
+    by_seat = dict(zip(entry.active, entry.upcards, strict=True))
+    turned = tuple(by_seat[seat] for seat in reversed(order))
+    return (*pack[:stock], *turned, *pack[stock + 1 :])
+
+
+def _with_repeats(made: list[Move], extra: int, timed_out: bool) -> list[Move] | None:
+    """The choices to apply for a call that ends ``extra`` versions later than they alone
+    make it: the first made again before the last (a choice that completes the call ends it
+    at once). None when no choice can be made again."""
+    if extra < 0:
+        return None
+    if extra == 0:
+        return made
+    if timed_out and made:
+        return [made[0]] * extra + made
+    if len(made) < 2:  # noqa: PLR2004 - the first choice must not complete the call
+        return None
+    return [made[0]] * extra + made
+
+
+def _call_difference(ended: object, call: CallEnd) -> str:
+    if type(ended) is not CallEnd:
+        return "the call does not end here in the replay"
+    if ended.timed_out != call.timed_out:
+        return (
+            "the call times out in the replay"
+            if ended.timed_out
+            else ("the call ends without a timeout in the replay")
+        )
+    for mine, theirs in zip(ended.moves, call.moves, strict=True):
+        if mine != theirs and theirs.card is not None:
+            took = "nothing" if mine.card is None else format_card(mine.card)
+            return (
+                f"seat {mine.seat}'s choice takes {took} in the replay, "
+                f"not {format_card(theirs.card)}"
+            )
+    return "the call ends otherwise in the replay"
 
 
 def _seat(seat: int | None) -> str:

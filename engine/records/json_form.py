@@ -14,7 +14,8 @@ from typing import Any, Final, NoReturn, TypeVar
 from engine.analysis import Meld
 from engine.cards import Card, format_card, parse_card
 from engine.errors import CardCodeError, NotationError, RulesError
-from engine.game import Action, Discard, Draw, LayOff, LogEntry, RoundResult, SeatResult
+from engine.game import Discard, Draw, LayOff, LogEntry, RoundResult, SeatResult
+from engine.game.actions import CALLER, DISCARD_PHASE, DRAW_PHASE, CallEnd, Move
 from engine.records.record import FORMAT, Dealt, GameRecord, Headers, RoundRecord
 from engine.rules import Rules
 
@@ -24,12 +25,12 @@ Json = dict[str, Any]
 
 def record_json(record: GameRecord) -> Json:
     h = record.headers
+    times = {"created": h.created, "finished": h.finished}  # absent when not known, as in text
     return {
         "format": FORMAT,
         "record": h.visibility,
         "status": h.status,
-        "created": h.created,
-        "finished": h.finished,
+        **{key: value for key, value in times.items() if value is not None},
         "players": list(h.players),
         "bots": list(h.bots),
         "first_dealer": h.first_dealer,
@@ -52,6 +53,8 @@ def _round_json(r: RoundRecord) -> Json:
         "seats": list(r.active),
         "upcard": format_card(r.upcard),
     }
+    if r.upcards:  # a speed game's deal: one upcard per seat's pile, in the seats' order
+        out["upcards"] = _codes(r.upcards)
     if r.dealt is not None:
         out["hands"] = [_codes(hand) for hand in r.dealt.hands]
         out["stock"] = _codes(r.dealt.stock)
@@ -65,23 +68,50 @@ def entry_json(entry: LogEntry) -> Json:
     """An action as the API's log entries show it (``LogEntryOut``)."""
     action: Json
     match entry.action:
-        case Draw(source=source, pile=pile):
-            action = {"type": "draw", "source": source, "pile": pile}
-        case Discard(go_out=go_out, pile=pile):
-            action = {"type": "discard", "go_out": go_out}
-            if pile is not None:  # a joker onto another seat's pile (``joker_discards``)
-                action["pile"] = pile
-        case LayOff(seat=owner, meld=meld):
-            action = {"type": "lay_off", "seat": owner, "meld": meld}
+        case Draw() | Discard() | LayOff():
+            action = _action_json(entry.action)
+        case CallEnd(number=number, phase=phase, moves=moves, timed_out=timed_out):
+            action = {
+                "type": "call_end",
+                "number": number,
+                "phase": phase.value,
+                "moves": [
+                    {"seat": m.seat, "action": _action_json(m.action), "card": _code(m.card)}
+                    for m in moves
+                ],
+                "timed_out": timed_out,
+            }
         case _:
             raise ValueError(f"no JSON form for {entry.action!r}")
-    card = None if entry.card is None else format_card(entry.card)
-    return {"version": entry.version, "seat": entry.seat, "action": action, "card": card}
+    return {
+        "version": entry.version,
+        "seat": entry.seat,
+        "action": action,
+        "card": _code(entry.card),
+    }
+
+
+def _code(card: Card | None) -> str | None:
+    return None if card is None else format_card(card)
+
+
+def _action_json(action: Draw | Discard | LayOff) -> Json:
+    match action:
+        case Draw(source=source, pile=pile):
+            return {"type": "draw", "source": source, "pile": pile}
+        case Discard(go_out=go_out, pile=pile):
+            out: Json = {"type": "discard", "go_out": go_out}
+            if pile is not None:  # a joker onto another seat's pile (``joker_discards``)
+                out["pile"] = pile
+            return out
+        case LayOff(seat=owner, meld=meld):
+            return {"type": "lay_off", "seat": owner, "meld": meld}
 
 
 def _result_json(result: RoundResult) -> Json:
     return {
         "out_seat": result.out_seat,
+        "out_seats": list(result.out_seats),
         "replayed": result.replayed,
         "tiebreak": result.tiebreak,
         "scores": [
@@ -227,14 +257,42 @@ def _round_in(r: _Reader, whole: bool) -> RoundRecord:
         dealt=dealt,
         actions=tuple(_entry_in(a, deal) for a in r.at("actions").items()),
         result=r.optional("result").opt(lambda result: _result_in(result, number)),
+        upcards=r.optional("upcards").opt(_Reader.cards) or (),
     )
 
 
 def _entry_in(entry: _Reader, deal: int) -> LogEntry:
     a = entry.at("action")
-    kind = a.at("type").text()
+    version = entry.at("version").integer()
+    if a.at("type").value == "call_end":
+        return LogEntry(version, CALLER, _call_in(a), None, deal)
     card = entry.optional("card").opt(_Reader.card)
-    action: Action
+    return LogEntry(version, entry.at("seat").integer(), _action_in(a, card, entry), card, deal)
+
+
+def _call_in(a: _Reader) -> CallEnd:
+    """A speed call's end: its number, phase, every seat's choice with its card."""
+    phase = a.at("phase").text()
+    if phase not in ("draw", "discard"):
+        a.at("phase").fail("expected 'draw' or 'discard'")
+    moves = []
+    for m in a.at("moves").items():
+        card = m.optional("card").opt(_Reader.card)
+        action = _action_in(m.at("action"), card, m)
+        if not isinstance(action, Draw if phase == "draw" else Discard):
+            m.at("action").fail(f"not a choice in a {phase} call")
+        moves.append(Move(m.at("seat").integer(), action, card))
+    return CallEnd(
+        a.at("number").integer(),
+        DRAW_PHASE if phase == "draw" else DISCARD_PHASE,
+        tuple(moves),
+        a.at("timed_out").boolean(),
+    )
+
+
+def _action_in(a: _Reader, card: Card | None, entry: _Reader) -> Draw | Discard | LayOff:
+    kind = a.at("type").text()
+    action: Draw | Discard | LayOff
     if kind == "draw":
         source = a.at("source").text()
         if source not in ("stock", "discard"):
@@ -250,8 +308,8 @@ def _entry_in(entry: _Reader, deal: int) -> LogEntry:
         else:
             action = LayOff(card, a.at("seat").integer(), a.at("meld").integer())
     else:
-        a.at("type").fail(f"expected 'draw', 'discard' or 'lay_off', not {kind!r}")
-    return LogEntry(entry.at("version").integer(), entry.at("seat").integer(), action, card, deal)
+        a.at("type").fail(f"expected 'draw', 'discard', 'lay_off' or 'call_end', not {kind!r}")
+    return action
 
 
 def _result_in(r: _Reader, round_number: int) -> RoundResult:
@@ -265,13 +323,14 @@ def _result_in(r: _Reader, round_number: int) -> RoundResult:
         for s in r.at("scores").items()
     )
     out = r.at("out_seat").opt(_Reader.integer)
+    outs = r.optional("out_seats").opt(_Reader.ints)
     return RoundResult(
         round_number,
         out,
         scores,
         replayed=r.at("replayed").boolean(),
         tiebreak=r.at("tiebreak").boolean(),
-        out_seats=() if out is None else (out,),  # records are of games played in turns
+        out_seats=(() if out is None else (out,)) if outs is None else outs,
     )
 
 

@@ -16,9 +16,11 @@ from engine.game import (
     Discard,
     Draw,
     LayOff,
+    LogEntry,
     RoundResult,
     wild_rank,
 )
+from engine.game.actions import CallEnd
 from engine.records.record import FORMAT, GameRecord, Headers, RoundRecord
 from engine.rules import Rules
 
@@ -31,6 +33,11 @@ as text and 95 as JSON: a game of 1,300 actions (22 rounds, 8 seats) 55 kB of te
 limit, so a record longer than this is written but not read."""
 HIDDEN: Final = "?"
 """A card the record may not show (a draw from the stock, in a public record)."""
+CALL: Final = "call"
+"""A speed call's line: ``V. call N draw | S choice | S choice ...``."""
+MOVES: Final = " | "
+"""Between the choices of a speed call's line."""
+TIMEOUT: Final = "timeout"
 
 # -- printing -------------------------------------------------------------------------------------
 
@@ -95,14 +102,25 @@ def _round_lines(r: RoundRecord, rules: Rules) -> list[str]:
     lines = [f"round {r.round} deal {r.deal} dealer {r.dealer} seats {seats} ; wild {wild}"]
     if r.dealt is not None:
         lines += [f"hand {seat}{_cards(hand)}" for seat, hand in enumerate(r.dealt.hands)]
-    lines.append(f"upcard {format_card(r.upcard)}")
+    lines.append(f"upcard{_cards(r.upcards or (r.upcard,))}")
     if r.dealt is not None:
         lines.append(f"stock{_cards(r.dealt.stock)}")
         lines += [f"restock{_cards(cards)}" for cards in r.dealt.restocks]
-    lines += [f"{e.version}. {e.seat} {action_text(e.action, e.card)}" for e in r.actions]
+    lines += [entry_text(e) for e in r.actions]
     if r.result is not None:
         lines += _result_lines(r.result)
     return lines
+
+
+def entry_text(entry: LogEntry) -> str:
+    """An action's line: ``12. 0 draw stock 7H``, or a speed call's end with every choice,
+    ``12. call 3 draw | 0 draw stock 7H | 1 draw discard pile 0 9C``."""
+    action = entry.action
+    if type(action) is CallEnd:
+        timeout = f" {TIMEOUT}" if action.timed_out else ""
+        moves = "".join(f"{MOVES}{m.seat} {action_text(m.action, m.card)}" for m in action.moves)
+        return f"{entry.version}. {CALL} {action.number} {action.phase.value}{timeout}{moves}"
+    return f"{entry.version}. {entry.seat} {action_text(action, entry.card)}"
 
 
 def action_text(action: Action, card: Card | None) -> str:
@@ -124,13 +142,18 @@ def action_text(action: Action, card: Card | None) -> str:
 
 
 def _result_lines(result: RoundResult) -> list[str]:
-    out = "-" if result.out_seat is None else str(result.out_seat)
+    out = "-" if result.out_seat is None else " ".join(map(str, _out_seats(result)))
     flags = (" replayed" if result.replayed else "") + (" tiebreak" if result.tiebreak else "")
     lines = [f"out {out}{flags}"]
     for s in result.results:
         melds = "".join(" " + _meld_text(m) for m in s.melds)
         lines.append(f"score {s.seat} {s.points}{melds} deadwood{_cards(s.deadwood)}")
     return lines
+
+
+def _out_seats(result: RoundResult) -> tuple[int, ...]:
+    """Every seat that went out: several may in a speed game's call, the first named first."""
+    return result.out_seats or (() if result.out_seat is None else (result.out_seat,))
 
 
 def _meld_text(meld: Meld) -> str:

@@ -15,8 +15,9 @@ from typing import Any, Final
 from engine.cards import Card
 from engine.errors import NotationError, RulesError
 from engine.game import LogEntry, RoundResult, SeatResult
+from engine.game.actions import CALLER, DISCARD_PHASE, DRAW_PHASE, CallEnd, Discard, Draw, Move
 from engine.records import readers
-from engine.records.notation import GAME, MAX_RECORD_BYTES, RULE_PREFIX
+from engine.records.notation import CALL, GAME, MAX_RECORD_BYTES, MOVES, RULE_PREFIX, TIMEOUT
 from engine.records.record import FORMAT, Dealt, GameRecord, Headers, RoundRecord
 from engine.rules import Rules
 
@@ -52,6 +53,10 @@ def parse_located(text: str) -> tuple[GameRecord, Places]:
 
 _HEADER: Final = re.compile(r'\[([A-Za-z][A-Za-z0-9_.]*) ("(?:[^"\\]|\\.)*")\]')
 _ACTION: Final = re.compile(r"(\d+)\. (\d+) (.+)")
+_CALL: Final = re.compile(
+    rf"(\d+)\. {CALL} (\d+) (draw|discard)( {TIMEOUT})?((?:{re.escape(MOVES)}.+)+)"
+)
+_MOVE: Final = re.compile(r"(\d+) (.+)")
 
 
 class _Parser:
@@ -172,6 +177,7 @@ class _Parser:
         rounds: list[RoundRecord] = []
         line = self.pending
         self.seats = len(headers.players)
+        self.speed = headers.rules.turns == "speed"
         while line is not None:
             if not line.startswith("round "):
                 readers.fail(
@@ -193,12 +199,22 @@ class _Parser:
         active = tuple(self.seat(w) for w in words[7:])
         self.places.lines["round", index] = self.number
         reader = _RoundReader(self, index, lines)
-        dealt = reader.dealt(whole)
-        upcard = reader.upcard
+        dealt = reader.dealt(whole, len(active) if self.speed else 1)
+        upcards = reader.upcards
         actions = reader.actions(deal)
         result = reader.result(round_number)
         return (
-            RoundRecord(round_number, deal, dealer, active, upcard, dealt, actions, result),
+            RoundRecord(
+                round_number,
+                deal,
+                dealer,
+                active,
+                upcards[0],
+                dealt,
+                actions,
+                result,
+                upcards if self.speed else (),
+            ),
             reader.line,
         )
 
@@ -218,7 +234,7 @@ class _RoundReader:
         self.index = index
         self.lines = lines
         self.line: str | None = next(lines, None)
-        self.upcard: Card = -1
+        self.upcards: tuple[Card, ...] = ()
 
     def _mark(self, *place: object) -> None:
         self.parser.places.lines[place] = self.parser.number
@@ -229,7 +245,7 @@ class _RoundReader:
     def _word(self) -> str:
         return "" if self.line is None else self.line.split(" ", 1)[0]
 
-    def dealt(self, whole: bool) -> Dealt | None:
+    def dealt(self, whole: bool, upcards: int) -> Dealt | None:
         hands: list[tuple[Card, ...]] = []
         while self._word() == "hand":
             words = readers.read_words(self.line)
@@ -244,9 +260,10 @@ class _RoundReader:
         if self._word() != "upcard":
             readers.fail(f"expected the upcard line ('upcard C'), not {self.line!r}")
         words = readers.read_words(self.line)
-        if len(words) != 2:  # noqa: PLR2004
-            readers.fail("the upcard line names one card")
-        self.upcard = readers.read_card(words[1])
+        if len(words) != 1 + upcards:
+            # A speed game's deal turns up a card on each seat's pile, in the seats' order.
+            readers.fail(f"the upcard line names {upcards} card{'s' if upcards > 1 else ''}")
+        self.upcards = readers.read_card_list(words[1:])
         self._mark("upcard", self.index)
         self._next()
         if not whole:
@@ -272,27 +289,57 @@ class _RoundReader:
     def actions(self, deal: int) -> tuple[LogEntry, ...]:
         entries: list[LogEntry] = []
         while self.line is not None and self.line[0].isdigit():
+            self._mark("action", self.index, len(entries))
+            if self.parser.speed:
+                entries.append(self._call(self.line, deal))
+                self._next()
+                continue
             match = _ACTION.fullmatch(self.line)
             if match is None:
                 readers.fail(f"expected an action line ('V. S action'), not {self.line!r}")
             version, seat_word, text = match.groups()
             action, card = readers.parse_action(text)
-            self._mark("action", self.index, len(entries))
             entries.append(LogEntry(int(version), self.parser.seat(seat_word), action, card, deal))
             self._next()
         return tuple(entries)
+
+    def _call(self, line: str, deal: int) -> LogEntry:
+        """A speed call's line: ``V. call N draw|discard [timeout] | S choice | S choice ...``."""
+        match = _CALL.fullmatch(line)
+        if match is None:
+            readers.fail(f"expected a call line ('V. call N draw | S choice | ...'), not {line!r}")
+        version, number, phase, timeout, moves_text = match.groups()
+        moves = []
+        for text in moves_text.split(MOVES)[1:]:
+            move = _MOVE.fullmatch(text)
+            if move is None:
+                readers.fail(f"expected a seat and its choice ('S draw stock C'), not {text!r}")
+            action, card = readers.parse_action(move[2])
+            if not isinstance(action, Draw if phase == "draw" else Discard):
+                readers.fail(f"not a choice in a {phase} call: {move[2]!r}")
+            moves.append(Move(self.parser.seat(move[1]), action, card))
+        end = CallEnd(
+            int(number),
+            DRAW_PHASE if phase == "draw" else DISCARD_PHASE,
+            tuple(moves),
+            timed_out=timeout is not None,
+        )
+        return LogEntry(int(version), CALLER, end, None, deal)
 
     def result(self, round_number: int) -> RoundResult | None:
         if self._word() != "out":
             return None
         words = readers.read_words(self.line)
         self._mark("out", self.index)
-        out = (
-            None
-            if len(words) > 1 and words[1] == "-"
-            else self.parser.seat(readers.read_at(words, 1))
-        )
-        flags = words[2:]
+        seats = 1
+        if words[1:2] != ["-"]:  # several seats may go out on one speed call
+            while seats < len(words) and words[seats].isdigit():
+                seats += 1
+            seats = max(seats, 2)
+            outs = tuple(self.parser.seat(readers.read_at(words, i)) for i in range(1, seats))
+        else:
+            outs, seats = (), 2
+        flags = words[seats:]
         if any(f not in ("replayed", "tiebreak") for f in flags) or len(set(flags)) < len(flags):
             readers.fail(f"after the out seat, only 'replayed' and 'tiebreak' may follow: {flags}")
         self._next()
@@ -302,11 +349,11 @@ class _RoundReader:
             self._next()
         return RoundResult(
             round_number,
-            out,
+            outs[0] if outs else None,
             tuple(scores),
             replayed="replayed" in flags,
             tiebreak="tiebreak" in flags,
-            out_seats=() if out is None else (out,),  # records are of games played in turns
+            out_seats=outs,
         )
 
     def _score(self) -> SeatResult:

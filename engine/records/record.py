@@ -5,25 +5,27 @@
 played the record holds only what the public may see, as the public log does: no hand, no
 stock, a card drawn from the stock this round shown as unknown. Once the game is finished it
 holds everything: each round's hands, upcard, stock and reshuffled stocks, every card drawn.
+
+A speed game's round has one action per call that ended (the caller's ``CallEnd``: every
+seat's choice, revealed at once); the choices made while a call is open are not recorded, so a
+record never shows a pending choice.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from engine.cards import Card
 from engine.errors import GameSetupError
 from engine.game import GameState, LogEntry, RoundResult, Status, apply, public_log, replay
+from engine.game.actions import CALLER
 from engine.rules import Rules
 
 Visibility = Literal["public", "whole"]
 FORMAT = 1
 """The record's format version, in its headers (text and JSON)."""
-SPEED_REFUSED = "speed games have no record yet: the notation writes games played in turns"
-"""Why a speed game is neither recorded nor imported: its calls (every seat choosing at once)
-have no line in the notation."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +65,7 @@ class RoundRecord:
     dealer: int
     active: tuple[int, ...]
     upcard: Card
-    """The card turned up at the deal (everyone saw it)."""
+    """The card turned up at the deal (everyone saw it); in a speed game, ``upcards[0]``."""
     dealt: Dealt | None
     """The hands and the stock: None in a public record."""
     actions: tuple[LogEntry, ...]
@@ -71,6 +73,9 @@ class RoundRecord:
     None."""
     result: RoundResult | None
     """The round's end, every hand laid out and scored; None while it is played."""
+    upcards: tuple[Card, ...] = ()
+    """A speed game's deal turns up a card on each seat's pile: one per seat of ``active``, in
+    that order. Empty in a game played in turns."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +98,6 @@ def record_of(
     """The record of ``state``: the public record while it is played, the whole record once it
     is finished. ``bots`` gives each seat's computer level (None for a person); ``created`` and
     ``finished`` are the caller's times, written as given."""
-    if state.rules.turns == "speed":
-        raise GameSetupError(SPEED_REFUSED)
     n = len(state.players)
     levels = tuple(bots) if bots is not None else (None,) * n
     if len(levels) != n:
@@ -126,21 +129,28 @@ class _Round:
         self.result: RoundResult | None = None
 
     def restocked(self, game: GameState) -> None:
-        self.restocks.append(game.stock[::-1])
+        # The reshuffled cards, first drawn first (in a speed game, under what the stock held).
+        self.restocks.append(game.shuffles[-1][::-1])
 
     def done(self) -> RoundRecord:
         game = self.game
-        pile = game.piles[game.dealer if len(game.piles) > 1 else 0]
+        upcards: tuple[Card, ...] = ()
+        if game.rules.turns == "speed":
+            upcards = tuple(game.piles[seat][-1] for seat in game.active)
+            upcard = upcards[0]
+        else:
+            upcard = game.piles[game.dealer if len(game.piles) > 1 else 0][-1]
         dealt = Dealt(game.hands, game.stock[::-1], tuple(self.restocks)) if self.whole else None
         return RoundRecord(
             round=game.round,
             deal=game.deal,
             dealer=game.dealer,
             active=game.active,
-            upcard=pile[-1],
+            upcard=upcard,
             dealt=dealt,
             actions=tuple(self.actions),
             result=self.result,
+            upcards=upcards,
         )
 
 
@@ -150,16 +160,36 @@ def _rounds(state: GameState, whole: bool) -> tuple[RoundRecord, ...]:
     current = _Round(game, whole)
     # The public log decides what may be shown (everything, once the game is over).
     entries = public_log(state, None)
+    speed = state.rules.turns == "speed"
+    mark = game
     for record, entry in zip(state.history, entries, strict=True):
-        before = game
         game = apply(game, record.seat, record.action)
+        if speed and record.seat != CALLER:
+            continue  # a speed choice shows in its call's end, the record that ends the call
         current.actions.append(entry)
-        if game.last_round is not before.last_round:
+        if game.last_round is not mark.last_round:
             current.result = game.last_round
-        if game.deal != before.deal:
+        if game.deal != mark.deal:
             rounds.append(current.done())
             current = _Round(game, whole)
-        elif len(game.shuffles) != len(before.shuffles):
+        elif len(game.shuffles) != len(mark.shuffles):
             current.restocked(game)
+        mark = game
     rounds.append(current.done())  # the round in play, or the last one
     return tuple(rounds)
+
+
+def record_page(
+    record: GameRecord, since: int = 0, limit: int | None = None
+) -> tuple[GameRecord, int | None]:
+    """A page of the record's actions: every round with its deal and result, each round's
+    actions only those that made versions after ``since``, at most ``limit`` of them in all;
+    and the ``since`` of the next page, None when this page holds the last action."""
+    later = [e.version for r in record.rounds for e in r.actions if e.version > since]
+    page = later if limit is None else later[:limit]
+    last = page[-1] if page else since
+    rounds = tuple(
+        replace(r, actions=tuple(e for e in r.actions if since < e.version <= last))
+        for r in record.rounds
+    )
+    return GameRecord(record.headers, rounds), (last if len(later) > len(page) else None)

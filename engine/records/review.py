@@ -13,6 +13,10 @@ from its own shuffles only to show each seat its view at each version.
 - A missed go-out is its own grade: going out was certain (a discard that goes out, or a pile's
   top card that lets the seat go out) and the seat did not take it.
 
+In a speed game each seat's choice in each call (shown at the call's end, a default the caller
+made for a seat that had not chosen among them) is judged from what the seat knew at the call's
+start (``engine.records.speed_sight``), by the same figures; its version is the call end's.
+
 Grades by points lost (docs/records.md): ``best`` none (and no go-out chance given up),
 ``good`` up to ``GOOD``, ``inaccuracy`` up to ``INACCURACY``, ``mistake`` up to ``MISTAKE``,
 ``blunder`` beyond. A decision's accuracy is ``100 * max(0, 1 - lost / ACCURACY_SCALE)`` (0 for
@@ -22,6 +26,7 @@ with one legal choice, are not reviewed.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final, Literal, get_args
@@ -37,6 +42,8 @@ from engine.game import (
     replay,
     view,
 )
+from engine.game.actions import CALLER, CallEnd
+from engine.records.speed_sight import SpeedDeal
 from engine.seen import Sight, sight
 
 Grade = Literal["best", "good", "inaccuracy", "mistake", "blunder", "missed_go_out"]
@@ -127,6 +134,8 @@ def review_game(state: GameState) -> GameReview:
     round. (The service reviews finished games: while one is played, a review would show each
     seat's hand to whoever reads it.)"""
     game = replay(state.players, state.rules, state.shuffle_record, [])
+    if state.rules.turns == "speed":
+        return _tallied(_speed_decisions(state, game), len(state.players))
     decisions: list[Decision] = []
     deal_start = 0
     for record in state.history:
@@ -138,6 +147,31 @@ def review_game(state: GameState) -> GameReview:
         if game.deal != deal:
             deal_start = game.version
     return _tallied(tuple(decisions), len(state.players))
+
+
+def _speed_decisions(state: GameState, game: GameState) -> tuple[Decision, ...]:
+    """Every choice of every call, judged at the call's start (``start``: the choices before
+    the call's end change nothing but themselves)."""
+    decisions: list[Decision] = []
+    start = game
+    deal = SpeedDeal(game)
+    for version, record in enumerate(state.history, 1):
+        game = apply(game, record.seat, record.action)
+        if record.seat != CALLER or type(record.action) is not CallEnd:
+            continue
+        for move in record.action.moves:
+            known = deal.sight(start, move.seat)
+            if isinstance(move.action, Draw):
+                judged = _judge_draw(start, known, move.action, draw_hint(known))
+            else:
+                judged = _judge_discard(start, known, move.action, discard_hint(known))
+            if judged is not None:
+                decisions.append(dataclasses.replace(judged, version=version))
+        deal.call_ended(record.action)
+        if game.deal != deal.deal:
+            deal = SpeedDeal(game)
+        start = game
+    return tuple(decisions)
 
 
 def _judge(game: GameState, seat: int, action: Action, deal_start: int) -> Decision | None:

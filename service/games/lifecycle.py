@@ -347,7 +347,10 @@ async def take_turn(
     state = game.apply(loaded.state, seat, action)
     parts = game.dumps_parts(state, loaded.sealed)
     serialised = parts.head
-    record = bot_seats.committed(loaded.record, loaded.state, state, serialised, by_token=True)
+    record = game_records.stamped(
+        bot_seats.committed(loaded.record, loaded.state, state, serialised, by_token=True),
+        finished=state.status == "finished",
+    )
     response = _encoder.encode(view_of(game_id, state, seat, record))
     committed = await services.store.commit(
         game_id,

@@ -77,6 +77,24 @@ class GameRecord(msgspec.Struct, frozen=True, array_like=True):
     """A speed game's last calls before the open one (at most ``service.bots.calls.CALLS_KEPT``),
     oldest first: the version that ended each, and when it had started. A view of an earlier
     version shows its own call's deadline from them."""
+    finished: float | None = None
+    """Unix time of the commit that ended the game, for an action a seat's token posted
+    (``stamped``); None while it is played, or when the service's own move (a bot, the clock)
+    ended it: ``finished_at`` then gives the start of that last turn or call."""
+
+
+def stamped(record: GameRecord, *, finished: bool) -> GameRecord:
+    """The record with the time the game ended, when this commit ends it."""
+    if finished and record.finished is None:
+        return msgspec.structs.replace(record, finished=now())
+    return record
+
+
+def finished_at(record: GameRecord) -> float:
+    """When a finished game ended: the stamp of the action that ended it, or for a move the
+    service made, the start of the turn or call it ended (a bot moves at once, the clock at the
+    deadline: the start is within a turn's time of the end)."""
+    return record.turn_started if record.finished is None else record.finished
 
 
 CHUNK_TAG: Final = b"c"

@@ -22,6 +22,7 @@ from engine.records import (
     print_record,
     record_json,
     record_of,
+    record_page,
     review_game,
 )
 from service.games import lifecycle as game_flow
@@ -54,16 +55,30 @@ def _utc(timestamp: float) -> str:
 async def game_record(services: Services, game_id: str) -> GameRecord:
     """The game's record: the public one while it is played, the whole one once it is over."""
     loaded = await game_flow.load_game(services, game_id)
-    bots = loaded.record.bots or None
-    return record_of(loaded.state, bots=bots, created=_utc(loaded.record.created))
+    stored = loaded.record
+    finished = _utc(game_records.finished_at(stored)) if loaded.state.status == "finished" else None
+    return record_of(
+        loaded.state, bots=stored.bots or None, created=_utc(stored.created), finished=finished
+    )
 
 
-def record_text(record: GameRecord) -> str:
-    return print_record(record)
+def page(record: GameRecord, since: int, limit: int | None) -> tuple[GameRecord, int | None]:
+    """The page of the record's actions after ``since`` (``engine.records.record_page``)."""
+    if since == 0 and limit is None:
+        return record, None
+    return record_page(record, since, limit)
 
 
-def record_body(record: GameRecord) -> dict[str, Any]:
-    return record_json(record)
+def record_text(record: GameRecord, next_since: int | None = None) -> str:
+    more = "" if next_since is None else f"; next_since {next_since}\n"
+    return print_record(record) + more
+
+
+def record_body(record: GameRecord, next_since: int | None = None) -> dict[str, Any]:
+    body = record_json(record)
+    if next_since is not None:
+        body["next_since"] = next_since
+    return body
 
 
 def replayed(body: bytes, text: bool) -> GameState:

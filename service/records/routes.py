@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from litestar import Controller, Request, Response, get, post
-from litestar.params import FromPath, HeaderParameter
+from litestar.params import FromPath, HeaderParameter, QueryParameter
 
 from engine.records import MAX_RECORD_BYTES
+from service.games.routes import LOG_PAGE_MAX, LogSince
 from service.http.dependencies import AppServices
 from service.http.openapi_declarations import problems
 from service.records import logic
@@ -24,6 +25,19 @@ Accept = Annotated[
     ),
 ]
 _TEXT = "text/plain"
+RecordLimit = Annotated[
+    int | None,
+    QueryParameter(
+        name="limit",
+        ge=1,
+        le=LOG_PAGE_MAX,
+        required=False,
+        description=(
+            f"At most this many actions (1 to {LOG_PAGE_MAX}). Default: every action after "
+            "`since`, the whole record."
+        ),
+    ),
+]
 
 
 class RecordsController(Controller):
@@ -39,17 +53,28 @@ class RecordsController(Controller):
             "stock, a card drawn from the stock this round unknown). Once it is over: "
             "everything, each round's deal (every hand, the upcard, the stock in the order it "
             "was used), every action with its version, the results. `Accept: text/plain` gives "
-            "the text notation of docs/records.md, which `POST /v1/records` takes back."
+            "the text notation of docs/records.md, which `POST /v1/records` takes back. "
+            "`since` and `limit` page the action list as they page the log: every round keeps "
+            "its deal and result, its actions are those after version `since`, at most `limit` "
+            "in all, and `next_since` (JSON) is the `since` of the next page, absent on "
+            "the last. The text form pages the same way and ends with a comment line "
+            "`; next_since N` when more follow; only the whole action list imports."
         ),
         responses=problems(404, 409, 422, 503),
     )
     async def record(
-        self, services: AppServices, game_id: FromPath[str], accept: Accept = None
+        self,
+        services: AppServices,
+        game_id: FromPath[str],
+        accept: Accept = None,
+        since: LogSince = 0,
+        limit: RecordLimit = None,
     ) -> Response[RecordJson]:
-        record = await logic.game_record(services, game_id)
+        record, next_since = logic.page(await logic.game_record(services, game_id), since, limit)
         if accept is not None and _TEXT in accept:
-            return Response(logic.record_text(record), media_type=f"{_TEXT}; charset=utf-8")  # type: ignore[arg-type]
-        return Response(logic.record_body(record))
+            text = logic.record_text(record, next_since)
+            return Response(text, media_type=f"{_TEXT}; charset=utf-8")  # type: ignore[arg-type]
+        return Response(logic.record_body(record, next_since))
 
     @post(
         "/records",
@@ -79,7 +104,8 @@ class RecordsController(Controller):
         operation_id="getGameReview",
         summary="The review of a finished game: every decision, the best, the points lost",
         description=(
-            "For each draw and discard of each seat, rebuilt from what that seat knew then: "
+            "For each draw and discard of each seat (in a speed game, each seat's choice in "
+            "each call, judged at the call's start), rebuilt from what that seat knew then: "
             "the choice, the best choice by the hint's exact figures, the expected points "
             "lost and a grade (`best`, `good`, `inaccuracy`, `mistake`, `blunder`, "
             "`missed_go_out`; thresholds in docs/records.md); per seat and per round the points "

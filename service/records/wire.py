@@ -18,8 +18,11 @@ RecordJson = Annotated[
         description=(
             "A game record in its JSON form (docs/records.md): `format`, `record` (`public` or "
             "`whole`), `status`, `players`, `bots`, `first_dealer`, `rules` (every option), "
-            "`totals`, `winners`, and `rounds`, each with its deal (once the game is over), its "
-            "actions as entries of the game's log, and its result."
+            "`totals`, `winners`, `created` and `finished` (absent when not known), and "
+            "`rounds`, each with its deal (once the game is over), its actions as entries of "
+            "the game's log (a speed game's: its `call_end` entries; each round's `upcards`, one "
+            "per seat dealt in), and its result; `next_since` when a page of the actions is "
+            "followed by more."
         )
     ),
 ]

@@ -1,5 +1,5 @@
-"""Game records: the review of a whole game (11 rounds, 4 players), and the record's build,
-print, parse and import.
+"""Game records: the review of a whole game (11 rounds, 4 players; in turns and speed games),
+and the record's build, print, parse and import.
 
 Every row is measured in the same run, in CPU time of this process, the hint's memo emptied
 first (a review is computed once per game, on a process that may not have seen its hands).
@@ -15,8 +15,10 @@ import time
 from collections.abc import Callable
 
 from engine.bots import decide
+from engine.bots import speed as speed_bots
 from engine.draw_values import clear_memo
-from engine.game import GameState, apply, new_game, public_log, view
+from engine.game import GameState, apply, legal_actions, new_game, public_log, view
+from engine.game.speed import choosers
 from engine.records import (
     import_record,
     parse_located,
@@ -55,6 +57,35 @@ def random_game(rules: str, seed: int) -> GameState:
     return state
 
 
+SPEED = {"preset": "classic", "turns": "speed"}
+
+
+def speed_bot_game(rules: str, seed: int) -> GameState:
+    """Speed: every seat chooses by the bots' speed policy, in play order, every call."""
+    state = new_game(PLAYERS, {**SPEED, "preset": rules}, seed)
+    while state.status == "playing":
+        seat = next(s for s in choosers(state) if state.choices[s] is None)
+        legal = legal_actions(state, seat)
+        state = apply(state, seat, speed_bots.choose(view(state, seat), seat, legal, state.rules))
+    return state
+
+
+def speed_random_game(rules: str, seed: int) -> GameState:
+    """Speed: random choices in a random order, a go-out taken when one is legal."""
+    state = new_game(PLAYERS, {**SPEED, "preset": rules}, seed)
+    rng = random.Random(seed)
+    while state.status == "playing":
+        seat = rng.choice(choosers(state))
+        legal = legal_actions(state, seat)
+        outs = [a for a in legal if getattr(a, "go_out", False)]
+        if outs or rng.random() < 0.8:
+            action = (outs or [speed_bots.choose(view(state, seat), seat, legal, state.rules)])[0]
+        else:
+            action = rng.choice(legal)
+        state = apply(state, seat, action)
+    return state
+
+
 def cpu(function: Callable[[], object]) -> float:
     start = time.process_time()
     function()
@@ -81,6 +112,8 @@ def main() -> None:
         ("purposeful random, classic", "classic", random_game),
         ("purposeful random, online", "online", random_game),
         ("purposeful random, five-crowns", "five-crowns", random_game),
+        ("speed, speed bots, classic", "classic", speed_bot_game),
+        ("speed, mostly bots' policy, classic", "classic", speed_random_game),
     ):
         games = [make(rules, seed) for seed in range(GAMES)]
         times = [cpu(lambda g=g: cold_review(g)) for g in games]  # type: ignore[misc]
@@ -93,18 +126,25 @@ def main() -> None:
             f"{statistics.median(decisions):.0f} decisions/game, {per * 1000:.2f} ms/decision, "
             f"slowest game {max(times) * 1000:.0f} ms",
         )
-    game = random_game("classic", 0)
+    for kind, game in (
+        ("", random_game("classic", 0)),
+        (" speed", speed_random_game("classic", 0)),
+    ):
+        record_rows(kind, game)
+
+
+def record_rows(kind: str, game: GameState) -> None:
     record = record_of(game)
     text = print_record(record)
     row(
-        "record_of, finished game (replays it)",
+        f"record_of, finished{kind} game (replays it)",
         cpu(lambda: record_of(game)),
-        f"{game.version} actions",
+        f"{game.version} versions, {sum(len(r.actions) for r in record.rounds)} lines",
     )
-    row("print_record", cpu(lambda: print_record(record)), f"{len(text)} bytes of text")
-    row("parse_located", cpu(lambda: parse_located(text)), "")
+    row(f"print_record{kind}", cpu(lambda: print_record(record)), f"{len(text)} bytes of text")
+    row(f"parse_located{kind}", cpu(lambda: parse_located(text)), "")
     located = parse_located(text)
-    row("import_record (replay and check)", cpu(lambda: import_record(*located)), "")
+    row(f"import_record{kind} (replay and check)", cpu(lambda: import_record(*located)), "")
 
 
 if __name__ == "__main__":

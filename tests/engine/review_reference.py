@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from engine.cards import Card
 from engine.game import Action, Discard, Draw, GameState
+from engine.game.actions import CallEnd
 from engine.rules import Rules
 from tests.engine.reference import reference_min_deadwood
 
@@ -119,3 +120,73 @@ def expected(game: GameState, action: Action, upcard: Card, deal_start: int) -> 
         return expected_draw(game, action, seen_cards(game, game.turn, upcard, deal_start))
     assert isinstance(action, Discard)
     return expected_discard(game, action)
+
+
+# -- speed games: every seat chooses at once, from the pile of the seat on its right ---------------
+
+
+def speed_seen(
+    start: GameState, seat: int, upcards: dict[int, Card], calls: list[CallEnd]
+) -> Counter[Card]:
+    """The cards ``seat`` has seen at the start of a speed call: its hand, each pile (the deal
+    turned a card up on every seat's pile, the calls' discards landed on them, pile draws took
+    them off), and the cards other seats took from a pile and have not discarded since."""
+    piles = {s: [card] for s, card in upcards.items()}
+    taken: dict[int, list[Card]] = {s: [] for s in range(len(start.players))}
+    for call in calls:
+        for move in call.moves:
+            assert move.card is not None
+            if isinstance(move.action, Draw) and move.action.pile is not None:
+                assert piles[move.action.pile].pop() == move.card
+                taken[move.seat].append(move.card)
+            elif isinstance(move.action, Discard):
+                onto = move.seat if move.action.pile is None else move.action.pile
+                piles.setdefault(onto, []).append(move.card)
+                if move.card in taken[move.seat]:
+                    taken[move.seat].remove(move.card)
+    seen: Counter[Card] = Counter(start.hands[seat])
+    for cards in piles.values():
+        seen.update(cards)
+    for other, cards in taken.items():
+        if other != seat:
+            seen.update(cards)
+    return seen
+
+
+def expected_speed(start: GameState, seat: int, action: Action, seen: Counter[Card]) -> Expected:
+    """A speed choice judged by brute force: a draw from the stock (every unseen copy tried)
+    or from the right neighbour's pile (every seat is dealt in: the seat before); a discard by
+    the deadwood it leaves."""
+    rules, wild = start.rules, start.wild
+    hand = list(start.hands[seat])
+    if isinstance(action, Discard):
+        left = {
+            c: reference_min_deadwood(hand[:i] + hand[i + 1 :], wild, rules)
+            for i, c in enumerate(hand)
+        }
+        best = min(left.values())
+        went_out = action.go_out and left[action.card] == 0
+        lost = float(left[action.card] - best)
+        missed = start.out_seat is None and best == 0 and not went_out
+        return Expected(lost, grade(lost, missed=missed, gave_up_chance=False))
+    assert isinstance(action, Draw)
+    unseen = Counter(rules.pack(len(start.players)))
+    unseen.subtract(seen)
+    copies = [c for c, n in sorted(unseen.items()) for _ in range(n)]
+    kept = [least_after_discard([*hand, c], wild, rules, None) for c in copies]
+    options = {"stock": (sum(kept) / len(kept), sum(k == 0 for k in kept) / len(kept))}
+    pile = start.piles[(seat - 1) % len(start.players)]
+    if pile:
+        value = least_after_discard([*hand, pile[-1]], wild, rules, None)
+        options["discard"] = (float(value), 1.0 if value == 0 else 0.0)
+    best_option = min(options.values(), key=lambda o: (o[0], -o[1]))
+    mine = options[action.source]
+    lost = mine[0] - best_option[0]
+    return Expected(
+        lost,
+        grade(
+            lost,
+            missed=best_option[1] == 1.0 and mine[1] < 1.0,
+            gave_up_chance=mine[1] < best_option[1],
+        ),
+    )

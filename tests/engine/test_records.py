@@ -30,6 +30,7 @@ from engine.rules import Rules
 from tests.engine.game_scenarios import choose
 from tests.engine.records_example import example_record
 from tests.engine.test_game_properties import NO_SHRINK, configurations
+from tests.engine.test_records_speed import SPEED, speed_played
 
 PLAYERS = ("ann", 'bob "the dealer"', "cy; not a comment", "di")
 
@@ -325,6 +326,7 @@ def test_the_worked_example_in_the_docs_is_the_example_game_s_record() -> None:
 # -- mangled records ------------------------------------------------------------------------------
 
 TOKENS = ["", "?", "-1", "99", "JK", "ZZ", "out", "round", "(", ")", "set(", "=", '"', "[", "]"]
+TOKENS += ["|", "call", "timeout", "draw", "discard", "pile", "0"]
 JSON_VALUES: list[object] = [None, True, 0, -1, 10**30, "x", "JK", [], {}, [1], ["AC"], 1.5]
 
 
@@ -365,21 +367,25 @@ def test_a_mangled_record_is_refused_with_an_engine_error_and_nothing_else() -> 
     """Lines dropped, repeated or with a word changed; JSON values dropped or of the wrong
     type: each is imported or refused by a NotationError or RecordNotLegal (the service's 4xx),
     never another exception."""
-    games = [
-        played("classic", 2, 4, 4),
-        played({"preset": "online", "discard_piles": "per_player", "redemption": True}, 3, 1, 1),
+    speed = record_of(speed_played(SPEED, 3, 11, 11))
+    records = [
+        record_of(played("classic", 2, 4, 4)),
+        record_of(
+            played({"preset": "online", "discard_piles": "per_player", "redemption": True}, 3, 1, 1)
+        ),
+        GameRecord(speed.headers, speed.rounds[:2]),  # a speed game's first rounds: call lines
     ]
     rng = random.Random(29)
     outcomes: Counter[str] = Counter()
-    for game in games:
-        text = print_record(record_of(game))
+    for record in records:
+        text = print_record(record)
         for _ in range(150):
             try:
                 import_text(mangled_text(text, rng))
                 outcomes["imported"] += 1
             except (NotationError, RecordNotLegal) as error:
                 outcomes[type(error).__name__] += 1
-        wire = record_json(record_of(game))
+        wire = record_json(record)
         for _ in range(150):
             copy = json.loads(json.dumps(wire))
             mangle_json(copy, rng)

@@ -13,13 +13,16 @@ from hypothesis import strategies as st
 
 from engine.cards import parse_cards
 from engine.game import Deal, Discard, Draw, GameState, apply, new_game, public_log, view
+from engine.game.actions import CallEnd
 from engine.records.record import record_of
 from engine.records.review import GRADES, Decision, GameReview, grade_of, review_game
 from engine.rules import Rules
 from engine.seen import sight
 from tests.engine.game_scenarios import choose
-from tests.engine.review_reference import expected
+from tests.engine.review_reference import expected, speed_seen
+from tests.engine.review_reference import expected_speed as speed_expected
 from tests.engine.test_game_properties import NO_SHRINK, configurations
+from tests.engine.test_records_speed import speed_played
 
 
 def played_rounds(rules: str, seed: int, last_round: int) -> GameState:
@@ -181,3 +184,44 @@ def test_every_draw_and_discard_is_reviewed_under_every_preset_and_option(
             assert d.grade == grade_of(
                 d.lost, missed_go_out=False, gave_up_chance=d.go_out_chance < d.best_go_out_chance
             )
+
+
+def test_speed_grades_and_points_lost_match_a_brute_force_in_small_rounds() -> None:
+    """Each seat's choice in each speed call, judged from what it knew at the call's start,
+    against the brute force of tests/engine/review_reference.py (rounds 1 and 2, first deals,
+    no reshuffle)."""
+    grades: Counter[str] = Counter()
+    checked = 0
+    for seed in range(6):
+        state = speed_played(
+            {"preset": "classic", "turns": "speed"},
+            2 + seed % 2,
+            seed,
+            seed,
+            until=lambda s: s.round > 2,
+        )
+        decisions = {(d.version, d.seat): d for d in review_game(state).decisions}
+        game = new_game(state.players, state.rules, seed)
+        start, upcards = game, {s: game.piles[s][-1] for s in game.active}
+        calls: list[CallEnd] = []
+        for version, record in enumerate(state.history, 1):
+            game = apply(game, record.seat, record.action)
+            if not isinstance(record.action, CallEnd):
+                continue
+            small = (
+                start.round <= 2 and start.deal == start.round and len(start.shuffles) == start.deal
+            )
+            for move in record.action.moves if small else ():
+                seen = speed_seen(start, move.seat, upcards, calls)
+                want = speed_expected(start, move.seat, move.action, seen)
+                got = decisions[version, move.seat]
+                assert got.lost == pytest.approx(want.lost), (seed, version, move)
+                assert got.grade == want.grade, (seed, version, move)
+                grades[got.grade] += 1
+                checked += 1
+            calls.append(record.action)
+            if game.deal != start.deal:
+                upcards, calls = {s: game.piles[s][-1] for s in game.active}, []
+            start = game
+    assert checked > 100
+    assert {"best", "blunder", "missed_go_out"} <= set(grades), grades

@@ -14,6 +14,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from engine.records import MAX_RECORD_BYTES
+from service.games import records as game_records
 from service.http.app import create_app
 from service.settings import Settings
 from tests.service.test_bot_seats import WAIT_SECONDS, poll
@@ -221,3 +222,98 @@ def test_the_same_seed_deals_the_same_game_on_one_deployment_only(app: Litestar)
     same = hand_of(app)
     assert hand_of(app) == same
     assert hand_of(create_app(Settings(seed_secret="another secret"))) != same
+
+
+def test_the_record_s_actions_come_in_pages(client: Client, finished: Json) -> None:
+    """``since`` and ``limit`` page the action list as they page the log: the pages, joined,
+    are the whole list; each round keeps its deal and result; the text form pages alike."""
+    url = f"/v1/games/{finished['game_id']}/record"
+    whole = client.get(url).json()
+    every = [a for r in whole["rounds"] for a in r["actions"]]
+    assert "next_since" not in whole
+    seen: list[Json] = []
+    since = 0
+    while True:
+        page = client.get(url, params={"since": since, "limit": 7}).json()
+        actions = [a for r in page["rounds"] for a in r["actions"]]
+        assert len(actions) <= 7
+        assert [r["hands"] for r in page["rounds"]] == [r["hands"] for r in whole["rounds"]]
+        seen += actions
+        if "next_since" not in page:
+            break
+        assert page["next_since"] == actions[-1]["version"]
+        since = page["next_since"]
+    assert seen == every
+    text = client.get(url, params={"since": 3, "limit": 2}, headers={"Accept": "text/plain"})
+    action_lines = [line for line in text.text.splitlines() if re.match(r"^\d+\. ", line)]
+    assert [line.split(".")[0] for line in action_lines] == ["4", "5"]
+    assert text.text.endswith("; next_since 5\n")
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [({"limit": 0}, "limit"), ({"limit": 1001}, "limit"), ({"since": -1}, "since")],
+)
+def test_a_bad_record_page_is_a_422_naming_it(client: Client, params: Json, field: str) -> None:
+    game_id = created(client, seed=3)["game_id"]
+    answer = client.get(f"/v1/games/{game_id}/record", params=params)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["field"] == field
+
+
+def test_a_finished_record_says_when_the_game_was_created_and_finished(
+    client: Client, finished: Json
+) -> None:
+    url = f"/v1/games/{finished['game_id']}/record"
+    record = client.get(url).json()
+    assert record["created"] <= record["finished"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", record["finished"])
+    text = client.get(url, headers={"Accept": "text/plain"}).text
+    assert f'[Created "{record["created"]}"]' in text
+    assert f'[Finished "{record["finished"]}"]' in text
+
+
+def test_a_record_while_played_has_a_created_time_and_no_finished_one(client: Client) -> None:
+    game_id = client.post("/v1/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}]}).json()[
+        "game_id"
+    ]
+    record = client.get(f"/v1/games/{game_id}/record").json()
+    assert "created" in record
+    assert "finished" not in record
+    text = client.get(f"/v1/games/{game_id}/record", headers={"Accept": "text/plain"}).text
+    assert "[Created " in text
+    assert "[Finished " not in text
+
+
+def test_a_speed_game_exports_imports_back_and_is_reviewed(client: Client) -> None:
+    """A speed game of bots: its record has one line per call, imports back in both forms to
+    the same result, and its review judges every seat's choice in every call."""
+    rules = {"preset": "classic", "turns": "speed", "jokers": 2, "joker_discards": "any_pile"}
+    game = finished_bot_game(client, rules=rules, seed=5)
+    url = f"/v1/games/{game['game_id']}/record"
+    text = client.get(url, headers={"Accept": "text/plain"}).text
+    assert re.search(r"^\d+\. call 1 draw \| ", text, re.MULTILINE), text[:2000]
+    record = client.get(url).json()
+    assert len(record["rounds"][0]["upcards"]) == 2
+    as_text = client.post("/v1/records", content=text, headers={"Content-Type": "text/plain"})
+    for response in (as_text, client.post("/v1/records", json=record)):
+        assert response.status_code == 201, response.text
+        assert response.json()["totals"] == record["totals"]
+    review = client.get(f"/v1/games/{game['game_id']}/review").json()
+    calls = [a for r in record["rounds"] for a in r["actions"]]
+    judged = {(d["version"], d["seat"]) for d in review["decisions"]}
+    assert judged <= {(c["version"], m["seat"]) for c in calls for m in c["action"]["moves"]}
+    assert len(judged) > len(calls)  # most calls have two judged choices
+
+
+def test_the_commit_that_ends_a_game_stamps_its_finished_time() -> None:
+    """``stamped`` sets the time once, at the commit that ends the game; a game whose end the
+    service's own move made falls back to that turn's start."""
+    record = game_records.GameRecord(state=b"", token_hashes=(), created=100.0, turn_started=150.0)
+    assert game_records.stamped(record, finished=False) is record
+    ended = game_records.stamped(record, finished=True)
+    assert ended.finished is not None
+    assert ended.finished >= record.created
+    assert game_records.stamped(ended, finished=True).finished == ended.finished
+    assert game_records.finished_at(ended) == ended.finished
+    assert game_records.finished_at(record) == 150.0
