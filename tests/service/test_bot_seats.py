@@ -232,14 +232,14 @@ def test_an_idle_seat_has_its_turn_played_once_and_is_away_until_it_acts(client:
 async def follow(
     client: httpx.AsyncClient,
     game_id: str,
-    idle_timeout: float,
     step: Callable[[str], Awaitable[bool]],
 ) -> list[Json]:
     """The game's public stream, read until ``step`` (given the text so far after each whole
-    event) says it has seen enough."""
+    event) says it has seen enough. The stream's idle timeout only bounds a failing test: a
+    busy machine may fire a 3 s clock late, and the step, not the timeout, ends a passing one."""
     text = ""
     url = f"/v1/games/{game_id}/events"
-    async with client.stream("GET", url, params={"idle_timeout": idle_timeout}) as response:
+    async with client.stream("GET", url, params={"idle_timeout": 60}) as response:
         async for chunk in response.aiter_text():
             text += chunk
             if text.endswith(("\n\n", "\r\n\r\n")) and await step(text):
@@ -261,7 +261,7 @@ def test_a_live_stream_shows_each_bot_action_and_the_away_seat(
                 # Ann never acts: the clock plays her turns; stop once it has done so.
                 return '"away":true' in text and text.count("event: action") >= 4
 
-            return await follow(client, created["game_id"], 6, enough), created["view"]["turn"]
+            return await follow(client, created["game_id"], enough), created["view"]["turn"]
 
     events, first = asyncio.run(scenario())
     actions = [e for e in events if e["event"] == "action"]
@@ -294,7 +294,7 @@ def test_a_seat_left_off_turn_reaches_the_stream_as_a_new_snapshot(
                     assert answer.status_code == 200, answer.text
                 return text.count("event: snapshot") == 2
 
-            return await follow(client, game_id, 2, leave_once), leaver
+            return await follow(client, game_id, leave_once), leaver
 
     events, leaver = asyncio.run(scenario())
     assert [(e["event"], e["id"]) for e in events] == [("snapshot", 0), ("snapshot", 0)]
