@@ -3,7 +3,7 @@
 // off). Every action offered is an entry of the view's `legal`, posted as it is.
 
 import { cardBack, cardElement, cardLabel, rankName } from "./cards.js";
-import { describeLegal } from "./narration.js";
+import { describeLegal, isOntoOtherPile } from "./narration.js";
 
 export function renderRoundInfo(element, view) {
   if (view.status === "finished") {
@@ -36,6 +36,11 @@ export function renderPlayers(list, view) {
     if (player.away) tags.push("away");
     if (player.seat === view.out_seat) tags.push("went out");
     if (player.seat === view.dealer) tags.push("dealer");
+    const choosing = callStatus(view, player.seat);
+    if (choosing) {
+      tags.push(choosing);
+      item.classList.add(choosing === "chosen" ? "has-chosen" : "choosing");
+    }
     const facts = document.createElement("span");
     facts.className = "facts";
     facts.textContent = [`${player.hand_count} cards`, `${player.score} pts`, ...tags].join(" · ");
@@ -44,9 +49,19 @@ export function renderPlayers(list, view) {
   }
 }
 
+/** In a speed game's call: "chosen" or "choosing" for a seat dealt in, else null. */
+function callStatus(view, seat) {
+  if (view.status !== "playing" || !view.call || !(view.active ?? []).includes(seat)) return null;
+  return view.call.chosen.includes(seat) ? "chosen" : "choosing";
+}
+
+/** Whether `entry` is the seat's pending choice in a speed game's call. */
+export const isChoice = (view, entry) =>
+  entry != null && view.call?.choice != null && JSON.stringify(view.call.choice) === JSON.stringify(entry);
+
 /**
  * The stock and each discard pile, clickable where a legal draw takes from it. `hint` is the
- * hint's advice in the draw phase ({draw, pile}) or null.
+ * hint's advice in the draw phase ({draw, pile}) or null. A speed game's pending draw is marked.
  */
 export function renderPiles(container, view, { onAct, hint }) {
   const focusedPile = document.activeElement?.closest?.("[data-pile]")?.dataset.pile;
@@ -62,6 +77,7 @@ export function renderPiles(container, view, { onAct, hint }) {
     onClick: () => onAct(stockEntry),
   });
   if (stockEntry) stock.classList.add("playable");
+  markChoice(stock, view, stockEntry);
   container.append(pile("stock", "Stock", stock, `${view.stock_count}`, hint?.draw === "stock"));
 
   const tops = view.discard_tops ?? [view.discard_top];
@@ -78,6 +94,7 @@ export function renderPiles(container, view, { onAct, hint }) {
         label: `${title} pile: ${cardLabel(top, { wild: view.wild })}${entry ? ", take it" : ""}`,
       });
       if (entry) face.classList.add("playable");
+      markChoice(face, view, entry);
     } else {
       face = document.createElement("span");
       face.className = "card empty";
@@ -87,6 +104,13 @@ export function renderPiles(container, view, { onAct, hint }) {
     container.append(pile(`discard-${owner ?? "shared"}`, title, face, "", hinted));
   });
   if (focusedPile) container.querySelector(`[data-pile="${focusedPile}"] .card`)?.focus();
+}
+
+/** A speed game's pending choice: marked, and said in the card's name. */
+export function markChoice(element, view, entry) {
+  if (!isChoice(view, entry)) return;
+  element.classList.add("chosen");
+  element.setAttribute("aria-label", `${element.getAttribute("aria-label")} (your choice)`);
 }
 
 function pile(key, title, face, count, hinted) {
@@ -105,7 +129,8 @@ function pile(key, title, face, count, hinted) {
 /**
  * Going out, and whatever else `legal` offers beyond drawing and discarding a card: one button
  * per entry. A go-out is offered for the cards whose discard leaves no deadwood (under the
- * `penalty` rule `legal` lists every card; the analysis says which go out cleanly).
+ * `penalty` rule `legal` lists every card; the analysis says which go out cleanly). A joker
+ * onto another seat's pile (`joker_discards: any_pile`) gets a button too.
  */
 export function renderActions(goOut, others, view, { analysis, onAct }) {
   goOut.replaceChildren();
@@ -114,14 +139,19 @@ export function renderActions(goOut, others, view, { analysis, onAct }) {
     analysis?.discards.filter((d) => d.deadwood_points === 0).map((d) => d.card) ?? [],
   );
   for (const entry of view.legal ?? []) {
-    if (entry.type === "draw" || (entry.type === "discard" && !entry.go_out)) continue;
-    if (entry.type === "discard" && analysis && !clean.has(entry.card)) continue;
+    const plain = entry.type === "discard" && !entry.go_out && !isOntoOtherPile(view, entry);
+    if (entry.type === "draw" || plain) continue;
+    if (entry.go_out && analysis && !clean.has(entry.card)) continue;
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = describeLegal(view, entry);
     button.addEventListener("click", () => onAct(entry));
-    if (entry.type === "discard") {
-      button.className = "primary go-out-button";
+    if (isChoice(view, entry)) {
+      button.classList.add("chosen");
+      button.setAttribute("aria-pressed", "true");
+    }
+    if (entry.go_out) {
+      button.classList.add("primary", "go-out-button");
       goOut.append(button);
     } else {
       others.append(button);
