@@ -1,12 +1,13 @@
 """The play page (``GET /play``) plays speed games and shows a finished game's review, in Debian's
 headless Chromium driven by Playwright against a live app.
 
-A person creates a speed table against a bot from the start form and plays it to its end by
-clicking (each call: the stock, then a card or going out), then opens the review from the
-finished game's screen. Another game, two people and a pack full of jokers, shows what the call
-looks like while it is open: the countdown, who has chosen, the person's pending choice and a
-change of it, a joker discarded onto the other seat's pile, the hint (a quiet 409 while the
-service has no hint for speed games), and each call's result as the stream reports it.
+A person creates a speed table against three bots from the start form and plays it to its end
+by clicking (each call: the stock, then a card or going out), then opens the review from the
+finished game's screen (its first answer a busy service's 503, which the page waits out).
+Another game, two people and a pack full of jokers, shows what the call looks like while it is
+open: the countdown, who has chosen, the person's pending choice and a change of it, a joker
+discarded onto the other seat's pile, the hint (a quiet 409 while the service has no hint for
+speed games), and each call's result as the stream reports it.
 
 Screenshots of the call and of the review at 390x844 and 1280x800 go to ``tests/artifacts/play/``
 (git-ignored). Every wait is for a condition on the page, never for a duration."""
@@ -21,7 +22,7 @@ from typing import Any
 import httpx
 import pytest
 from litestar import Litestar
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from service.http.app import create_app
 from service.settings import Settings
@@ -49,10 +50,14 @@ def base(live_server_for: Callable[[Litestar], str]) -> str:
     return live_server_for(create_app(Settings()))
 
 
-def create_speed_table(person: Person, name: str, seat: str, call_seconds: str) -> None:
+def create_speed_table(person: Person, name: str, bots: list[str], call_seconds: str) -> None:
+    """A speed table of ``name`` and the ``bots``, from the start form."""
     page = person.page
     page.get_by_label("Your name").first.fill(name)
-    page.get_by_label("Seat 2", exact=True).select_option(seat)
+    for seat, bot in enumerate(bots, start=2):
+        if seat > 2:
+            page.get_by_role("button", name="Add a seat").click()
+        page.get_by_label(f"Seat {seat}", exact=True).select_option(bot)
     expect(page.get_by_label("Call clock")).to_be_hidden()
     page.get_by_role("radio", name=re.compile("^Speed")).check()
     expect(page.get_by_label("Turn clock")).to_be_hidden()
@@ -111,12 +116,13 @@ def play_speed_game_to_the_end(person: Person, api: httpx.Client) -> int:
 
 
 @needs_chromium
-def test_a_person_plays_a_speed_game_against_a_bot_to_its_end_and_reads_its_review(
+def test_a_person_plays_a_speed_game_against_bots_to_its_end_and_reads_its_review(
     browser: Browser, base: str
 ) -> None:
     ann = Person(browser, base, DESKTOP)
     page = ann.page
-    create_speed_table(ann, "Ann", "easy", "20")
+    # Three bots: a round ends when the first seat goes out, sooner with more seats.
+    create_speed_table(ann, "Ann", ["easy", "normal", "hard"], "20")
     expect(page.locator("#app")).to_have_attribute("data-screen", "game", timeout=WAIT_MS)
     expect(page.locator("#call")).to_contain_text("Call 1 · everyone draws")
     expect(page.locator("#turn")).to_contain_text("Choose now")
@@ -135,14 +141,55 @@ def test_a_person_plays_a_speed_game_against_a_bot_to_its_end_and_reads_its_revi
             ("You" if s == 0 else final["players"][s]["name"]) in winners for s in final["winners"]
         )
 
-        page.get_by_role("button", name="Review").click()
-        expect(page.locator(".review h3")).to_be_focused(timeout=WAIT_MS)
+        open_review_through_a_busy_answer(ann)
         review = api.get(f"/v1/games/{game_id}/review").json()
     assert_review_shown(page, review)
     ann.screenshot("review-desktop", DESKTOP)
     ann.screenshot("review-phone", PHONE)
     assert ann.errors == []
     ann.close()
+
+
+STATUS_TEXTS = """() => {
+  window.statusTexts = [];
+  const status = document.getElementById('review-status');
+  new MutationObserver(() => window.statusTexts.push(status.textContent))
+    .observe(status, {childList: true, characterData: true, subtree: true});
+}"""
+"""Records every text the review's status line shows, however briefly."""
+BUSY = {"status": 503, "title": "Service Unavailable", "detail": "the analyses are busy"}
+
+
+def open_review_through_a_busy_answer(person: Person) -> None:
+    """The review's first answer is a busy service's 503 (Retry-After: 1): the page says so, asks
+    again and shows the review, its heading focused."""
+    page = person.page
+    answers: list[str] = []
+
+    def busy_once(route: Route) -> None:
+        answers.append(route.request.url)
+        if len(answers) == 1:
+            route.fulfill(
+                status=503,
+                headers={"Retry-After": "1"},
+                content_type="application/problem+json",
+                body=json.dumps(BUSY),
+            )
+        else:
+            route.continue_()
+
+    page.route("**/review", busy_once)
+    page.evaluate(STATUS_TEXTS)
+    page.get_by_role("button", name="Review").click()
+    expect(page.locator(".review h3")).to_be_focused(timeout=WAIT_MS)
+    texts: list[str] = page.evaluate("window.statusTexts")
+    assert "Computing the review…" in texts
+    busy = "The review is not ready yet (the analyses are busy); asking again in 1 s…"
+    assert busy in texts
+    assert len(answers) == 2
+    # The browser logs the 503 itself; the page logs nothing.
+    assert [e for e in person.errors if "503" not in e] == []
+    person.errors.clear()
 
 
 def assert_review_shown(page: Page, review: dict[str, Any]) -> None:
