@@ -134,7 +134,7 @@ function seatTable(view, seats) {
 function roundTable(view, review) {
   const table = document.createElement("table");
   table.className = "score-table review-rounds";
-  table.createCaption().textContent = "Round by round: accuracy, points lost";
+  table.createCaption().textContent = "Round by round: accuracy and points lost";
   const head = table.createTHead().insertRow();
   headerCell(head, "Round", "col");
   for (const tally of review.seats) headerCell(head, seatName(view, tally.seat), "col");
@@ -144,7 +144,18 @@ function roundTable(view, review) {
     headerCell(row, String(round.round), "row");
     for (const { seat } of review.seats) {
       const tally = round.seats.find((t) => t.seat === seat);
-      row.insertCell().textContent = tally?.decisions ? `${percent(tally.accuracy)} · ${tally.lost.toFixed(1)}` : "–";
+      const cell = row.insertCell();
+      if (!tally?.decisions) {
+        cell.textContent = "–";
+        continue;
+      }
+      // Two short lines rather than one long one: four or five seats still fit a phone.
+      const accuracy = document.createElement("span");
+      accuracy.textContent = percent(tally.accuracy);
+      const lost = document.createElement("span");
+      lost.className = "review-lost";
+      lost.textContent = `${tally.lost.toFixed(1)} lost`;
+      cell.append(accuracy, lost);
     }
   }
   return wrapped(table);
