@@ -50,6 +50,17 @@ def base(live_server_for: Callable[[Litestar], str]) -> str:
     return live_server_for(create_app(Settings()))
 
 
+def screenshots(person: Person, name: str) -> None:
+    """The whole page at the desktop's size and the phone's; on the phone nothing is wider than
+    the screen (tables scroll inside their panels)."""
+    person.screenshot(f"{name}-desktop", DESKTOP)
+    person.page.set_viewport_size(PHONE)
+    width: int = person.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"{name}: the page is {width} px wide on a phone"
+    person.screenshot(f"{name}-phone", PHONE)
+    person.page.set_viewport_size(DESKTOP)
+
+
 def create_speed_table(person: Person, name: str, bots: list[str], call_seconds: str) -> None:
     """A speed table of ``name`` and the ``bots``, from the start form."""
     page = person.page
@@ -107,8 +118,7 @@ def play_speed_game_to_the_end(person: Person, api: httpx.Client) -> int:
         if not shot and state["call"].startswith("3:"):
             # Round 3: the call's line, the players who have chosen, a round result beside.
             expect(page.locator("#call .call-clock")).to_have_text(re.compile(r"^\d+ s left$"))
-            person.screenshot("speed-game-desktop", DESKTOP)
-            person.screenshot("speed-game-phone", PHONE)
+            screenshots(person, "speed-game")
             shot = True
         choose(page, api, state)
         previous = state["call"]
@@ -144,8 +154,7 @@ def test_a_person_plays_a_speed_game_against_bots_to_its_end_and_reads_its_revie
         open_review_through_a_busy_answer(ann)
         review = api.get(f"/v1/games/{game_id}/review").json()
     assert_review_shown(page, review)
-    ann.screenshot("review-desktop", DESKTOP)
-    ann.screenshot("review-phone", PHONE)
+    screenshots(ann, "review")
     assert ann.errors == []
     ann.close()
 
@@ -298,8 +307,7 @@ def test_the_call_shows_the_clock_who_chose_and_a_choice_that_can_change_until_i
         choose_and_change_a_draw(ann)
         held = api.get(game, headers=ann_auth).json()["call"]["choice"]
         assert held == {"type": "draw", "source": "discard", "pile": 1}
-        ann.screenshot("speed-call-desktop", DESKTOP)
-        ann.screenshot("speed-call-phone", PHONE)
+        screenshots(ann, "speed-call")
         assert_hint_answered(ann, api.get(f"{game}/hint", headers=ann_auth))
 
         # Bob chooses: the call ends, and its result is shown as the stream reports it.
