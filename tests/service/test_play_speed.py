@@ -382,3 +382,35 @@ def assert_hint_answered(person: Person, answer: httpx.Response) -> None:
         # The browser logs the 409 itself; the page logs nothing.
         assert [e for e in person.errors if "409" not in e] == []
         person.errors.clear()
+
+
+AWAY_CALL = """view => import('/play/call.js').then(({ renderCall }) => {
+  const box = document.createElement('div');
+  renderCall(box, view, null);
+  return box.querySelector('.call-choice').textContent;
+})"""
+
+
+@needs_chromium
+def test_a_seat_whose_time_ran_out_is_told_a_bot_chooses_until_its_person_does(
+    browser: Browser, base: str
+) -> None:
+    """A seat's real view in a call, as the service shows it once the caller's time ran out on
+    it (``away``; a bot's choice held for it): the call says a bot chooses until the person
+    does. (Waiting for a real timeout would leave the test a few seconds for each click.)"""
+    with httpx.Client(base_url=base, timeout=30) as api:
+        players = [{"name": "Ann"}, {"name": "Bob"}]
+        rules = {"preset": "classic", "turns": "speed"}
+        created = api.post("/v1/games", json={"players": players, "rules": rules}).json()
+        auth = {"Authorization": f"Bearer {created['seats'][0]['token']}"}
+        view = api.get(f"/v1/games/{created['game_id']}", headers=auth).json()
+    ann = Person(browser, base, DESKTOP)
+    view["players"][0]["away"] = True
+    view["call"]["choice"] = view["legal"][0]
+    said: str = ann.page.evaluate(AWAY_CALL, view)
+    assert said == "Your time ran out: a bot chooses for you in every call until you choose."
+    view["players"][0]["away"] = False
+    said = ann.page.evaluate(AWAY_CALL, view)
+    assert said == "Your choice: Draw from the stock. You may change it until the call ends."
+    assert ann.errors == []
+    ann.close()

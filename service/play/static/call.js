@@ -38,9 +38,11 @@ export function renderCall(element, view, lastEnd) {
 
   const choice = document.createElement("p");
   choice.className = "call-choice";
-  if (call.choice) {
+  if (view.players.find((p) => p.seat === view.seat)?.away) {
+    // The caller's time ran out on this seat: a bot chooses for it until its person chooses.
+    choice.textContent = "Your time ran out: a bot chooses for you in every call until you choose.";
+  } else if (call.choice) {
     choice.textContent = `Your choice: ${describeLegal(view, call.choice)}. You may change it until the call ends.`;
-    choice.dataset.choice = JSON.stringify(call.choice);
   } else if ((view.legal ?? []).length) {
     choice.textContent = "Not chosen yet: when the time runs out you " +
       (call.phase === "draw" ? "draw from the stock." : "discard the card you drew.");
