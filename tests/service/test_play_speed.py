@@ -358,11 +358,13 @@ def choose_the_joker_onto_bobs_pile(ann: Person, plain: str) -> None:
     expect(joker).to_have_attribute("aria-pressed", "true")
     card = page.locator(f"#hand .card[data-card='{plain}']").first
     card.click()
+    expect(joker).to_have_attribute("aria-pressed", "false", timeout=WAIT_MS)
     expect(choice).to_contain_text(f"Your choice: Discard {card_text(plain)}", timeout=WAIT_MS)
     expect(card).to_have_class(CHOSEN)
     joker.focus()
     page.keyboard.press("Enter")
     expect(choice).to_contain_text("Your choice: Discard Joker onto Bob's", timeout=WAIT_MS)
+    expect(joker).to_be_focused()  # drawn anew with the view, and still where the person was
 
 
 def assert_hint_answered(person: Person, answer: httpx.Response) -> None:

@@ -133,6 +133,11 @@ function pile(key, title, face, count, hinted) {
  * onto another seat's pile (`joker_discards: any_pile`) gets a button too.
  */
 export function renderActions(goOut, others, view, { analysis, onAct }) {
+  // The buttons are drawn anew with each view: the one focused keeps the focus (in a speed game
+  // a choice is pressed and the next view comes while the person may change it).
+  const focused = [goOut, others].some((box) => box.contains(document.activeElement))
+    ? document.activeElement.textContent
+    : null;
   goOut.replaceChildren();
   others.replaceChildren();
   const clean = new Set(
@@ -146,9 +151,10 @@ export function renderActions(goOut, others, view, { analysis, onAct }) {
     button.type = "button";
     button.textContent = describeLegal(view, entry);
     button.addEventListener("click", () => onAct(entry));
-    if (isChoice(view, entry)) {
-      button.classList.add("chosen");
-      button.setAttribute("aria-pressed", "true");
+    if (view.call) {
+      // In a call a choice is held until changed: a toggle, pressed while it is the choice.
+      button.setAttribute("aria-pressed", String(isChoice(view, entry)));
+      if (isChoice(view, entry)) button.classList.add("chosen");
     }
     if (entry.go_out) {
       button.classList.add("primary", "go-out-button");
@@ -156,5 +162,6 @@ export function renderActions(goOut, others, view, { analysis, onAct }) {
     } else {
       others.append(button);
     }
+    if (button.textContent === focused) button.focus();
   }
 }
