@@ -60,8 +60,9 @@ export function renderCall(element, view, lastEnd) {
   startClock(clock, Date.parse(call.deadline));
 }
 
-/** A countdown to `deadline`, by this device's clock; the timer role keeps it out of the
- * screen reader's announcements, which would otherwise come every second. */
+/** A countdown to `deadline`, by this device's clock (none where a streamed view of an old call
+ * carries no deadline); the timer role keeps it out of the screen reader's announcements, which
+ * would otherwise come every second. */
 function startClock(clock, deadline) {
   const tick = () => {
     const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
