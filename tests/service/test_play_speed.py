@@ -309,6 +309,13 @@ def test_the_call_shows_the_clock_who_chose_and_a_choice_that_can_change_until_i
         assert held == {"type": "draw", "source": "discard", "pile": 1}
         screenshots(ann, "speed-call")
         assert_hint_answered(ann, api.get(f"{game}/hint", headers=ann_auth))
+        # The hint's answer holds for the call: choices in it make new versions, not a new call.
+        said = ann.page.locator("#hint").inner_text()
+        ann.page.get_by_role("button", name="Stock").click()
+        expect(call.locator(".call-choice")).to_contain_text("Draw from the stock", timeout=WAIT_MS)
+        expect(ann.page.locator("#hint")).to_have_text(said)
+        ann.page.get_by_role("button", name=re.compile("^Bob pile")).click()
+        expect(call.locator(".call-choice")).to_contain_text("Bob's discard pile", timeout=WAIT_MS)
 
         # Bob chooses: the call ends, and its result is shown as the stream reports it.
         bobs_draw = {"type": "draw", "source": "stock"}

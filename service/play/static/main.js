@@ -34,7 +34,7 @@ function say(element, text) {
 const state = {
   seat: null,
   analysis: null, // {key, result}: the analyser's answer for the hand `key`
-  hint: null, // {key, advice}: the hint for the turn or call `hintKey` names
+  hint: null, // {key, advice}: the hint for the turn or call `hintKey` names (advice null: none)
   actedOn: null, // the version an action on its way was chosen from: clicks on it are repeats
   inFlight: 0, // actions on their way
   shownRound: null, // the last round whose result was announced
@@ -171,7 +171,8 @@ function renderTable(view) {
   const playing = view.status === "playing";
   for (const id of ["piles", "hand", "actions"]) $(id).hidden = !playing;
   if (!playing) return;
-  const hint = state.hint?.key === hintKey(view) ? state.hint.advice : null;
+  const held = state.hint?.key === hintKey(view) ? state.hint : null;
+  const hint = held?.advice ?? null;
   const key = handKey(view);
   const analysis = state.analysis?.key === key ? state.analysis.result : null;
   // A click on a card discards it onto the seat's own pile; a joker onto another seat's pile is
@@ -197,7 +198,7 @@ function renderTable(view) {
   });
   renderActions($("go-out"), $("other-actions"), view, { analysis, onAct: perform });
   $("hint-button").disabled = !(view.legal ?? []).length;
-  if (!hint) say($("hint"), "");
+  if (!held) say($("hint"), ""); // the advice, or why there is none, holds for its turn or call
 }
 
 function handKey(view) {
@@ -232,6 +233,7 @@ async function askHint() {
     if (hintKey(state.seat.view) === state.hint.key) renderTable(state.seat.view);
   } catch (error) {
     // A 409 is no fault (off turn, or a game with no hint for this moment): said quietly.
+    state.hint = { key: hintKey(view), advice: null };
     output.classList.toggle("unavailable", error instanceof api.ApiError && error.status === 409);
     output.textContent = error.message;
   }
