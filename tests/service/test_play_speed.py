@@ -82,10 +82,16 @@ NEXT_CHOICE = """previous => {
   const choosing = app.chosen === 'false' && /\\b(draw|discard)\\b/.test(app.act);
   if (app.call === previous || !choosing) return null;
   const hand = [...document.querySelectorAll('#hand .card')].map((card) => card.dataset.card);
-  return {...app, hand, goOut: document.querySelectorAll('#go-out button').length};
+  const out = [...document.querySelectorAll('#players li')]
+    .filter((li) => /went out/.test(li.textContent));
+  return {
+    ...app, hand, goOut: document.querySelectorAll('#go-out button').length,
+    out: out.length, outChoosing: out.filter((li) => li.matches('.choosing, .has-chosen')).length,
+  };
 }"""
 """The page's state once a call other than ``previous`` waits for the person's choice (or the
-game is over): the app's data attributes, the hand, how many go-out buttons there are."""
+game is over): the app's data attributes, the hand, how many go-out buttons there are, how many
+players are shown as gone out and how many of those as choosing (none should be)."""
 
 
 def next_choice(page: Page, previous: str | None) -> dict[str, Any]:
@@ -111,10 +117,14 @@ def play_speed_game_to_the_end(person: Person, api: httpx.Client) -> int:
     page = person.page
     shot = False
     previous = None
+    calls_after_a_go_out = 0
     for choices in range(CHOICES_AT_MOST):
         state = next_choice(page, previous)
         if state["status"] == "finished":
+            assert calls_after_a_go_out > 0  # the last calls of a round, after a go-out
             return choices
+        assert state["outChoosing"] == 0, "a seat that went out is shown choosing"
+        calls_after_a_go_out += state["out"] > 0
         if not shot and state["call"].startswith("3:"):
             # Round 3: the call's line, the players who have chosen, a round result beside.
             expect(page.locator("#call .call-clock")).to_have_text(re.compile(r"^\d+ s left$"))

@@ -17,7 +17,13 @@ export function renderRoundInfo(element, view) {
   element.textContent = parts.join(" · ");
 }
 
-export function renderPlayers(list, view) {
+/**
+ * One entry per seat: name, cards, points, and what it is doing. `wentOut` lists the seats
+ * this page saw go out in the round being played (in a speed game several may, on one call; a
+ * view names only the first, `out_seat`).
+ */
+export function renderPlayers(list, view, wentOut = []) {
+  const out = new Set([...wentOut, view.out_seat].filter((seat) => seat != null));
   list.replaceChildren();
   for (const player of view.players) {
     const item = document.createElement("li");
@@ -34,9 +40,9 @@ export function renderPlayers(list, view) {
     const tags = [];
     if (player.bot) tags.push(`${player.bot} bot`);
     if (player.away) tags.push("away");
-    if (player.seat === view.out_seat) tags.push("went out");
+    if (out.has(player.seat)) tags.push("went out");
     if (player.seat === view.dealer) tags.push("dealer");
-    const choosing = callStatus(view, player.seat);
+    const choosing = out.has(player.seat) ? null : callStatus(view, player.seat);
     if (choosing) {
       tags.push(choosing);
       item.classList.add(choosing === "chosen" ? "has-chosen" : "choosing");
@@ -49,7 +55,7 @@ export function renderPlayers(list, view) {
   }
 }
 
-/** In a speed game's call: "chosen" or "choosing" for a seat dealt in, else null. */
+/** In a speed game's call: "chosen" or "choosing" for a seat dealt in (and not out), else null. */
 function callStatus(view, seat) {
   if (view.status !== "playing" || !view.call || !(view.active ?? []).includes(seat)) return null;
   return view.call.chosen.includes(seat) ? "chosen" : "choosing";

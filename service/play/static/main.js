@@ -41,6 +41,7 @@ const state = {
   pastRounds: [], // every round result this page has seen, in order (a view holds the last only)
   reviewFor: null,
   lastCallEnd: null, // the newest streamed `call_end` entry of a speed game
+  wentOut: { round: null, seats: [] }, // the seats seen going out in a speed game's round
 };
 
 function show(screen) {
@@ -61,7 +62,7 @@ async function takeSeat(seat) {
   state.seat?.stop();
   Object.assign(state, {
     seat, analysis: null, hint: null, shownRound: null, pastRounds: [], reviewFor: null, actedOn: null,
-    lastCallEnd: null,
+    lastCallEnd: null, wentOut: { round: null, seats: [] },
   });
   $("moves").replaceChildren();
   $("earlier-rounds-body").replaceChildren();
@@ -145,7 +146,7 @@ function render(view) {
   say($("turn"), turnLine(view));
   renderRoundInfo($("round-info"), view);
   renderCall($("call"), view, state.lastCallEnd);
-  renderPlayers($("players"), view);
+  renderPlayers($("players"), view, state.wentOut.round === view.round ? state.wentOut.seats : []);
   renderTable(view);
   renderRoundOver(view);
   renderScoreTable($("score-table"), view);
@@ -317,13 +318,23 @@ function renderFinal(view) {
   }
 }
 
+/** A speed game's call ended: its result is shown under the next call, and the seats that went
+ * out on it are no longer asked to choose in this round. */
+function noteCallEnd(view, entry) {
+  state.lastCallEnd = entry;
+  const out = entry.action.moves.filter((m) => m.action.go_out).map((m) => m.seat);
+  if (!out.length) return;
+  const seats = state.wentOut.round === view.round ? state.wentOut.seats : [];
+  state.wentOut = { round: view.round, seats: [...seats, ...out] };
+}
+
 function addMove(entry) {
   const view = state.seat?.view;
   if (!view) return;
   // A speed game's list holds the calls' results: a choice is only a pending one (who has chosen
   // is shown beside each player).
   if (view.rules?.turns === "speed" && entry.action.type !== "call_end") return;
-  if (entry.action.type === "call_end") state.lastCallEnd = entry;
+  if (entry.action.type === "call_end") noteCallEnd(view, entry);
   const item = document.createElement("li");
   item.textContent = describeMove(view, entry);
   const moves = $("moves");
