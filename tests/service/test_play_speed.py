@@ -32,7 +32,6 @@ from tests.service.test_play_page import (
     PHONE,
     WAIT_MS,
     Person,
-    best_discard,
     needs_chromium,
 )
 
@@ -100,19 +99,23 @@ def next_choice(page: Page, previous: str | None) -> dict[str, Any]:
     return state
 
 
-def choose(page: Page, api: httpx.Client, state: dict[str, Any]) -> None:
+def choose(page: Page, api: httpx.Client, state: dict[str, Any], rules: Any = "classic") -> None:
     """The person's choice in the open call, by clicking: the stock in a draw call; going out if
-    the page offers it, else the card the analyser would discard."""
+    the page offers it, else the card the analyser would discard under the game's ``rules``."""
     if "draw" in state["act"].split():
         page.get_by_role("button", name="Stock").click()
     elif state["goOut"]:
         page.locator("#go-out button").first.click()
     else:
-        card = best_discard(api, state["hand"], state["wild"])
+        advice = api.post(
+            "/v1/analyse", json={"hand": state["hand"], "wild": state["wild"], "rules": rules}
+        )
+        assert advice.status_code == 200, advice.text
+        card = advice.json()["suggested_discard"]
         page.locator(f"#hand .card[data-card='{card}']").first.click()
 
 
-def play_speed_game_to_the_end(person: Person, api: httpx.Client) -> int:
+def play_speed_game_to_the_end(person: Person, api: httpx.Client, rules: Any) -> int:
     """Every call the person has a choice in, until the game is over; how many choices."""
     page = person.page
     shot = False
@@ -124,35 +127,68 @@ def play_speed_game_to_the_end(person: Person, api: httpx.Client) -> int:
             assert calls_after_a_go_out > 0  # the last calls of a round, after a go-out
             return choices
         assert state["outChoosing"] == 0, "a seat that went out is shown choosing"
+        if int(state["call"].split(":")[1]) <= 2:  # nobody can have gone out yet in this round
+            assert state["out"] == 0, f"a seat is shown gone out at call {state['call']}"
         calls_after_a_go_out += state["out"] > 0
         if not shot and state["call"].startswith("3:"):
             # Round 3: the call's line, the players who have chosen, a round result beside.
-            expect(page.locator("#call .call-clock")).to_have_text(re.compile(r"^\d+ s left$"))
+            expect(page.locator("#call .call-clock")).to_have_text(re.compile(r"^\d+:\d\d left$"))
             screenshots(person, "speed-game")
             shot = True
-        choose(page, api, state)
+        choose(page, api, state, rules)
         previous = state["call"]
     raise AssertionError(f"no end after {CHOICES_AT_MOST} choices")
+
+
+@needs_chromium
+def test_a_person_creates_a_speed_table_from_the_form_and_plays_its_first_calls(
+    browser: Browser, base: str
+) -> None:
+    ann = Person(browser, base, DESKTOP)
+    page = ann.page
+    # The longest call clock the form offers: on a busy machine no call runs out on the test.
+    create_speed_table(ann, "Ann", ["easy", "normal", "hard"], "90")
+    expect(page.locator("#app")).to_have_attribute("data-screen", "game", timeout=WAIT_MS)
+    expect(page.locator("#call")).to_contain_text("Call 1 · everyone draws")
+    expect(page.locator("#call .call-clock")).to_have_text(re.compile(r"^1:[0-3]\d left$"))
+    expect(page.locator("#turn")).to_contain_text("Choose now")
+    with httpx.Client(base_url=base, timeout=30) as api:
+        view = api.get(f"/v1/games/{ann.app['gameId']}").json()
+        assert view["rules"]["turns"] == "speed"
+        assert [p["bot"] for p in view["players"]] == [None, "easy", "normal", "hard"]
+        previous = None
+        for _ in range(2):  # a draw call, then a discard call
+            state = next_choice(page, previous)
+            choose(page, api, state)
+            previous = state["call"]
+    # The calls' results, and nothing else (a choice is only pending until its call ends); more
+    # calls follow without Ann when she went out on the second.
+    expect(page.locator("#moves")).to_contain_text("Call 2 ended", timeout=WAIT_MS)
+    expect(page.locator("#moves")).to_contain_text("Call 1 ended")
+    moves = page.locator("#moves li").all_inner_texts()
+    assert all(re.match(r"Call \d+ ended: ", move) for move in moves), moves
+    assert ann.errors == []
+    ann.close()
 
 
 @needs_chromium
 def test_a_person_plays_a_speed_game_against_bots_to_its_end_and_reads_its_review(
     browser: Browser, base: str
 ) -> None:
-    ann = Person(browser, base, DESKTOP)
-    page = ann.page
-    # Three bots: a round ends when the first seat goes out, sooner with more seats.
-    create_speed_table(ann, "Ann", ["easy", "normal", "hard"], "20")
-    expect(page.locator("#app")).to_have_attribute("data-screen", "game", timeout=WAIT_MS)
-    expect(page.locator("#call")).to_contain_text("Call 1 · everyone draws")
-    expect(page.locator("#turn")).to_contain_text("Choose now")
-
+    """Two bots and a pack of many jokers (always wild): rounds end after a few calls, so the
+    eleven rounds take some thirty choices rather than a hundred and more."""
     with httpx.Client(base_url=base, timeout=30) as api:
-        choices = play_speed_game_to_the_end(ann, api)
+        players = [{"name": "Ann"}, {"bot": "easy"}, {"bot": "hard"}]
+        rules = {"preset": "classic", "turns": "speed", "jokers": 40}
+        body = {"players": players, "rules": rules, "call_seconds": 3600}  # no call runs out
+        answer = api.post("/v1/games", json=body)
+        assert answer.status_code == 201, answer.text
+        ann = open_seat(browser, base, answer.json())
+        page = ann.page
+        choices = play_speed_game_to_the_end(ann, api, rules)
         game_id = ann.app["gameId"]
         final = api.get(f"/v1/games/{game_id}").json()
         assert final["status"] == "finished"
-        assert final["rules"]["turns"] == "speed"
         assert choices >= 2 * 11  # a draw and a discard in each round at least
         expect(page.locator("#call")).to_be_hidden()
         expect(page.locator("#moves")).to_contain_text("ended")

@@ -318,23 +318,27 @@ function renderFinal(view) {
   }
 }
 
-/** A speed game's call ended: its result is shown under the next call, and the seats that went
- * out on it are no longer asked to choose in this round. */
-function noteCallEnd(view, entry) {
+/**
+ * A speed game's call ended: its result is shown under the next call, and the seats that went
+ * out on it are no longer asked to choose in the round's last calls. `after` is the view
+ * streamed with the entry: the round goes on when it opens the next call (a call on which every
+ * seat went out ends the round; a catch-up's newer view says nothing).
+ */
+function noteCallEnd(entry, after) {
   state.lastCallEnd = entry;
   const out = entry.action.moves.filter((m) => m.action.go_out).map((m) => m.seat);
-  if (!out.length) return;
-  const seats = state.wentOut.round === view.round ? state.wentOut.seats : [];
-  state.wentOut = { round: view.round, seats: [...seats, ...out] };
+  if (!out.length || after?.call?.number !== entry.action.number + 1) return;
+  const seats = state.wentOut.round === after.round ? state.wentOut.seats : [];
+  state.wentOut = { round: after.round, seats: [...seats, ...out] };
 }
 
-function addMove(entry) {
+function addMove({ entry, view: after }) {
   const view = state.seat?.view;
   if (!view) return;
   // A speed game's list holds the calls' results: a choice is only a pending one (who has chosen
   // is shown beside each player).
   if (view.rules?.turns === "speed" && entry.action.type !== "call_end") return;
-  if (entry.action.type === "call_end") noteCallEnd(view, entry);
+  if (entry.action.type === "call_end") noteCallEnd(entry, after);
   const item = document.createElement("li");
   item.textContent = describeMove(view, entry);
   const moves = $("moves");
