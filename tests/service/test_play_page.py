@@ -379,52 +379,6 @@ def test_answers_older_than_the_streamed_events_neither_block_nor_take_the_page_
     ann.close()
 
 
-CALL_AND_REVIEW = """async () => {
-  const { renderCall } = await import("/play/call.js");
-  const { renderReview } = await import("/play/review.js");
-  const players = [{seat: 0, name: "Ann"}, {seat: 1, name: "Bob"}];
-  const deadline = new Date(Date.now() + 20000).toISOString();
-  const choice = {type: "draw", source: "stock"};
-  const call = {number: 3, phase: "draw", deadline, chosen: [1], choice};
-  const callBox = document.createElement("div");
-  renderCall(callBox, {seat: 0, players, call});
-  const decision = (seat, lost, grade) => ({
-    seat, round: 2, lost, grade,
-    choice: {type: "discard", card: "KD"}, best: {type: "discard", card: "4H"},
-  });
-  const review = {
-    decisions: [decision(0, 0, "best"), decision(0, 8.5, "blunder"), decision(1, 2, "inaccuracy")],
-    seats: [{seat: 0, accuracy: 57.5, lost: 8.5}, {seat: 1, accuracy: 80, lost: 2}],
-  };
-  const reviewBox = document.createElement("div");
-  document.body.append(callBox, reviewBox);
-  renderReview(reviewBox, {seat: 0, players}, review);
-  const cells = (row) => [...row.cells].map((c) => c.textContent);
-  const rows = [...reviewBox.querySelectorAll("tbody tr")].map(cells);
-  return {call: callBox.innerText, rows, review: reviewBox.innerText};
-}"""
-
-
-@needs_chromium
-def test_the_extension_points_show_a_speed_call_and_a_review(browser: Browser, base: str) -> None:
-    """call.js and review.js, fed the shapes API.md and the engine give (the routes that serve
-    them are being built): a call's number, phase, who chose, the own choice and the time left;
-    a review's accuracy, points lost and grades per seat, and the person's costliest decision."""
-    ann = Person(browser, base, DESKTOP)
-    shown = ann.page.evaluate(CALL_AND_REVIEW)
-    assert "Call 3: everyone draws" in shown["call"]
-    assert "chosen: Bob" in shown["call"]
-    assert "Your choice: Draw from the stock" in shown["call"]
-    assert re.search(r"\b(19|20) s left", shown["call"])
-    assert shown["rows"] == [
-        ["You", "58%", "8.5", "1", "0", "0", "0", "1", "0"],
-        ["Bob", "80%", "2.0", "0", "0", "1", "0", "0", "0"],
-    ]
-    assert "Round 2: Discard K♦; best was discard 4♥ (8.5 points, blunder)" in shown["review"]
-    assert ann.errors == []
-    ann.close()
-
-
 def test_the_page_is_served_with_its_types_and_a_policy_of_this_origin_only(
     client: TestClient[Litestar],
 ) -> None:

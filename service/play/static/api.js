@@ -2,10 +2,11 @@
 // fetch. Errors are RFC 9457 problem details; they surface as ApiError with the problem's detail.
 
 export class ApiError extends Error {
-  constructor(status, problem) {
+  constructor(status, problem, retryAfter = null) {
     super(problem?.detail || problem?.title || `the service answered ${status}`);
     this.status = status;
     this.problem = problem;
+    this.retryAfter = retryAfter; // seconds, from a 429's or 503's Retry-After, else null
   }
 }
 
@@ -19,7 +20,10 @@ async function call(method, path, { token, body } = {}) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = response.status === 204 ? null : await response.json().catch(() => null);
-  if (!response.ok) throw new ApiError(response.status, data);
+  if (!response.ok) {
+    const retryAfter = Number.parseInt(response.headers.get("Retry-After") ?? "", 10);
+    throw new ApiError(response.status, data, Number.isNaN(retryAfter) ? null : retryAfter);
+  }
   return data;
 }
 
@@ -45,7 +49,8 @@ export const act = (gameId, token, action) =>
 /** POST /v1/games/{id}/stream-url: `{url}` for an EventSource (which cannot send a token). */
 export const streamUrl = (gameId, token) => call("POST", `${game(gameId)}/stream-url`, { token });
 
-/** GET /v1/games/{id}/hint: advice for the seat on its turn. */
+/** GET /v1/games/{id}/hint: advice for the seat on its turn (or its call, in a speed game);
+ * a 409 when there is none to give now. */
 export const getHint = (gameId, token) => call("GET", `${game(gameId)}/hint`, { token });
 
 /** POST /v1/analyse: the hand's best melds and deadwood under the view's own rules. */
@@ -58,5 +63,6 @@ export const rematch = (gameId, token) => call("POST", `${game(gameId)}/rematch`
 /** POST /v1/games/{id}/leave: before the deal the seat opens again; in play a bot takes it. */
 export const leave = (gameId, token) => call("POST", `${game(gameId)}/leave`, { token });
 
-/** GET /v1/games/{id}/review: a finished game's review (see review.js). */
+/** GET /v1/games/{id}/review: a finished game's review, `{seats, rounds, decisions}` (review.js);
+ * computed on the first request, which may take a second or two. */
 export const getReview = (gameId) => call("GET", `${game(gameId)}/review`);

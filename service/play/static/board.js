@@ -3,7 +3,7 @@
 // off). Every action offered is an entry of the view's `legal`, posted as it is.
 
 import { cardBack, cardElement, cardLabel, rankName } from "./cards.js";
-import { describeLegal } from "./narration.js";
+import { describeLegal, isOntoOtherPile } from "./narration.js";
 
 export function renderRoundInfo(element, view) {
   if (view.status === "finished") {
@@ -17,7 +17,13 @@ export function renderRoundInfo(element, view) {
   element.textContent = parts.join(" · ");
 }
 
-export function renderPlayers(list, view) {
+/**
+ * One entry per seat: name, cards, points, and what it is doing. `wentOut` lists the seats
+ * this page saw go out in the round being played (in a speed game several may, on one call; a
+ * view names only the first, `out_seat`).
+ */
+export function renderPlayers(list, view, wentOut = []) {
+  const out = new Set([...wentOut, view.out_seat].filter((seat) => seat != null));
   list.replaceChildren();
   for (const player of view.players) {
     const item = document.createElement("li");
@@ -34,8 +40,13 @@ export function renderPlayers(list, view) {
     const tags = [];
     if (player.bot) tags.push(`${player.bot} bot`);
     if (player.away) tags.push("away");
-    if (player.seat === view.out_seat) tags.push("went out");
+    if (out.has(player.seat)) tags.push("went out");
     if (player.seat === view.dealer) tags.push("dealer");
+    const choosing = out.has(player.seat) ? null : callStatus(view, player.seat);
+    if (choosing) {
+      tags.push(choosing);
+      item.classList.add(choosing === "chosen" ? "has-chosen" : "choosing");
+    }
     const facts = document.createElement("span");
     facts.className = "facts";
     facts.textContent = [`${player.hand_count} cards`, `${player.score} pts`, ...tags].join(" · ");
@@ -44,9 +55,19 @@ export function renderPlayers(list, view) {
   }
 }
 
+/** In a speed game's call: "chosen" or "choosing" for a seat dealt in (and not out), else null. */
+function callStatus(view, seat) {
+  if (view.status !== "playing" || !view.call || !(view.active ?? []).includes(seat)) return null;
+  return view.call.chosen.includes(seat) ? "chosen" : "choosing";
+}
+
+/** Whether `entry` is the seat's pending choice in a speed game's call. */
+export const isChoice = (view, entry) =>
+  entry != null && view.call?.choice != null && JSON.stringify(view.call.choice) === JSON.stringify(entry);
+
 /**
  * The stock and each discard pile, clickable where a legal draw takes from it. `hint` is the
- * hint's advice in the draw phase ({draw, pile}) or null.
+ * hint's advice in the draw phase ({draw, pile}) or null. A speed game's pending draw is marked.
  */
 export function renderPiles(container, view, { onAct, hint }) {
   const focusedPile = document.activeElement?.closest?.("[data-pile]")?.dataset.pile;
@@ -62,6 +83,7 @@ export function renderPiles(container, view, { onAct, hint }) {
     onClick: () => onAct(stockEntry),
   });
   if (stockEntry) stock.classList.add("playable");
+  markChoice(stock, view, stockEntry);
   container.append(pile("stock", "Stock", stock, `${view.stock_count}`, hint?.draw === "stock"));
 
   const tops = view.discard_tops ?? [view.discard_top];
@@ -78,6 +100,7 @@ export function renderPiles(container, view, { onAct, hint }) {
         label: `${title} pile: ${cardLabel(top, { wild: view.wild })}${entry ? ", take it" : ""}`,
       });
       if (entry) face.classList.add("playable");
+      markChoice(face, view, entry);
     } else {
       face = document.createElement("span");
       face.className = "card empty";
@@ -87,6 +110,13 @@ export function renderPiles(container, view, { onAct, hint }) {
     container.append(pile(`discard-${owner ?? "shared"}`, title, face, "", hinted));
   });
   if (focusedPile) container.querySelector(`[data-pile="${focusedPile}"] .card`)?.focus();
+}
+
+/** A speed game's pending choice: marked, and said in the card's name. */
+export function markChoice(element, view, entry) {
+  if (!isChoice(view, entry)) return;
+  element.classList.add("chosen");
+  element.setAttribute("aria-label", `${element.getAttribute("aria-label")} (your choice)`);
 }
 
 function pile(key, title, face, count, hinted) {
@@ -105,26 +135,39 @@ function pile(key, title, face, count, hinted) {
 /**
  * Going out, and whatever else `legal` offers beyond drawing and discarding a card: one button
  * per entry. A go-out is offered for the cards whose discard leaves no deadwood (under the
- * `penalty` rule `legal` lists every card; the analysis says which go out cleanly).
+ * `penalty` rule `legal` lists every card; the analysis says which go out cleanly). A joker
+ * onto another seat's pile (`joker_discards: any_pile`) gets a button too.
  */
 export function renderActions(goOut, others, view, { analysis, onAct }) {
+  // The buttons are drawn anew with each view: the one focused keeps the focus (in a speed game
+  // a choice is pressed and the next view comes while the person may change it).
+  const focused = [goOut, others].some((box) => box.contains(document.activeElement))
+    ? document.activeElement.textContent
+    : null;
   goOut.replaceChildren();
   others.replaceChildren();
   const clean = new Set(
     analysis?.discards.filter((d) => d.deadwood_points === 0).map((d) => d.card) ?? [],
   );
   for (const entry of view.legal ?? []) {
-    if (entry.type === "draw" || (entry.type === "discard" && !entry.go_out)) continue;
-    if (entry.type === "discard" && analysis && !clean.has(entry.card)) continue;
+    const plain = entry.type === "discard" && !entry.go_out && !isOntoOtherPile(view, entry);
+    if (entry.type === "draw" || plain) continue;
+    if (entry.go_out && analysis && !clean.has(entry.card)) continue;
     const button = document.createElement("button");
     button.type = "button";
     button.textContent = describeLegal(view, entry);
     button.addEventListener("click", () => onAct(entry));
-    if (entry.type === "discard") {
-      button.className = "primary go-out-button";
+    if (view.call) {
+      // In a call a choice is held until changed: a toggle, pressed while it is the choice.
+      button.setAttribute("aria-pressed", String(isChoice(view, entry)));
+      if (isChoice(view, entry)) button.classList.add("chosen");
+    }
+    if (entry.go_out) {
+      button.classList.add("primary", "go-out-button");
       goOut.append(button);
     } else {
       others.append(button);
     }
+    if (button.textContent === focused) button.focus();
   }
 }

@@ -1,43 +1,80 @@
-// Extension point: speed games (RULES.md "3-13 Speed", API.md "Speed games").
+// A speed game's call (API.md "Speed games", docs/speed.md): every seat still in the round
+// chooses at once, in secret, and the caller resolves the call when the last seat has chosen or
+// the time runs out.
 //
-// A speed game's view has `turn: null` and `call: {number, phase ("draw" | "discard"),
-// deadline (ISO 8601), chosen (seats)}`; a seat's own view adds its pending choice and its
-// `legal` for the call. Choosing needs nothing new here: the board already offers every entry of
-// `legal` as it is (piles and cards to click), and a second choice replaces the first.
-// What this module adds is the call itself: its number and phase, who has chosen, your own
-// choice so far, and the time left. main.js calls `renderCall` on every view; it hides the
-// element when there is no call. The server side is being built now: beyond the fields API.md
-// fixes, it reads the engine's `waiting` and `choice` (engine.game.views.CallView) if present.
+// The view has `turn: null` and `call: {number, phase, deadline, chosen, choice}`: `chosen` lists
+// the seats that have chosen (never what), `choice` is this seat's pending choice (another
+// replaces it until the call ends), and `legal` lists the choices for this call. Choosing needs
+// nothing new: the board offers every entry of `legal` as it is. This module draws the call
+// itself (its number and phase, the time left, this seat's choice) and the last resolved call,
+// from the stream's `call_end` entry (every seat's choice, revealed as this seat may see it).
+// Who has chosen is shown beside each player (board.js).
 
-import { describeLegal, seatName } from "./narration.js";
+import { describeMove, describeLegal } from "./narration.js";
 
+const URGENT_SECONDS = 5;
 let ticking = null;
 
-export function renderCall(element, view) {
+/** Draws the call of `view` into `element` (hidden without one); `lastEnd` is the newest
+ * streamed `call_end` entry of this game, or null. */
+export function renderCall(element, view, lastEnd) {
   clearInterval(ticking);
-  const call = view.call;
+  const call = view.status === "playing" ? view.call : null;
   element.hidden = !call;
   if (!call) return;
   element.replaceChildren();
-  const line = document.createElement("p");
-  const chosen = (call.chosen ?? []).map((seat) => seatName(view, seat));
-  line.textContent = `Call ${call.number}: everyone ${call.phase === "draw" ? "draws" : "discards"}` +
-    ` · chosen: ${chosen.length ? chosen.join(", ") : "nobody yet"}`;
-  element.append(line);
-  if (call.choice) {
-    const mine = document.createElement("p");
-    mine.textContent = `Your choice: ${describeLegal(view, call.choice)} (you may change it until the call ends)`;
-    element.append(mine);
-  }
-  const clock = document.createElement("p");
+  element.dataset.number = call.number;
+  element.dataset.phase = call.phase;
+
+  const head = document.createElement("p");
+  head.className = "call-head";
+  const title = document.createElement("strong");
+  title.textContent = `Call ${call.number}`;
+  const clock = document.createElement("span");
   clock.className = "call-clock";
-  const deadline = Date.parse(call.deadline);
+  clock.setAttribute("role", "timer");
+  head.append(title, ` · everyone ${call.phase === "draw" ? "draws" : "discards"} · `, clock);
+  element.append(head);
+
+  const choice = document.createElement("p");
+  choice.className = "call-choice";
+  if (view.players.find((p) => p.seat === view.seat)?.away) {
+    // The caller's time ran out on this seat: a bot chooses for it until its person chooses.
+    choice.textContent = "Your time ran out: a bot chooses for you in every call until you choose.";
+  } else if (call.choice) {
+    choice.textContent = `Your choice: ${describeLegal(view, call.choice)}. You may change it until the call ends.`;
+  } else if ((view.legal ?? []).length) {
+    choice.textContent = "Not chosen yet: when the time runs out you " +
+      (call.phase === "draw" ? "draw from the stock." : "discard the card you drew.");
+  } else {
+    choice.textContent = "You sit this call out.";
+  }
+  element.append(choice);
+
+  if (lastEnd) {
+    const last = document.createElement("p");
+    last.className = "call-last";
+    last.textContent = describeMove(view, lastEnd);
+    element.append(last);
+  }
+  startClock(clock, Date.parse(call.deadline));
+}
+
+/** A countdown to `deadline`, by this device's clock (none where a streamed view of an old call
+ * carries no deadline); the timer role keeps it out of the screen reader's announcements, which
+ * would otherwise come every second. */
+function startClock(clock, deadline) {
   const tick = () => {
     const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-    clock.textContent = Number.isNaN(left) ? "" : `${left} s left`;
+    clock.textContent = Number.isNaN(left) ? "" : `${clockText(left)} left`;
+    clock.classList.toggle("urgent", left <= URGENT_SECONDS);
     if (!(left > 0)) clearInterval(ticking);
   };
   tick();
-  ticking = setInterval(tick, 500);
-  element.append(clock);
+  ticking = setInterval(tick, 250);
+}
+
+function clockText(seconds) {
+  if (seconds < 60) return `${seconds} s`;
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }

@@ -11,8 +11,9 @@ import { cardElement, cardText, sortedCards } from "./cards.js";
  * - `discards`: card code → the legal entry that discards it (without going out).
  * - `onDiscard(entry)`: called with that entry when a discardable card is chosen.
  * - `hinted`: a card code the hint advises discarding, or null.
+ * - `chosen`: in a speed game's call, the card of the seat's pending discard, or null.
  */
-export function renderHand(container, { hand, arrangement, wild, discards, onDiscard, hinted }) {
+export function renderHand(container, { hand, arrangement, wild, discards, onDiscard, hinted, chosen }) {
   const focus = focusedKey(container);
   container.replaceChildren();
   const occurrences = new Map();
@@ -30,6 +31,10 @@ export function renderHand(container, { hand, arrangement, wild, discards, onDis
     card.tabIndex = -1;
     if (entry) card.classList.add("playable");
     if (hinted === code) card.classList.add("hinted");
+    if (chosen === code && n === 0) {
+      card.classList.add("chosen");
+      card.setAttribute("aria-label", `${card.getAttribute("aria-label")} (your choice)`);
+    }
     return card;
   };
 

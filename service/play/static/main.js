@@ -4,12 +4,12 @@
 // code (POST /v1/invites/{code}); keep the seat's token; ask for a stream URL (POST
 // .../stream-url) and follow it with an EventSource; draw every view from the newest `version`
 // seen (seat.js); act by posting entries of the view's `legal` as they are; lay the hand out with
-// POST /v1/analyse; ask GET .../hint; when finished, POST .../rematch.
+// POST /v1/analyse; ask GET .../hint; when finished, POST .../rematch and GET .../review.
 //
 // The modules: api.js (the routes), seat.js (token, stream, newest view), start.js (the start
 // screen), board.js (players, piles, actions), hand.js, results.js (round results, score table),
-// chart.js, narration.js (words), cards.js; call.js (speed games) and review.js (a finished
-// game's review) are the extension points for the features being built now.
+// chart.js, narration.js (words), cards.js, call.js (a speed game's call), review.js (a finished
+// game's review).
 
 import * as api from "./api.js";
 import { renderActions, renderPiles, renderPlayers, renderRoundInfo } from "./board.js";
@@ -17,7 +17,7 @@ import { renderCall } from "./call.js";
 import { rankName } from "./cards.js";
 import { renderChart } from "./chart.js";
 import { enableHandKeys, renderHand } from "./hand.js";
-import { describeMove, seatName, turnLine } from "./narration.js";
+import { describeMove, isOntoOtherPile, seatName, turnLine } from "./narration.js";
 import { renderRoundResult, renderScoreTable } from "./results.js";
 import { offerReview } from "./review.js";
 import { Seat } from "./seat.js";
@@ -34,12 +34,14 @@ function say(element, text) {
 const state = {
   seat: null,
   analysis: null, // {key, result}: the analyser's answer for the hand `key`
-  hint: null, // {version, advice}
+  hint: null, // {key, advice}: the hint for the turn or call `hintKey` names (advice null: none)
   actedOn: null, // the version an action on its way was chosen from: clicks on it are repeats
   inFlight: 0, // actions on their way
   shownRound: null, // the last round whose result was announced
   pastRounds: [], // every round result this page has seen, in order (a view holds the last only)
   reviewFor: null,
+  lastCallEnd: null, // the newest streamed `call_end` entry of a speed game
+  wentOut: { round: null, seats: [] }, // the seats seen going out in a speed game's round
 };
 
 function show(screen) {
@@ -60,6 +62,7 @@ async function takeSeat(seat) {
   state.seat?.stop();
   Object.assign(state, {
     seat, analysis: null, hint: null, shownRound: null, pastRounds: [], reviewFor: null, actedOn: null,
+    lastCallEnd: null, wentOut: { round: null, seats: [] },
   });
   $("moves").replaceChildren();
   $("earlier-rounds-body").replaceChildren();
@@ -86,7 +89,7 @@ function forgetSeat() {
   state.seat = null;
   Seat.forget();
   const app = $("app");
-  for (const key of ["status", "version", "gameId", "act", "wild"]) delete app.dataset[key];
+  for (const key of ["status", "version", "gameId", "act", "wild", "call", "chosen"]) delete app.dataset[key];
   document.title = "Three Thirteen";
   show("start");
 }
@@ -130,17 +133,20 @@ function render(view) {
     gameId: view.game_id,
     act: [...new Set((view.legal ?? []).map((e) => e.type))].join(" "),
     wild: view.wild ?? "",
+    // A speed game's open call, `round:number:phase`, and whether this seat has chosen in it.
+    call: view.call ? `${view.round}:${view.call.number}:${view.call.phase}` : "",
+    chosen: view.call?.choice ? "true" : "false",
   });
   if (view.status === "waiting") {
     renderWaiting(view);
     return;
   }
   show("game");
-  document.title = `${app.dataset.act ? "Your turn" : `Round ${view.round}`} · Three Thirteen`;
+  document.title = `${titleOf(view)} · Three Thirteen`;
   say($("turn"), turnLine(view));
   renderRoundInfo($("round-info"), view);
-  renderCall($("call"), view);
-  renderPlayers($("players"), view);
+  renderCall($("call"), view, state.lastCallEnd);
+  renderPlayers($("players"), view, state.wentOut.round === view.round ? state.wentOut.seats : []);
   renderTable(view);
   renderRoundOver(view);
   renderScoreTable($("score-table"), view);
@@ -149,17 +155,38 @@ function render(view) {
   if (view.hand) analyseHand(view);
 }
 
+function titleOf(view) {
+  if (!(view.legal ?? []).length) return `Round ${view.round}`;
+  if (!view.call) return "Your turn";
+  return view.call.choice ? "Chosen" : "Your call";
+}
+
+/** A hint holds for one turn, or for one call of a speed game (other seats' choices in it each
+ * make a version). */
+function hintKey(view) {
+  return view.call ? `${view.round}:${view.call.number}` : `${view.version}`;
+}
+
 /** The parts that change with the hand's analysis and the hint as well as with the view. */
 function renderTable(view) {
   const playing = view.status === "playing";
   for (const id of ["piles", "hand", "actions"]) $(id).hidden = !playing;
   if (!playing) return;
-  const hint = state.hint?.version === view.version ? state.hint.advice : null;
+  const held = state.hint?.key === hintKey(view) ? state.hint : null;
+  const hint = held?.advice ?? null;
   const key = handKey(view);
   const analysis = state.analysis?.key === key ? state.analysis.result : null;
+  // A click on a card discards it onto the seat's own pile; a joker onto another seat's pile is
+  // a button of its own (board.js).
   const discards = new Map(
-    (view.legal ?? []).filter((e) => e.type === "discard" && !e.go_out).map((e) => [e.card, e]),
+    (view.legal ?? [])
+      .filter((e) => e.type === "discard" && !e.go_out && !isOntoOtherPile(view, e))
+      .map((e) => [e.card, e]),
   );
+  const choice = view.call?.choice;
+  const chosenCard = choice?.type === "discard" && !choice.go_out && !isOntoOtherPile(view, choice)
+    ? choice.card
+    : null;
   renderPiles($("piles"), view, { onAct: perform, hint: hint?.phase === "draw" ? hint : null });
   renderHand($("hand"), {
     hand: view.hand ?? [],
@@ -168,10 +195,11 @@ function renderTable(view) {
     discards,
     onDiscard: perform,
     hinted: hint?.phase === "discard" ? hint.suggested : null,
+    chosen: chosenCard,
   });
   renderActions($("go-out"), $("other-actions"), view, { analysis, onAct: perform });
   $("hint-button").disabled = !(view.legal ?? []).length;
-  if (!hint) say($("hint"), "");
+  if (!held) say($("hint"), ""); // the advice, or why there is none, holds for its turn or call
 }
 
 function handKey(view) {
@@ -197,13 +225,17 @@ async function askHint() {
   const view = state.seat?.view;
   if (!view) return;
   const output = $("hint");
+  output.classList.remove("unavailable");
   output.textContent = "Thinking…";
   try {
     const advice = await api.getHint(view.game_id, state.seat.token);
-    state.hint = { version: view.version, advice };
+    state.hint = { key: hintKey(view), advice };
     output.textContent = advice.reason;
-    if (state.seat.view.version === view.version) renderTable(state.seat.view);
+    if (hintKey(state.seat.view) === state.hint.key) renderTable(state.seat.view);
   } catch (error) {
+    // A 409 is no fault (off turn, or a game with no hint for this moment): said quietly.
+    state.hint = { key: hintKey(view), advice: null };
+    output.classList.toggle("unavailable", error instanceof api.ApiError && error.status === 409);
     output.textContent = error.message;
   }
 }
@@ -286,9 +318,27 @@ function renderFinal(view) {
   }
 }
 
-function addMove(entry) {
+/**
+ * A speed game's call ended: its result is shown under the next call, and the seats that went
+ * out on it are no longer asked to choose in the round's last calls. `after` is the view
+ * streamed with the entry: the round goes on when it opens the next call (a call on which every
+ * seat went out ends the round; a catch-up's newer view says nothing).
+ */
+function noteCallEnd(entry, after) {
+  state.lastCallEnd = entry;
+  const out = entry.action.moves.filter((m) => m.action.go_out).map((m) => m.seat);
+  if (!out.length || after?.call?.number !== entry.action.number + 1) return;
+  const seats = state.wentOut.round === after.round ? state.wentOut.seats : [];
+  state.wentOut = { round: after.round, seats: [...seats, ...out] };
+}
+
+function addMove({ entry, view: after }) {
   const view = state.seat?.view;
   if (!view) return;
+  // A speed game's list holds the calls' results: a choice is only a pending one (who has chosen
+  // is shown beside each player).
+  if (view.rules?.turns === "speed" && entry.action.type !== "call_end") return;
+  if (entry.action.type === "call_end") noteCallEnd(entry, after);
   const item = document.createElement("li");
   item.textContent = describeMove(view, entry);
   const moves = $("moves");

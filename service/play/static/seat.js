@@ -5,7 +5,8 @@
 // that action can be older than events the stream has already delivered. Every view carries the
 // game's `version`; the seat keeps the highest it has seen and drops anything older.
 //
-// Events dispatched: "view" (detail: the new view), "move" (detail: a log entry, as streamed),
+// Events dispatched: "view" (detail: the new view), "move" (detail: {entry, view}: a log entry
+// and the view streamed with it, the view of the entry's version but on a catch-up the newest),
 // "finished" (detail: {version, winners}), "connection" (detail: "live" | "lost" | "closed").
 
 import * as api from "./api.js";
@@ -65,7 +66,7 @@ export class Seat extends EventTarget {
     source.addEventListener("snapshot", (e) => this.accept(JSON.parse(e.data)));
     source.addEventListener("action", (e) => {
       const event = JSON.parse(e.data);
-      this.dispatchEvent(new CustomEvent("move", { detail: event.entry }));
+      this.dispatchEvent(new CustomEvent("move", { detail: { entry: event.entry, view: event.view } }));
       this.accept(event.view);
     });
     source.addEventListener("finished", (e) => {

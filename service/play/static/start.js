@@ -57,6 +57,13 @@ export function setUpStart({ onSeat, onProblem }) {
     return select;
   };
   addOpponent("normal");
+  // A speed game has a clock per call instead of per turn (each is a 422 in the other kind).
+  const showClocks = () => {
+    document.getElementById("speed-options").hidden = !isSpeed(create);
+    document.getElementById("turn-clock").hidden = isSpeed(create);
+  };
+  for (const radio of create.elements.turns) radio.addEventListener("change", showClocks);
+  showClocks();
   addSeat.addEventListener("click", () => addOpponent("open").focus());
 
   create.addEventListener("submit", (event) => {
@@ -65,10 +72,13 @@ export function setUpStart({ onSeat, onProblem }) {
     if (!name) return;
     const kinds = [...opponents.querySelectorAll("select")].map((s) => s.value);
     const players = [{ name }, ...kinds.map((k) => (k === "open" ? { open: true } : { bot: k }))];
-    const body = { players, rules: create.elements.rules.value };
+    const body = { players, rules: rulesOf(create) };
     if (create.elements.listed.checked && kinds.includes("open")) body.listed = true;
-    const clock = create.elements.turn_seconds.value;
-    if (clock) body.turn_seconds = Number(clock);
+    if (isSpeed(create)) {
+      body.call_seconds = Number(create.elements.call_seconds.value);
+    } else if (create.elements.turn_seconds.value) {
+      body.turn_seconds = Number(create.elements.turn_seconds.value);
+    }
     submitting(create, async () => {
       const created = await api.createGame(body);
       onSeat(new Seat({ gameId: created.game_id, token: created.seats[0].token, seat: created.seats[0].seat }));
@@ -101,6 +111,17 @@ export function setUpStart({ onSeat, onProblem }) {
   const refresh = document.getElementById("lobby-refresh");
   refresh.addEventListener("click", () => showLobby(join));
   showLobby(join);
+}
+
+const isSpeed = (form) => form.elements.turns.value === "speed";
+
+/** A preset's name, or the preset with the speed options (`turns`, `joker_discards`). */
+function rulesOf(form) {
+  const preset = form.elements.rules.value;
+  if (!isSpeed(form)) return preset;
+  const rules = { preset, turns: "speed" };
+  if (form.elements.joker_any_pile.checked) rules.joker_discards = "any_pile";
+  return rules;
 }
 
 function nameOf(form) {
