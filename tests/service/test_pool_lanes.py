@@ -1,6 +1,7 @@
 """The worker pool's two lanes (``service.analysis.pool``): work for games with a person goes
 before work for games of bots only, has a queue of its own, and (with two processes or more)
-always finds a process bot-only work may not take; stopping the pool with work queued refuses
+always finds a process bot-only work may not take; a bot's decision takes its game's lane;
+stopping the pool with work queued refuses
 that work and leaves no traceback in the executor's thread."""
 
 from __future__ import annotations
@@ -14,9 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from litestar.testing import TestClient
 
-from service.analysis.pool import AnalysisPool, work_for
+from service.analysis.pool import _LANE as pool_lane
+from service.analysis.pool import AnalysisPool, Lane, work_for
+from service.http.app import create_app
 from service.http.problems import AnalysesBusy
+from service.settings import Settings
 from tests.service.costly_hands import hold_a_worker, note_done
 
 
@@ -141,3 +146,39 @@ def test_stopping_with_work_queued_refuses_it_without_a_traceback(
         assert [f.exc_value for f in failures] == []
 
     scenario(body, processes=1, queue=8)
+
+
+def test_a_bots_decision_takes_the_lane_of_its_games_seats(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Through the app: the decisions of a game of bots only go in the bots' lane, those of a
+    game a person plays in go in the people's (the game's load sets the lane of its task)."""
+    app = create_app(Settings(bot_games_per_client=0))
+    pool: AnalysisPool = app.state["services"].bots.pool
+    lanes: dict[str, set[Lane]] = {}
+    run = pool.run
+
+    async def noted(work: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        task = asyncio.current_task()
+        assert task is not None
+        lanes.setdefault(task.get_name().removeprefix("bot:"), set()).add(pool_lane.get())
+        return await run(work, *args, **kwargs)
+
+    monkeypatch.setattr(pool, "run", noted)
+    with TestClient(app) as client:
+        bots = client.post("/v1/games", json={"players": [{"bot": "easy"}] * 2}).json()
+        mixed = client.post(
+            "/v1/games", json={"players": [{"name": "ann"}, {"bot": "easy"}]}
+        ).json()
+        view, auth = mixed["view"], {"Authorization": f"Bearer {mixed['seats'][0]['token']}"}
+        actions = f"/v1/games/{mixed['game_id']}/actions"
+        if view["turn"] == 0:  # the person first: a draw and a discard, then the bot's turn
+            drawn = client.post(actions, json={"type": "draw", "source": "stock"}, headers=auth)
+            card = drawn.json()["hand"][0]
+            client.post(actions, json={"type": "discard", "card": card}, headers=auth)
+        deadline = time.monotonic() + 60
+        while not {bots["game_id"], mixed["game_id"]} <= lanes.keys():
+            assert time.monotonic() < deadline, lanes
+            time.sleep(0.01)
+    assert lanes[bots["game_id"]] == {Lane.BOTS_ONLY}
+    assert lanes[mixed["game_id"]] == {Lane.PEOPLE}
