@@ -68,18 +68,16 @@ def test_a_persons_work_goes_before_bot_only_work_queued_earlier(tmp_path: Path)
 
     async def body(pool: AnalysisPool) -> None:
         holding = await held(pool, True, tmp_path, "hold")
-        bots = [in_lane(True, partial(pool.run, note_done, f"bots{i}", str(log))) for i in range(2)]
-        await until(lambda: pool.pending == 3, "the bots' jobs queued")
+        bots = [in_lane(True, partial(pool.run, note_done, f"bots{i}", str(log))) for i in range(3)]
+        await until(lambda: pool.pending == 4, "the bots' jobs queued")
         person = in_lane(False, lambda: pool.run(note_done, "person", str(log)))
-        await until(lambda: pool.pending == 4, "the person's job queued")
+        await until(lambda: pool.pending == 5, "the person's job queued")
         (tmp_path / "hold.release").touch()
-        assert [*await asyncio.gather(holding, person, *bots)] == [
-            "released",
-            "person",
-            "bots0",
-            "bots1",
-        ]
-        assert log.read_text().split() == ["person", "bots0", "bots1"]
+        answers = [*await asyncio.gather(holding, person, *bots)]
+        assert answers == ["released", "person", "bots0", "bots1", "bots2"]
+        # bots0 was handed ahead to the executor while the held job ran (FED_AHEAD); the
+        # person's job goes before every bot-only job still waiting in the pool.
+        assert log.read_text().split() == ["bots0", "person", "bots1", "bots2"]
 
     scenario(body, processes=1, queue=8)
 
