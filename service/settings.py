@@ -102,8 +102,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     bot_processes: int = 1
     """Worker processes the computer players decide in (see ``service.bots.turns``)."""
     bot_queue: int = 64
-    """Bot decisions that may wait for a worker process; past that a move waits for the
-    sweeper's next look."""
+    """Bot decisions that may wait for a worker process, in each lane (games with a person,
+    games of bots only); past that a move waits for the sweeper's next look."""
+    bot_games_per_client: int = 20
+    """Games of bots only one client address may have in play on this instance
+    (``service.bots.holdings``); 0 turns the bound off."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -166,6 +169,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             bot_lease_seconds=_seconds(env, "BOT_LEASE_SECONDS", defaults.bot_lease_seconds),
             bot_processes=_integer(env, "BOT_PROCESSES", defaults.bot_processes, low=1, high=64),
             bot_queue=_integer(env, "BOT_QUEUE", defaults.bot_queue, low=0),
+            bot_games_per_client=_integer(
+                env, "BOT_GAMES_PER_CLIENT", defaults.bot_games_per_client, low=0
+            ),
         )
 
 

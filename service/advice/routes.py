@@ -3,12 +3,15 @@
 The hint is computed from the seat's view and the public log as that seat sees them
 (``engine.seen``), never from the game's state; ``advise`` builds the same from a bare hand.
 Each hint analyses one hand per distinct unseen card, a few milliseconds for a game's hands, so
-it runs in a worker thread rather than holding the event loop.
+it runs in a worker thread rather than holding the event loop. ``advise`` takes any hand of a
+deal's size with any wilds: its costly requests (draw-phase advice for more than
+``ADVICE_INLINE_CARDS`` cards) run in the analyses' worker processes (``service.analysis.pool``),
+since a thread would hold the interpreter's lock for all of their time.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, NamedTuple
 
 import anyio
 import anyio.to_thread
@@ -17,13 +20,14 @@ from litestar.params import FromPath, JSONBody
 
 import engine
 from engine import game
-from engine.advice import Hint, PackError, advise, hint
+from engine.advice import PackError, advise, hint
 from engine.cards import Card, Rank
 from engine.game.speed import check_chooser
 from engine.seen import sight
 from service.advice.wire import AdviseRequest, HintOut
 from service.games import lifecycle as game_flow
 from service.games.acting_seat import Acting
+from service.http.dependencies import AppServices
 from service.http.openapi_declarations import SEAT, problems
 from service.http.problems import InvalidField, MissingWild
 from service.vocabulary import to_engine, to_wire
@@ -32,6 +36,22 @@ LARGEST_HAND: Final = 16
 """The largest hand a game holds after its draw (15 dealt, extended schedule, plus one)."""
 
 _HINTS: Final = anyio.CapacityLimiter(2)
+ADVICE_INLINE_CARDS: Final = 10
+"""Draw-phase advice (with an upcard) for a hand of more cards than this is costly: it analyses
+one hand per distinct unseen card, 10-35 ms for 15 or 16 cards (measured), more with many
+wilds and one wild per meld."""
+
+
+class _Advising(NamedTuple):
+    """What ``advise`` is given, checked and translated on the event loop (a worker gets it
+    pickled)."""
+
+    hand: list[Card]
+    wild: Rank
+    rules: engine.Rules
+    upcard: Card | None
+    seen: list[Card]
+    players: int
 
 
 def _wild_of(data: AdviseRequest, rules: engine.Rules) -> Rank:
@@ -47,7 +67,7 @@ def _wild_of(data: AdviseRequest, rules: engine.Rules) -> Rank:
     raise MissingWild("give the wild rank as `wild`, or the round as `round`", field="wild")
 
 
-def _advice_of(data: AdviseRequest) -> Hint:
+def _advising(data: AdviseRequest) -> _Advising:
     rules = to_engine.rules_from_wire(data.rules)
     wild = _wild_of(data, rules)
     hand = to_engine.cards_from_codes(data.hand, "hand")
@@ -61,10 +81,19 @@ def _advice_of(data: AdviseRequest) -> Hint:
             field="hand",
         )
     seen = to_engine.cards_from_codes(data.seen, "seen")
+    return _Advising(hand, wild, rules, upcard, seen, data.players)
+
+
+def advised(asked: _Advising) -> HintOut | tuple[str, str]:
+    """The advice on the wire, or the message and field of a hand the pack cannot hold; what a
+    worker process runs (the engine's error does not pickle, so it comes back as a value)."""
+    hand, wild, rules, upcard, seen, players = asked
     try:
-        return advise(hand, wild, rules, upcard=upcard, seen=seen, players=data.players)
+        return to_wire.hint_to_wire(
+            advise(hand, wild, rules, upcard=upcard, seen=seen, players=players)
+        )
     except PackError as exc:
-        raise InvalidField(str(exc), field=exc.field) from None
+        return str(exc), exc.field
 
 
 class AdviceController(Controller):
@@ -109,8 +138,14 @@ class AdviceController(Controller):
             "`wild`, or else the wild rank of `round`."
         ),
         status_code=200,
-        responses=problems(400, 413, 422),
+        responses=problems(400, 413, 422, 503),
     )
-    async def advise(self, data: JSONBody[AdviseRequest]) -> HintOut:
-        advice = await anyio.to_thread.run_sync(_advice_of, data, limiter=_HINTS)
-        return to_wire.hint_to_wire(advice)
+    async def advise(self, services: AppServices, data: JSONBody[AdviseRequest]) -> HintOut:
+        asked = _advising(data)
+        if asked.upcard is not None and len(asked.hand) > ADVICE_INLINE_CARDS:
+            answer = await services.analyses.run(advised, asked)
+        else:
+            answer = await anyio.to_thread.run_sync(advised, asked, limiter=_HINTS)
+        if isinstance(answer, tuple):
+            raise InvalidField(answer[0], field=answer[1])
+        return answer

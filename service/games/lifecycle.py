@@ -20,6 +20,7 @@ from engine import game
 from engine.cards import Card
 from engine.errors import StateFormatError
 from engine.game.state import GameState, Record
+from service.analysis.pool import work_for
 from service.bots import calls as bot_calls
 from service.bots import seats as bot_seats
 from service.games import records as game_records
@@ -266,6 +267,9 @@ async def _load(services: Services, game_id: str, recall: str | None) -> LoadedG
     if stored is None:
         raise GameNotFound(f"no game {game_id!r} (it may have expired)")
     record = game_records.decode_record(stored.record)
+    # This task's work for the worker processes (its bots' decisions) from now on: a game of
+    # bots only waits behind every game a person plays in.
+    work_for(bots_only=bool(record.bots) and all(record.bots))
     if record.table is not None:
         return LoadedTable(game_id, stored.version, record, record.table, stored.saved)
     state = services.decoded.get(game_id, record.state)

@@ -137,12 +137,14 @@ class GamesController(Controller):
     )
     async def create(
         self,
+        request: AnyRequest,
         services: AppServices,
         data: JSONBody[CreateGameRequest],
         idempotency_key: IdempotencyKey = None,
     ) -> Response[GameCreated]:
         retry = idempotency.retry_of("createGame", idempotency_key, data)
-        return idempotency.answered(await creation.create(services, data, retry))
+        client = services.proxies.client_of(request)
+        return idempotency.answered(await creation.create(services, data, retry, client=client))
 
     @get(
         "/{game_id:str}",

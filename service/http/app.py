@@ -24,6 +24,7 @@ from service.advice.routes import AdviceController
 from service.analysis.pool import AnalysisPool
 from service.analysis.routes import AnalysisController
 from service.bots import turns as bot_turns
+from service.bots.holdings import BotGameHoldings
 from service.bots.tasks import BotTasks
 from service.games.acting_seat import acting_seat
 from service.games.decoded_cache import DecodedGames
@@ -126,6 +127,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         bots=bots,
         sheets=backends.sheets,
         records=backends.records,
+        bot_games=BotGameHoldings(settings.bot_games_per_client),
     )
     prometheus = PrometheusConfig(
         app_name="three_thirteen", prefix="three_thirteen", group_path=True

@@ -16,6 +16,7 @@ from litestar.di import NamedDependency
 
 from service.analysis.pool import AnalysisPool
 from service.bots.due_moves import DueMoves
+from service.bots.holdings import BotGameHoldings
 from service.bots.tasks import BotTasks
 from service.games.decoded_cache import DecodedGames
 from service.http.client_address import TrustedProxies
@@ -47,6 +48,8 @@ class Services:
     """The score sheets, beside the games."""
     records: RecordStore = field(default_factory=lambda: MemoryRecordStore(ttl=7 * 86400))
     """Imported records, reviews and the seed secret (``service.records``), beside the games."""
+    bot_games: BotGameHoldings = field(default_factory=lambda: BotGameHoldings(0))
+    """Each client's games of bots only in play here, bounded (``service.bots.holdings``)."""
 
 
 AppServices: TypeAlias = NamedDependency[Services]

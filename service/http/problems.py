@@ -87,6 +87,14 @@ class AnalysesBusy(ServiceProblem):
         self.retry_after = retry_after
 
 
+class BotGamesQuotaReached(ServiceProblem):
+    status, kind, title = 429, "bot-games-quota", "This client holds its most games of bots only"
+
+    def __init__(self, detail: str, *, field: str, retry_after: int) -> None:
+        super().__init__(detail, field=field)
+        self.retry_after = retry_after
+
+
 class SheetNotFound(ServiceProblem):
     status, kind, title = 404, "sheet-not-found", "No such score sheet"
 

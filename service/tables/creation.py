@@ -4,6 +4,7 @@ waiting for players, stored with its invite code (and listed in the lobby when a
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Final
 
 import msgspec
@@ -16,7 +17,7 @@ from service.games.wire import CreateGameRequest, GameCreated, SeatToken
 from service.http import idempotency
 from service.http.dependencies import Services
 from service.http.idempotency import Retry, SavedAnswer
-from service.http.problems import InvalidSeat
+from service.http.problems import GameNotFound, InvalidSeat
 from service.operations import metrics
 from service.records.given import given_deals, mixed
 from service.storage.game_store import GameExists, StoreUnavailable
@@ -29,11 +30,16 @@ _CREATE_ATTEMPTS: Final = 16
 
 
 async def create(
-    services: Services, request: CreateGameRequest, retry: Retry | None = None
+    services: Services,
+    request: CreateGameRequest,
+    retry: Retry | None = None,
+    *,
+    client: str | None = None,
 ) -> SavedAnswer:
     """A game dealt at once when every seat is named; otherwise a table waiting for players.
     With an Idempotency-Key (``retry``) its id is the key's, so a retry finds it made and is
-    answered from the answer saved with it (``service.http.idempotency``)."""
+    answered from the answer saved with it (``service.http.idempotency``). A game of bots only
+    takes one of the ``client``'s places (``service.bots.holdings``)."""
     if retry is not None:
         saved = await services.store.recall(idempotency.derived_id(retry), retry.stored_key)
         if saved is not None:
@@ -53,12 +59,30 @@ async def create(
             )
         given = await given_deals(services, request, rules, len(names))
         request = msgspec.structs.replace(request, seed=await mixed(services, request.seed))
-        return await game_flow.create_game(services, request, named, bots, given=given, retry=retry)
+        if client is None or not all(levels):
+            return await game_flow.create_game(
+                services, request, named, bots, given=given, retry=retry
+            )
+        async with services.bot_games.place(client, partial(_in_play, services)) as made:
+            answer = await game_flow.create_game(
+                services, request, named, bots, given=given, retry=retry
+            )
+            made.append(answer.location.rsplit("/", 1)[-1])
+        return answer
     if request.deal_from is not None or request.deal is not None:
         field = "deal" if request.deal is not None else "deal_from"
         raise InvalidSeat(f"{field}: a game of given deals has every seat named", field=field)
     request = msgspec.structs.replace(request, seed=await mixed(services, request.seed))
     return await _create_table(services, request, names, bots, retry)
+
+
+async def _in_play(services: Services, game_id: str) -> bool:
+    """Whether the game is still being played (not finished, not expired)."""
+    try:
+        loaded = await game_flow.load_game(services, game_id)
+    except GameNotFound:
+        return False
+    return loaded.state.status == "playing"
 
 
 def _seats(request: CreateGameRequest) -> tuple[list[str | None], list[str | None]]:

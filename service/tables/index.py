@@ -16,6 +16,9 @@ table that is full or gone: every claim checks the record itself.
 
 from __future__ import annotations
 
+import bisect
+import heapq
+import math
 import time
 from typing import Protocol
 
@@ -57,18 +60,29 @@ class TableIndex(Protocol):
 
 
 class MemoryTableIndex:
-    """Both indexes in this process's memory (the in-memory store's companion)."""
+    """Both indexes in this process's memory (the in-memory store's companion).
+
+    No read or write looks at every table. The lobby is kept sorted by expiry in two parallel
+    lists (expiries, game ids): a table's expiry is its last listing's time plus the game TTL,
+    so a listing appends at the end (each expiry made later than the last, so they are
+    distinct); a page is a binary search for its cursor and a slice; expired tables are a
+    prefix, cut off by one search. Codes expire through a heap of (expiry, code), with the
+    stale entries of a code kept longer (``keep_code``) skipped when they come up.
+    """
 
     def __init__(self, *, game_ttl: float) -> None:
         self._game_ttl = game_ttl
         self._codes: dict[str, tuple[str, float]] = {}
+        self._code_expiries: list[tuple[float, str]] = []
         self._lobby: dict[str, tuple[bytes, float]] = {}
+        self._expiries: list[float] = []
+        self._listed: list[str] = []
 
     async def reserve_code(self, code: str, game_id: str) -> bool:
-        self._expire()
+        self._expire_codes()
         if code in self._codes:
             return False
-        self._codes[code] = (game_id, time.monotonic() + self._game_ttl)
+        self._keep(code, game_id, self._game_ttl)
         return True
 
     async def game_of_code(self, code: str) -> str | None:
@@ -78,33 +92,64 @@ class MemoryTableIndex:
     async def keep_code(self, code: str, seconds: float) -> None:
         entry = self._codes.get(code)
         if entry is not None:
-            self._codes[code] = (entry[0], time.monotonic() + seconds)
+            self._keep(code, entry[0], seconds)
 
     async def list_table(self, game_id: str, entry: bytes) -> None:
-        self._lobby.pop(game_id, None)  # re-inserted: the newest write goes last
-        self._lobby[game_id] = (entry, time.monotonic() + self._game_ttl)
+        self._unlist(game_id)  # listed again: the newest write goes last
+        until = time.monotonic() + self._game_ttl
+        if self._expiries and until <= self._expiries[-1]:
+            until = math.nextafter(self._expiries[-1], math.inf)
+        self._lobby[game_id] = (entry, until)
+        self._expiries.append(until)
+        self._listed.append(game_id)
 
     async def unlist_table(self, game_id: str) -> None:
-        self._lobby.pop(game_id, None)
+        self._unlist(game_id)
 
     async def listed(self, limit: int = LOBBY_LIMIT) -> list[bytes]:
-        self._expire()
-        entries = [entry for entry, _ in self._lobby.values()]
-        return entries[::-1][:limit]
+        self._expire_tables()
+        return [self._lobby[g][0] for g in reversed(self._listed[-limit:])] if limit else []
 
     async def page(
         self, limit: int, after: LobbyPosition | None
     ) -> tuple[list[bytes], LobbyPosition | None]:
-        self._expire()
-        order = sorted(((until, g) for g, (_, until) in self._lobby.items()), reverse=True)
-        later = [position for position in order if after is None or position < after]
-        chosen = later[:limit]
-        entries = [self._lobby[game_id][0] for _, game_id in chosen]
-        return entries, chosen[-1] if len(later) > limit else None
+        self._expire_tables()
+        end = len(self._listed) if after is None else self._before(after)
+        start = max(0, end - limit)
+        chosen = self._listed[start:end][::-1]
+        entries = [self._lobby[game_id][0] for game_id in chosen]
+        more = start > 0 and bool(chosen)
+        return entries, (self._expiries[start], chosen[-1]) if more else None
 
-    def _expire(self) -> None:
-        now = time.monotonic()
-        for code in [c for c, (_, until) in self._codes.items() if until < now]:
-            del self._codes[code]
-        for game_id in [g for g, (_, until) in self._lobby.items() if until < now]:
-            del self._lobby[game_id]
+    def _before(self, after: LobbyPosition) -> int:
+        """How many listed tables come before the cursor's position (expiry, then game id)."""
+        end = bisect.bisect_left(self._expiries, after[0])
+        while end < len(self._expiries) and (self._expiries[end], self._listed[end]) < after:
+            end += 1
+        return end
+
+    def _unlist(self, game_id: str) -> None:
+        entry = self._lobby.pop(game_id, None)
+        if entry is not None:
+            at = bisect.bisect_left(self._expiries, entry[1])
+            del self._expiries[at], self._listed[at]
+
+    def _keep(self, code: str, game_id: str, seconds: float) -> None:
+        until = time.monotonic() + seconds
+        self._codes[code] = (game_id, until)
+        heapq.heappush(self._code_expiries, (until, code))
+
+    def _expire_codes(self) -> None:
+        now, expiries = time.monotonic(), self._code_expiries
+        while expiries and expiries[0][0] < now:
+            until, code = heapq.heappop(expiries)
+            entry = self._codes.get(code)
+            if entry is not None and entry[1] == until:  # not kept longer since
+                del self._codes[code]
+
+    def _expire_tables(self) -> None:
+        gone = bisect.bisect_left(self._expiries, time.monotonic())
+        if gone:
+            for game_id in self._listed[:gone]:
+                del self._lobby[game_id]
+            del self._expiries[:gone], self._listed[:gone]

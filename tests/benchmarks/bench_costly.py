@@ -2,7 +2,8 @@
 
 Issue 20's slowest known 30-card hand (eight jokers, sevens wild, at most one wild per meld)
 takes a tenth of a second or more, holding the interpreter's lock all the while. Here 16 clients
-loop it against the production server (``python -m service``) while two connections time
+loop it (or, in the last row, a costly ``POST /v1/advise``: draw-phase advice for 15 cards and an
+upcard) against the production server (``python -m service``) while two connections time
 ``GET /healthz`` and two play game actions (a draw or a discard each), all from this process over
 loopback. An analysis client answered 503 waits the Retry-After it was given, as a client should.
 
@@ -31,7 +32,7 @@ from tests.benchmarks.bench_http import (
     play_turn,
     start_server,
 )
-from tests.service.costly_hands import SLOWEST_KNOWN
+from tests.service.costly_hands import COSTLY_ADVICE, SLOWEST_KNOWN
 
 ANALYSIS_CLIENTS = 16
 PROBES = 2
@@ -41,10 +42,15 @@ ROUNDS = 2
 TARGET_P99_MS = 50.0
 
 SLOW_REQUEST = build_request("POST", "/v1/analyse", SLOWEST_KNOWN)
-CONFIGURATIONS: dict[str, tuple[bool, dict[str, str]]] = {
-    "no analyses": (False, {}),
-    "costly ones in processes": (True, {}),
-    "all on the event loop": (True, {"ANALYSIS_INLINE_CARDS": "30", "ANALYSIS_INLINE_WILDS": "30"}),
+ADVICE_REQUEST = build_request("POST", "/v1/advise", COSTLY_ADVICE)
+CONFIGURATIONS: dict[str, tuple[bytes | None, dict[str, str]]] = {
+    "no analyses": (None, {}),
+    "costly ones in processes": (SLOW_REQUEST, {}),
+    "all on the event loop": (
+        SLOW_REQUEST,
+        {"ANALYSIS_INLINE_CARDS": "30", "ANALYSIS_INLINE_WILDS": "30"},
+    ),
+    "costly advice (16 cards)": (ADVICE_REQUEST, {}),
 }
 
 
@@ -57,14 +63,15 @@ class Figures:
     seconds: float = 0.0
 
 
-async def measure(port: int, with_analyses: bool, figures: Figures) -> None:
+async def measure(port: int, load: bytes | None, figures: Figures) -> None:
     stop = time.perf_counter() + SECONDS
     health = build_request("GET", "/healthz")
 
     async def analysing() -> None:
         connection = await Connection.open(port)
         while time.perf_counter() < stop:
-            status, _ = await connection.request(SLOW_REQUEST)
+            assert load is not None
+            status, _ = await connection.request(load)
             if status == HTTPStatus.OK:
                 figures.analyses += 1
             elif status == HTTPStatus.SERVICE_UNAVAILABLE:
@@ -93,20 +100,20 @@ async def measure(port: int, with_analyses: bool, figures: Figures) -> None:
 
     began = time.perf_counter()
     tasks = [probing_health() for _ in range(PROBES)] + [playing() for _ in range(PROBES)]
-    if with_analyses:
+    if load is not None:
         tasks += [analysing() for _ in range(ANALYSIS_CLIENTS)]
     await asyncio.gather(*tasks)
     figures.seconds += time.perf_counter() - began
 
 
 def run(name: str, figures: Figures) -> None:
-    with_analyses, settings = CONFIGURATIONS[name]
+    load, settings = CONFIGURATIONS[name]
     port = free_port()
     server = start_server("granian", port, settings)
     try:
         # The first costly analysis starts the worker process: not part of the figures.
         asyncio.run(analyse_once(port))
-        asyncio.run(measure(port, with_analyses, figures))
+        asyncio.run(measure(port, load, figures))
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -46,7 +46,9 @@ from tests.redis_servers import (
     redis_cli,
 )
 
-UNLIMITED: Final = Settings(rate_limit_per_minute=0, creations_per_day=0, claims_per_day=0)
+UNLIMITED: Final = Settings(
+    rate_limit_per_minute=0, creations_per_day=0, claims_per_day=0, bot_games_per_client=0
+)
 """The per-client limits off: one load generator, one address."""
 
 LONG = 40_000

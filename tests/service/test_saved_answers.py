@@ -1,0 +1,36 @@
+"""Saved ``Idempotency-Key`` answers are kept deflated (a day of a seat's views, with every keyed
+action) and replayed exactly as first sent; answers saved before they were deflated replay as
+they are."""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+
+from service.http.idempotency import retry_of
+
+VIEW = json.dumps(
+    {"players": [{"name": f"seat {n}", "score": 0, "hand_size": 11} for n in range(4)]}
+).encode()
+
+
+def test_an_answer_is_kept_deflated_and_replayed_as_sent() -> None:
+    retry = retry_of("applyAction", "key-1", {"type": "draw"}, token="t")
+    assert retry is not None
+    key, data = retry.saved(VIEW, 200, "")
+    fingerprint, kept, status, location, deflated = msgspec.msgpack.decode(data)
+    assert (fingerprint, status, location, deflated) == (retry.fingerprint, 200, "", True)
+    assert len(kept) < len(VIEW) / 2
+    replayed = retry.replayed(data)
+    assert (replayed.body, replayed.status, replayed.location) == (VIEW, 200, "")
+    assert kept != VIEW
+    assert key == retry.stored_key
+
+
+def test_an_answer_saved_before_deflating_replays_as_it_is() -> None:
+    retry = retry_of("createGame", "key-2", {"players": []})
+    assert retry is not None
+    older = msgspec.msgpack.encode([retry.fingerprint, VIEW, 201, "/v1/games/g"])
+    replayed = retry.replayed(older)
+    assert (replayed.body, replayed.status, replayed.location) == (VIEW, 201, "/v1/games/g")
