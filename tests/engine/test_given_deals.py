@@ -145,12 +145,21 @@ def test_deal_from_deals_the_same_hands_with_the_seats_rotated(rotate: int) -> N
     assert second.dealer == (original.dealer + rotate) % 4
     # The hand dealt first to the dealer's left is still played first.
     assert second.turn == (original.dealer + rotate + 1) % 4
-    second = finish(second, 7)
+    assert_dealt_again(first, finish(second, 7), rotate)
+
+
+def assert_dealt_again(first: GameState, second: GameState, rotate: int) -> None:
+    """Every round both games reached by the same number of deals was dealt to ``second``
+    as to ``first``, each hand (and a speed deal's upcard) ``rotate`` seats on."""
+    n = len(first.players)
     for theirs, ours in zip(record_of(first).rounds, record_of(second).rounds, strict=False):
         if theirs.round == ours.round and ours.deal == ours.round:
             assert ours.dealt is not None
             assert theirs.dealt is not None
-            assert ours.dealt.hands == tuple(theirs.dealt.hands[(s - rotate) % 4] for s in range(4))
+            assert ours.dealt.hands == tuple(theirs.dealt.hands[(s - rotate) % n] for s in range(n))
+            assert ours.upcards == tuple(
+                theirs.upcards[(s - rotate) % n] for s in range(n) if theirs.upcards
+            )
 
 
 def test_deal_from_an_unfinished_game_is_refused() -> None:
@@ -190,13 +199,7 @@ def test_deal_from_a_speed_game_moves_the_upcards_with_the_hands(rotate: int) ->
     assert second.piles == tuple((original.upcards[(s - rotate) % 3],) for s in range(3))
     assert second.stock[::-1] == original.dealt.stock
     assert second.dealer == (original.dealer + rotate) % 3
-    second = speed_played_from(second, 8)
-    for theirs, ours in zip(record_of(first).rounds, record_of(second).rounds, strict=False):
-        if theirs.round == ours.round and ours.deal == ours.round:
-            assert ours.dealt is not None
-            assert theirs.dealt is not None
-            assert ours.dealt.hands == tuple(theirs.dealt.hands[(s - rotate) % 3] for s in range(3))
-            assert ours.upcards == tuple(theirs.upcards[(s - rotate) % 3] for s in range(3))
+    assert_dealt_again(first, speed_played_from(second, 8), rotate)
 
 
 @pytest.mark.parametrize(
