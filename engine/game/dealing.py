@@ -31,11 +31,19 @@ MAX_NAME = 64
 @dataclass(frozen=True, slots=True)
 class Deal:
     """One round's deal: each seat's hand (seat by seat), the card turned up, and the top of
-    the stock, its first card drawn first (the rest of the pack is shuffled under it)."""
+    the stock, its first card drawn first (the rest of the pack is shuffled under it). A speed
+    game turns up a card on every seat's pile: ``upcard`` is None and ``upcards`` holds them,
+    seat by seat."""
 
     hands: tuple[tuple[Card, ...], ...]
-    upcard: Card
+    upcard: Card | None
     stock: tuple[Card, ...] = ()
+    upcards: tuple[Card, ...] = ()
+
+    @property
+    def turned(self) -> tuple[Card, ...]:
+        """The cards turned up: the upcard, or a speed deal's upcards."""
+        return self.upcards if self.upcard is None else (self.upcard,)
 
 
 def hand_size(rules: Rules, round_number: int) -> int:
@@ -248,19 +256,24 @@ def next_seat(seat: int, active: tuple[int, ...], n: int) -> int:
 
 def pack_of(
     hands: Sequence[Sequence[Card]],
-    upcard: Card,
+    upcards: Sequence[Card],
     stock: Sequence[Card],
     dealer: int,
     active: Sequence[int],
 ) -> tuple[Card, ...]:
     """The pack whose deal by ``dealer`` to the ``active`` seats gives these hands, turns up
-    ``upcard`` and leaves ``stock`` (first drawn first). The deal takes cards off the end of
-    the pack: one to each seat in turn from the dealer's left, then the upcard."""
+    ``upcards`` and leaves ``stock`` (first drawn first). ``upcards`` is the one upcard, or a
+    speed deal's, one per seat of ``active`` in that order. The deal takes cards off the end
+    of the pack: one to each seat in turn from the dealer's left, then the upcards, a speed
+    deal's in that same order."""
     n = len(hands)
     order = [s for s in ((dealer + k) % n for k in range(1, n + 1)) if s in active]
     size = len(hands[order[0]]) if order else 0
     dealt = [hands[seat][i] for i in range(size) for seat in order]
-    return (*reversed(stock), upcard, *reversed(dealt))
+    if len(upcards) > 1:
+        by_seat = dict(zip(active, upcards, strict=True))
+        upcards = [by_seat[seat] for seat in order]
+    return (*reversed(stock), *reversed(upcards), *reversed(dealt))
 
 
 def given_packs(
@@ -273,9 +286,6 @@ def given_packs(
     """The pack of each given round, checked against the rules and completed: the cards no
     deal names are shuffled under the given stock (from the seed, or the cryptographic
     source without one)."""
-    if rules.turns == "speed":
-        # A speed game turns up a card on every seat's pile: one upcard does not deal it.
-        raise DealError("given deals are for games played in turns", round=None, field="rules")
     packs = []
     for round_number in sorted(deals):
         deal = deals[round_number]
@@ -287,7 +297,7 @@ def given_packs(
         dealer = (first_dealer + round_number - 1) % players
         stock = (*deal.stock, *rest)
         packs.append(
-            (round_number, pack_of(deal.hands, deal.upcard, stock, dealer, range(players)))
+            (round_number, pack_of(deal.hands, deal.turned, stock, dealer, range(players)))
         )
     return tuple(packs)
 
@@ -315,7 +325,15 @@ def check_deal(rules: Rules, players: int, round_number: object, deal: object) -
         if len(hand) != size:
             raise refuse(f"seat {seat} holds {len(hand)} cards: the round deals {size}", "hands")
         _take(left, hand, refuse, f"hands[{seat}]")
-    _take(left, (deal.upcard,), refuse, "upcard")
+    if rules.turns == "speed":
+        if deal.upcard is not None:
+            raise refuse("a speed deal turns up a card on each seat's pile: give upcards", "upcard")
+        if len(deal.upcards) != players:
+            raise refuse(f"{len(deal.upcards)} upcards for {players} seats", "upcards")
+    elif deal.upcards or deal.upcard is None:
+        field = "upcards" if deal.upcards else "upcard"
+        raise refuse("a game in turns turns up one card: give upcard", field)
+    _take(left, deal.turned, refuse, "upcards" if deal.upcard is None else "upcard")
     _take(left, deal.stock, refuse, "stock")
     return sorted(left.elements())
 

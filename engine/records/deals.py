@@ -1,19 +1,23 @@
 """A finished game's deals, to deal again at another table (a duplicate match).
 
 ``deal_from`` takes each round's first deal from a whole record (or a finished game's state),
-optionally moving every hand ``rotate_seats`` seats on. The first dealer moves with the hands,
-so each hand is played in the same place in the turn order, only by another seat. A round
-dealt again (double naughts) and a tie-break round are shuffled afresh in the new game: the
-play there differs, and so may the seats tied.
+optionally moving every hand ``rotate_seats`` seats on (in a speed game, each with the upcard
+turned on its seat's pile). The first dealer moves with the hands, so each hand is played in
+the same place in the turn order, only by another seat. A round dealt again (double naughts)
+and a tie-break round are shuffled afresh in the new game: the play there differs, and so may
+the seats tied.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 from engine.errors import DealError
 from engine.game import Deal, GameState
 from engine.records.record import GameRecord, record_of
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +51,17 @@ def deal_from(game: GameRecord | GameState, rotate_seats: int = 0) -> GivenDeals
         if entry.round in deals or entry.round > record.headers.rules.rounds:
             continue
         assert entry.dealt is not None  # a whole record's rounds all have their deal
-        hands = entry.dealt.hands
-        moved = tuple(hands[(seat - shift) % n] for seat in range(n))
-        deals[entry.round] = Deal(moved, entry.upcard, entry.dealt.stock)
+        moved = _rotated(entry.dealt.hands, shift)
+        if entry.upcards:  # a round's first deal is dealt to every seat: one upcard each
+            deals[entry.round] = Deal(
+                moved, None, entry.dealt.stock, _rotated(entry.upcards, shift)
+            )
+        else:
+            deals[entry.round] = Deal(moved, entry.upcard, entry.dealt.stock)
     return GivenDeals((record.headers.first_dealer + shift) % n, deals)
+
+
+def _rotated(by_seat: tuple[T, ...], shift: int) -> tuple[T, ...]:
+    """What seat ``s`` had, moved to seat ``s + shift``."""
+    n = len(by_seat)
+    return tuple(by_seat[(seat - shift) % n] for seat in range(n))

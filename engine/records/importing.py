@@ -25,7 +25,7 @@ from engine.cards import Card, format_card
 from engine.errors import EngineError, GameSetupError, RecordNotLegal
 from engine.game import GameState, LogEntry, RoundResult, Shuffles, apply, hand_size, replay
 from engine.game.actions import CALL_TIMEOUT, CALLER, CallEnd, Move
-from engine.game.dealing import pack_of, seats_after
+from engine.game.dealing import pack_of
 from engine.game.speed import choosers, default_choice
 from engine.records.json_form import record_from_json
 from engine.records.parsing import Places, parse_located
@@ -117,9 +117,7 @@ class _Importer:
         if +left:
             missing = " ".join(format_card(c) for c in sorted((+left).elements()))
             self.fail(stock_at, f"the deal leaves out cards of the pack: {missing}")
-        pack = pack_of(dealt.hands, entry.upcard, dealt.stock, entry.dealer, entry.active)
-        if entry.upcards:
-            pack = _speed_pack(pack, entry, n, len(dealt.stock))
+        pack = pack_of(dealt.hands, upcards, dealt.stock, entry.dealer, entry.active)
         return [pack, *(cards[::-1] for cards in dealt.restocks)]
 
     def _take(self, left: Counter[Card], cards: tuple[Card, ...], where: _Where) -> None:
@@ -277,15 +275,6 @@ class _Importer:
         if h.winners != game.winners:
             shown = "none" if game.winners is None else " ".join(map(str, game.winners))
             self.fail(_Where("winners", ("header", "Winners")), f"the replay's winners are {shown}")
-
-
-def _speed_pack(pack: tuple[Card, ...], entry: RoundRecord, n: int, stock: int) -> tuple[Card, ...]:
-    """The pack of a speed deal: ``pack_of``'s, with one upcard per seat dealt in, turned up
-    in play order from the dealer's left, where one upcard stands."""
-    order = seats_after(entry.dealer, entry.active, n)
-    by_seat = dict(zip(entry.active, entry.upcards, strict=True))
-    turned = tuple(by_seat[seat] for seat in reversed(order))
-    return (*pack[:stock], *turned, *pack[stock + 1 :])
 
 
 def _with_repeats(made: list[Move], extra: int, timed_out: bool) -> list[Move] | None:

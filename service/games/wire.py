@@ -81,12 +81,24 @@ class PlayerIn(Strict, frozen=True):
 
 
 class DealIn(Strict, frozen=True):
-    """One round's deal: every seat's hand, the upcard, and the top of the stock (its first
-    card drawn first); the cards it leaves out are shuffled under the stock given."""
+    """One round's deal: every seat's hand, the upcard (in a speed game, the upcards of every
+    seat's pile), and the top of the stock (its first card drawn first); the cards it leaves
+    out are shuffled under the stock given."""
 
     round: RoundNumber
     hands: Annotated[list[list[CardCode]], Meta(description="Seat 0's hand first.")]
-    upcard: CardCode
+    upcard: Annotated[
+        CardCode | None, Meta(description="In turns: the card turned up. Not in a speed game.")
+    ] = None
+    upcards: Annotated[
+        list[CardCode] | None,
+        Meta(
+            description=(
+                "In a speed game: the card turned up on each seat's pile, seat 0's first. "
+                "Not in a game played in turns."
+            )
+        ),
+    ] = None
     stock: list[CardCode] = msgspec.field(default_factory=list)
 
 

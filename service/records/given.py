@@ -64,8 +64,6 @@ async def given_deals(
         raise InvalidField("give `deal` or `deal_from`, not both", field="deal")
     if request.rotate_seats and request.deal_from is None:
         raise InvalidField("rotate_seats moves the hands of `deal_from`", field="rotate_seats")
-    if rules.turns == "speed" and (request.deal_from is not None or request.deal is not None):
-        raise InvalidField("given deals are for games played in turns", field="rules.turns")
     if request.deal_from is not None:
         return await _dealt_from(services, request.deal_from, request.rotate_seats, rules, players)
     if request.deal is not None:
@@ -110,8 +108,9 @@ def _given(deals: list[DealIn], rules: engine.Rules, players: int) -> dict[int, 
         hands = tuple(
             tuple(_cards(hand, f"{at}.hands[{seat}]")) for seat, hand in enumerate(deal.hands)
         )
-        upcard = card_from_code(deal.upcard, f"{at}.upcard")
-        one = game.Deal(hands, upcard, _cards(deal.stock, f"{at}.stock"))
+        upcard = None if deal.upcard is None else card_from_code(deal.upcard, f"{at}.upcard")
+        upcards = _cards(deal.upcards or [], f"{at}.upcards")
+        one = game.Deal(hands, upcard, _cards(deal.stock, f"{at}.stock"), upcards)
         try:
             check_deal(rules, players, deal.round, one)
         except DealError as error:

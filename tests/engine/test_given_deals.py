@@ -29,6 +29,7 @@ from engine.records.record import record_of
 from engine.rules import Rules
 from engine.seeds import mixed_seed, new_secret
 from tests.engine.game_scenarios import choose
+from tests.engine.test_records_speed import SPEED, speed_played, speed_played_from
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -144,18 +145,84 @@ def test_deal_from_deals_the_same_hands_with_the_seats_rotated(rotate: int) -> N
     assert second.dealer == (original.dealer + rotate) % 4
     # The hand dealt first to the dealer's left is still played first.
     assert second.turn == (original.dealer + rotate + 1) % 4
-    second = finish(second, 7)
+    assert_dealt_again(first, finish(second, 7), rotate)
+
+
+def assert_dealt_again(first: GameState, second: GameState, rotate: int) -> None:
+    """Every round both games reached by the same number of deals was dealt to ``second``
+    as to ``first``, each hand (and a speed deal's upcard) ``rotate`` seats on."""
+    n = len(first.players)
     for theirs, ours in zip(record_of(first).rounds, record_of(second).rounds, strict=False):
         if theirs.round == ours.round and ours.deal == ours.round:
             assert ours.dealt is not None
             assert theirs.dealt is not None
-            assert ours.dealt.hands == tuple(theirs.dealt.hands[(s - rotate) % 4] for s in range(4))
+            assert ours.dealt.hands == tuple(theirs.dealt.hands[(s - rotate) % n] for s in range(n))
+            assert ours.upcards == tuple(
+                theirs.upcards[(s - rotate) % n] for s in range(n) if theirs.upcards
+            )
 
 
 def test_deal_from_an_unfinished_game_is_refused() -> None:
     with pytest.raises(DealError) as raised:
         deal_from(new_game(["a", "b"], "classic", 1))
     assert raised.value.field == "deal_from"
+
+
+# -- speed games: a card turned up on every seat's pile ------------------------------------------
+
+
+SPEED_ONE = Deal(
+    (cards("3C 4C 5C"), cards("KH KD KS"), cards("9S 9D 9C")), None, cards("8H"), cards("2D 7S JH")
+)
+
+
+def test_a_given_speed_deal_turns_up_each_seat_s_upcard_on_its_own_pile() -> None:
+    state = new_game(["a", "b", "c"], SPEED, 5, first_dealer=1, deals={1: SPEED_ONE})
+    assert state.hands == sorted_hands(SPEED_ONE)
+    assert state.piles == tuple((c,) for c in SPEED_ONE.upcards)
+    assert state.stock[-1] == cards("8H")[0]
+    assert view(state, 2).deal_known
+
+
+@pytest.mark.parametrize("rotate", [0, 1, 2])
+def test_deal_from_a_speed_game_moves_the_upcards_with_the_hands(rotate: int) -> None:
+    first = speed_played(SPEED, 3, 21, 4)
+    given = deal_from(first, rotate_seats=rotate)
+    assert sorted(given.deals) == list(range(1, 12))
+    second = new_game(
+        ["a", "b", "c"], SPEED, 99, first_dealer=given.first_dealer, deals=given.deals
+    )
+    assert public_view(second).deal_known
+    original = record_of(first).rounds[0]
+    assert original.dealt is not None
+    assert second.hands == tuple(original.dealt.hands[(s - rotate) % 3] for s in range(3))
+    assert second.piles == tuple((original.upcards[(s - rotate) % 3],) for s in range(3))
+    assert second.stock[::-1] == original.dealt.stock
+    assert second.dealer == (original.dealer + rotate) % 3
+    assert_dealt_again(first, speed_played_from(second, 8), rotate)
+
+
+@pytest.mark.parametrize(
+    ("rules", "deal", "field", "reason"),
+    [
+        (SPEED, dataclasses.replace(SPEED_ONE, upcard=cards("QS")[0]), "upcard", "give upcards"),
+        (SPEED, dataclasses.replace(SPEED_ONE, upcards=cards("2D 7S")), "upcards", "2 upcards"),
+        (SPEED, dataclasses.replace(SPEED_ONE, upcards=cards("3C 3C 7S")), "upcards", "3C more"),
+        (
+            "classic",
+            dataclasses.replace(SPEED_ONE, upcard=cards("QS")[0]),
+            "upcards",
+            "give upcard",
+        ),
+        ("classic", dataclasses.replace(SPEED_ONE, upcards=()), "upcard", "turns up one card"),
+    ],
+)
+def test_upcards_must_fit_the_way_the_game_is_played(
+    rules: str | dict[str, object], deal: Deal, field: str, reason: str
+) -> None:
+    with pytest.raises(DealError, match=reason) as raised:
+        new_game(["a", "b", "c"], rules, 5, deals={1: deal})
+    assert raised.value.field == field
 
 
 # -- seeds mixed with a secret --------------------------------------------------------------------

@@ -43,6 +43,13 @@ def speed_played(
     """A speed game of random choices: seats choose in random order, some choose again, some
     calls time out; played to its end, or until ``until`` says so."""
     state = new_game([f"p{i}" for i in range(players)], rules, seed)
+    return speed_played_from(state, policy, until=until)
+
+
+def speed_played_from(
+    state: GameState, policy: int, *, until: Callable[[GameState], bool] | None = None
+) -> GameState:
+    """``state`` played on by random choices, as ``speed_played`` plays."""
     rng = random.Random(policy)
     while state.status == "playing" and (until is None or not until(state)):
         if rng.random() < 0.05:
