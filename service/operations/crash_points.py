@@ -11,12 +11,15 @@ Unset (production), a point costs one lookup in an empty tuple.
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import signal
 from typing import Final
 
 from service.settings import Settings
+
+_log = logging.getLogger(__name__)
 
 POINTS: Final = ("commit.before", "commit.after", "drive.claimed")
 
@@ -25,6 +28,7 @@ def reached(settings: Settings, point: str) -> None:
     """Die here, with the chance ``CRASH_POINTS`` gives this point."""
     for name, chance in settings.crash_points:
         if name == point and random.random() < chance:  # a test's dice, no secret
+            _log.warning("crash point %s reached: this instance dies (CRASH_POINTS)", point)
             die()
 
 
