@@ -44,6 +44,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     EventSource resolves them against its page. Never taken from a request's Host."""
     game_ttl: float = 7 * 86400
     """Seconds a game is kept after its last action."""
+    idle_game_ttl: float = 6 * 3600
+    """Seconds a game or waiting table nobody has acted in is kept (a person's first action or
+    seat claim keeps it ``game_ttl`` from then on); at most ``game_ttl``."""
     idempotency_ttl: float = 86400
     """Seconds an Idempotency-Key's first response is kept."""
     max_body_bytes: int = 64 * 1024
@@ -103,10 +106,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Worker processes the computer players decide in (see ``service.bots.turns``)."""
     bot_queue: int = 64
     """Bot decisions that may wait for a worker process, in each lane (games with a person,
-    games of bots only); past that a move waits for the sweeper's next look."""
+    games of bots only); past that a move is due again at once, for the sweeper's next look."""
     bot_games_per_client: int = 20
     """Games of bots only one client address may have in play on this instance
     (``service.bots.holdings``); 0 turns the bound off."""
+    crash_points: tuple[tuple[str, float], ...] = ()
+    """For fault-injection tests only (``CRASH_POINTS=commit.after=0.05,...``): the points of
+    the commit and drive paths where this instance kills itself, each with its chance
+    (``service.operations.crash_points``). Empty in production."""
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -135,6 +142,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             cors_origins=origins,
             public_url=_public_url(env, "PUBLIC_URL"),
             game_ttl=_seconds(env, "GAME_TTL", defaults.game_ttl),
+            idle_game_ttl=_seconds(env, "IDLE_GAME_TTL", defaults.idle_game_ttl),
             idempotency_ttl=_seconds(env, "IDEMPOTENCY_TTL", defaults.idempotency_ttl),
             max_body_bytes=_integer(env, "MAX_BODY_BYTES", defaults.max_body_bytes, low=1024),
             analysis_processes=_integer(
@@ -172,6 +180,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             bot_games_per_client=_integer(
                 env, "BOT_GAMES_PER_CLIENT", defaults.bot_games_per_client, low=0
             ),
+            crash_points=_crash_points(env, "CRASH_POINTS"),
         )
 
 
@@ -191,6 +200,20 @@ def _networks(env: Mapping[str, str], name: str) -> tuple[str, ...]:
         except ValueError:
             raise SettingsError(name, network, "IP addresses or CIDR networks") from None
     return networks
+
+
+def _crash_points(env: Mapping[str, str], name: str) -> tuple[tuple[str, float], ...]:
+    points: list[tuple[str, float]] = []
+    for item in _list(env, name):
+        point, _, chance = item.partition("=")
+        try:
+            value = float(chance)
+        except ValueError:
+            value = -1.0
+        if not point.strip() or not 0 <= value <= 1:
+            raise SettingsError(name, item, "point=chance pairs, each chance from 0 to 1")
+        points.append((point.strip(), value))
+    return tuple(points)
 
 
 def _list(env: Mapping[str, str], name: str) -> tuple[str, ...]:

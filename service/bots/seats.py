@@ -5,13 +5,13 @@ A game record says it in four fields (``game_records.GameRecord``): ``bots`` (ea
 level, None for a person), ``away`` (the seats whose turn the clock played), ``turn_seconds``
 and ``turn_started``. From them and the state alone, ``mover`` says whether a bot is to move
 now and ``due_at`` when the next bot move is due; every commit of a game with bots or a clock
-brings its entry in the due moves (``service.bots.due_moves``) up to date with ``after_commit``, and
-starts this instance's driver (``service.bots.turns``) when a bot is to move at once.
+writes its entry in the due moves (``service.bots.due_moves``, ``entry_due``) in the same atomic
+step, and ``after_commit`` starts this instance's driver (``service.bots.turns``) when a bot is
+to move at once.
 """
 
 from __future__ import annotations
 
-import logging
 import time
 from typing import Final
 
@@ -22,9 +22,6 @@ from service.bots import calls
 from service.games.records import GameRecord
 from service.games.wire import PlayerOut
 from service.http.dependencies import Services
-from service.storage.game_store import StoreUnavailable
-
-_log = logging.getLogger(__name__)
 
 TAKEOVER_LEVEL: Final = "normal"
 """The level that plays a person's overdue turn, and a seat its player left during play."""
@@ -124,26 +121,16 @@ def seated_players(players: list[PlayerOut], record: GameRecord) -> list[PlayerO
     ]
 
 
+def entry_due(record: GameRecord, state: GameState) -> float | None:
+    """The game's due entry as the commit of ``record`` writes it (``service.bots.due_moves``):
+    when the service's next move is due, None if it never is."""
+    return due_at(record, state) if controlled(record) else None
+
+
 async def after_commit(
     services: Services, game_id: str, record: GameRecord, state: GameState
 ) -> None:
-    """Bring the game's due entry up to date after a commit; when a bot is to move now, take
-    the entry's lease for this instance and start its driver."""
-    if not controlled(record):
-        return
-    now = time.time()
-    due = due_at(record, state)
-    moves_now = mover(record, state, now) is not None
-    try:
-        if due is None:
-            await services.due.remove(game_id)
-        elif moves_now:
-            await services.due.schedule(game_id, now + services.settings.bot_lease_seconds)
-        else:
-            await services.due.schedule(game_id, due)
-    except StoreUnavailable:
-        # The action is committed and its answer must reach its caller: the entry stays as it
-        # was, and whoever takes it (or the next request that loads the game) finds what is due.
-        _log.warning("game %s: its due move not updated (store unavailable)", game_id)
-    if moves_now:
+    """After a commit (which wrote the game's due entry with it): when a bot is to move now,
+    start this instance's driver, which claims the game before it decides."""
+    if controlled(record) and mover(record, state, time.time()) is not None:
         services.bots.nudge(game_id)

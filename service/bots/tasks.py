@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -25,6 +26,8 @@ class BotTasks:
         self.pool = pool
         """Worker processes for the decisions: a ``hard`` one thinks for up to 200 ms, holding
         the interpreter's lock all that time, which a thread would not free the loop of."""
+        self.owner = secrets.token_hex(8)
+        """This instance's name on the games it claims and the shards it sweeps."""
         self._drive: Drive | None = None
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()

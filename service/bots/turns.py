@@ -10,8 +10,12 @@ looks afresh, so a move is made exactly once, whoever gets there first.
 
 Who drives: the instance whose commit put a bot on turn starts its driver at once (after
 answering, never making the person's request wait); ``sweep_forever``, on every instance, takes
-the due entries (``service.bots.due_moves``) whose time has come (a clock run out, or a
-lease left by an instance that died between two moves) and drives those games.
+the due entries (``service.bots.due_moves``) of its shards whose time has come (a clock run out,
+a move left for a busy pool, or a lease left by an instance that died) and drives those games.
+Every driver claims the game first and renews the claim before each decision (and while one
+waits for a worker), so a second instance's nudge does nothing while the first drives; the
+commit writes the game's due entry, so an instance that dies anywhere on the way leaves an entry
+that a sweep finds once the claim has run out.
 """
 
 from __future__ import annotations
@@ -43,9 +47,10 @@ from service.bots import seats as bot_seats
 from service.bots.decisions import decided
 from service.games import lifecycle as game_flow
 from service.games import records as game_records
+from service.games.lifecycle import LoadedGame, LoadedTable
 from service.http.dependencies import Services
-from service.http.problems import AnalysesBusy, GameNotFound, TableWaiting
-from service.operations import metrics
+from service.http.problems import AnalysesBusy, GameNotFound
+from service.operations import crash_points, metrics
 from service.storage.game_store import StoreUnavailable
 
 _log = logging.getLogger(__name__)
@@ -74,54 +79,83 @@ def bot_seed(game_id: str, seat: int) -> int:
 
 async def drive(services: Services, game_id: str) -> None:
     """Make every move a bot owes in the game now, one committed action at a time, until a
-    person is to move (or the game is over); then leave its due entry at the next deadline."""
-    lease = services.settings.bot_lease_seconds
+    person is to move (or the game is over); then give the game back, its due entry at the next
+    deadline. Each move starts with a claim on the game (or its renewal): while another
+    instance's claim holds, this driver does nothing."""
+    owner, lease = services.bots.owner, services.settings.bot_lease_seconds
     while True:
+        if not await services.due.claim(game_id, owner, time.time(), lease):
+            return  # another instance drives it
+        crash_points.reached(services.settings, "drive.claimed")
         try:
-            loaded = await game_flow.load_game(services, game_id)
+            loaded = await game_flow.load_any(services, game_id)
         except GameNotFound:  # expired: nothing is owed any more
-            await services.due.remove(game_id)
+            await services.due.release(game_id, owner, None, None)
             return
-        except TableWaiting:  # an entry written for a table, before its deal: nothing to do
+        if isinstance(loaded, LoadedTable):  # not dealt yet: nothing to do
+            await services.due.release(game_id, owner, loaded.stored_version, None)
             return
         record, state = loaded.record, loaded.state
         move = bot_seats.next_move(record, state, time.time())
         if move is None:
-            due = bot_seats.due_at(record, state)
-            if due is None:
-                await services.due.remove(game_id)
-            else:
-                await services.due.schedule(game_id, due)
+            due = bot_seats.entry_due(record, state)
+            await services.due.release(game_id, owner, loaded.stored_version, due)
             return
-        seat, level = move
-        if level is None:  # a speed call's time ran out: the caller's timeout
-            action: Action = CALL_TIMEOUT
-        else:
-            try:
-                action = await services.bots.pool.run(
-                    decided, level, game.dumps(state), seat, bot_seed(game_id, seat)
-                )
-            except AnalysesBusy:  # every worker busy: the sweeper looks again after the lease
-                _log.warning("game %s: the bots' worker processes are busy", game_id)
-                return
-        after = game.apply(state, seat, action)
-        parts = game.dumps_parts(after, loaded.sealed)
-        new_record = bot_seats.committed(record, state, after, parts.head, by_token=False)
-        if not await services.store.commit(
-            game_id,
-            loaded.stored_version,
-            game_records.encode_record(new_record),
-            segments=game_records.segments_of(parts),
-        ):
-            continue  # someone else moved first: look again
-        services.decoded.put(game_id, parts.head, after)
-        metrics.ACTIONS_APPLIED.labels(type=_ACTION_TYPES[type(action)]).inc()
-        if level is not None:
-            metrics.BOT_MOVES.labels(level=level).inc()
-        services.channels.publish(str(after.version).encode(), game_flow.channel_of(game_id))
-        # The lease runs on while this driver keeps moving (or until the next deadline).
-        if bot_seats.mover(new_record, after, time.time()) is not None:
-            await services.due.schedule(game_id, time.time() + lease)
+        action = await _decision(services, game_id, state, move)
+        if action is None:  # every worker busy: due again at once, for the next sweep
+            await services.due.release(game_id, owner, loaded.stored_version, time.time())
+            return
+        await _commit(services, loaded, move, action)
+
+
+async def _decision(
+    services: Services, game_id: str, state: game.GameState, move: tuple[int, str | None]
+) -> Action | None:
+    """The action the service makes for ``move``'s seat (None if every worker is busy): the
+    caller's timeout, or the bot's decision, the game's lease renewed while it waits for a
+    worker, so no other instance takes the game over a decision queued behind others."""
+    seat, level = move
+    if level is None:  # a speed call's time ran out: the caller's timeout
+        return CALL_TIMEOUT
+    decision = asyncio.ensure_future(
+        services.bots.pool.run(decided, level, game.dumps(state), seat, bot_seed(game_id, seat))
+    )
+    lease = services.settings.bot_lease_seconds
+    while not (await asyncio.wait({decision}, timeout=lease / 3))[0]:
+        await services.due.claim(game_id, services.bots.owner, time.time(), lease)
+    try:
+        return decision.result()
+    except AnalysesBusy:
+        _log.warning("game %s: the bots' worker processes are busy", game_id)
+        return None
+
+
+async def _commit(
+    services: Services, loaded: LoadedGame, move: tuple[int, str | None], action: Action
+) -> None:
+    """Commit the service's move, its due entry with it; a commit that lost the race changes
+    nothing (the driver looks again)."""
+    game_id, state = loaded.game_id, loaded.state
+    seat, level = move
+    after = game.apply(state, seat, action)
+    parts = game.dumps_parts(after, loaded.sealed)
+    new_record = bot_seats.committed(loaded.record, state, after, parts.head, by_token=False)
+    crash_points.reached(services.settings, "commit.before")
+    if not await services.store.commit(
+        game_id,
+        loaded.stored_version,
+        game_records.encode_record(new_record),
+        segments=game_records.segments_of(parts),
+        due=bot_seats.entry_due(new_record, after),
+        acted=False,
+    ):
+        return  # someone else moved first
+    crash_points.reached(services.settings, "commit.after")
+    services.decoded.put(game_id, parts.head, after)
+    metrics.ACTIONS_APPLIED.labels(type=_ACTION_TYPES[type(action)]).inc()
+    if level is not None:
+        metrics.BOT_MOVES.labels(level=level).inc()
+    services.channels.publish(str(after.version).encode(), game_flow.channel_of(game_id))
 
 
 class BotDriversPlugin(InitPluginProtocol):
@@ -161,7 +195,10 @@ async def sweep_once(services: Services) -> int:
     while (room := min(SWEEP_BATCH, MAX_DRIVING - services.bots.driving)) > 0:
         try:
             due = await services.due.take_due(
-                time.time(), services.settings.bot_lease_seconds, room
+                time.time(),
+                services.settings.bot_lease_seconds,
+                room,
+                sweeper=services.bots.owner,
             )
         except StoreUnavailable:
             break  # noted in the store's outage log; the next sweep tries again

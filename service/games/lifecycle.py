@@ -44,7 +44,7 @@ from service.http.problems import (
     UnknownStreamKey,
     UnknownToken,
 )
-from service.operations import metrics
+from service.operations import crash_points, metrics
 from service.storage.game_store import GameExists
 from service.streams.keys import seat_of_stream_key
 from service.tables import waiting_tables as waiting
@@ -198,6 +198,7 @@ async def create_game(
                 idempotency=None
                 if retry is None
                 else retry.saved(answer.body, answer.status, answer.location),
+                due=bot_seats.entry_due(record, state),
             )
             break
         except GameExists:
@@ -356,12 +357,14 @@ async def take_turn(
         finished=state.status == "finished",
     )
     response = _encoder.encode(view_of(game_id, state, seat, record))
+    crash_points.reached(services.settings, "commit.before")
     committed = await services.store.commit(
         game_id,
         loaded.stored_version,
         game_records.encode_record(record),
         segments=game_records.segments_of(parts),
         idempotency=None if retry is None else retry.saved(response),
+        due=bot_seats.entry_due(record, state),
     )
     if not committed:
         # Another request won the race. If it was this very request's first attempt, its
@@ -374,6 +377,7 @@ async def take_turn(
             f"the game moved on from version {loaded.state.version} while this action was "
             "applied; load it again"
         )
+    crash_points.reached(services.settings, "commit.after")
     services.decoded.put(game_id, serialised, state)
     metrics.ACTIONS_APPLIED.labels(type=request.__struct_config__.tag).inc()
     services.channels.publish(str(state.version).encode(), channel_of(game_id))

@@ -17,7 +17,7 @@ from litestar.channels.backends.memory import MemoryChannelsBackend
 from litestar.stores.base import Store as LitestarStore
 from litestar.stores.memory import MemoryStore as LitestarMemoryStore
 
-from service.bots.due_moves import DueMoves, MemoryDueMoves
+from service.bots.due_moves import DueMoves
 from service.records.store import MemoryRecordStore, RecordStore
 from service.settings import Settings
 from service.sheets.store import MemorySheetStore, SheetStore
@@ -57,16 +57,23 @@ def build_backends(settings: Settings) -> Backends:
 
 def memory_backends(settings: Settings) -> Backends:
     """Everything in this process: one instance, nothing shared, nothing kept over a restart."""
+    games = MemoryStore(
+        game_ttl=settings.game_ttl,
+        idle_game_ttl=settings.idle_game_ttl,
+        idempotency_ttl=settings.idempotency_ttl,
+        max_games=settings.max_games,
+    )
+    return memory_backends_beside(games, settings)
+
+
+def memory_backends_beside(games: MemoryStore, settings: Settings) -> Backends:
+    """Every other in-memory backend beside ``games`` (its due moves are the store's own)."""
     return Backends(
         kind="memory",
-        games=MemoryStore(
-            game_ttl=settings.game_ttl,
-            idempotency_ttl=settings.idempotency_ttl,
-            max_games=settings.max_games,
-        ),
+        games=games,
         channels=MemoryChannelsBackend(history=settings.event_history),
         tables=MemoryTableIndex(game_ttl=settings.game_ttl),
-        due=MemoryDueMoves(),
+        due=games.due,
         sheets=MemorySheetStore(
             ttl=settings.game_ttl,
             idempotency_ttl=settings.idempotency_ttl,

@@ -21,6 +21,7 @@ def redis_backends(settings: Settings, url: str) -> Backends:
     games = RedisStore.from_url(
         url,
         game_ttl=settings.game_ttl,
+        idle_game_ttl=settings.idle_game_ttl,
         idempotency_ttl=settings.idempotency_ttl,
         cluster=settings.redis_cluster,
         pool_size=settings.redis_pool_size,

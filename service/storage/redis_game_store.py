@@ -1,18 +1,15 @@
-"""Games and their event notices in Redis, for many service instances behind one load balancer.
+"""Games in Redis, for many service instances behind one load balancer.
 
-Every key of one game carries the hash tag ``{game_id}``, so in Redis Cluster a game lives in one
-slot and its compare-and-set script may touch all of its keys:
-
-    <prefix>:{<game_id>}:game          hash: ``v`` = version, ``r`` = record
-    <prefix>:{<game_id>}:log           list: the game's segments, appended (RPUSH), never rewritten
-    <prefix>:{<game_id>}:idem:<key>    string: the response saved with an idempotency key
+Every key of one game, and the due moves of its shard, carry one hash tag (the layout:
+``service.storage.redis_keys``), so in Redis Cluster a game lives in one slot and its
+compare-and-set script writes the game and its due entry in one step.
 
 An action costs two round trips: ``load`` (HMGET and an LRANGE of the segments the caller does
 not hold yet, pipelined) and ``commit`` (one EVALSHA that checks the version, writes record and
-version, appends the new segments, writes the idempotency record and refreshes the TTLs, all in
-one atomic step). Its write is the record (a bounded head) and at most a segment or two, however
-long the game. redis-py's ``Script`` loads the script again and retries if a restarted Redis
-answers NOSCRIPT.
+version, appends the new segments, writes the idempotency record and the game's due entry and
+refreshes the TTLs, all in one atomic step). Its write is the record (a bounded head) and at most
+a segment or two, however long the game. redis-py's ``Script`` loads the script again and
+retries if a restarted Redis answers NOSCRIPT.
 
 Connection failures and timeouts surface as ``StoreUnavailable`` (the service answers 503). The
 client reconnects by itself once Redis is back: nothing needs a restart. A retried commit whose
@@ -35,6 +32,7 @@ from redis.backoff import ExponentialWithJitterBackoff
 
 from service.storage.game_store import GameExists, StoredGame, StoreUnavailable
 from service.storage.redis_connection import UNAVAILABLE_MESSAGE, outage_log, sent
+from service.storage.redis_keys import due_key, game_key, idempotency_key, log_key
 
 _T = TypeVar("_T")
 _log = logging.getLogger(__name__)
@@ -49,36 +47,60 @@ _EVENT_CONNECTIONS: Final = 66
 """Connections the event notices may hold beside the store's: up to 64 publishing at once
 (``GameEventsBackend.max_in_flight``) and the reader."""
 
-# KEYS[1] = game hash, KEYS[2] = segments list, KEYS[3] = idempotency key (optional).
-# ARGV: record, game TTL in ms, n, n segments, [response, idempotency TTL in ms].
-_CREATE_SCRIPT: Final = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', '0', 'r', ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('DEL', KEYS[2])
-local n = tonumber(ARGV[3])
-if n > 0 then
-  redis.call('RPUSH', KEYS[2], unpack(ARGV, 4, 3 + n))
-  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+# The game's due entry: ARGV[due] is its time, '' for none.
+_SET_DUE: Final = """
+local function set_due(key, game, due)
+  if due == '' then redis.call('ZREM', key, game) else redis.call('ZADD', key, due, game) end
 end
-if #KEYS == 3 then redis.call('SET', KEYS[3], ARGV[4 + n], 'PX', ARGV[5 + n]) end
-return 1
 """
 
-# KEYS[1] = game hash, KEYS[2] = segments list, KEYS[3] = idempotency key (optional).
-# ARGV: expected version, new version, record, game TTL in ms, n, n segments,
-# [response, idempotency TTL in ms].
-# Versions travel as decimal strings and are compared as strings: Lua's numbers are doubles.
-_COMMIT_SCRIPT: Final = """
-if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
+# KEYS[1] = game hash, KEYS[2] = segments list, KEYS[3] = the shard's due moves,
+# KEYS[4] = idempotency key (optional).
+# ARGV: record, idle TTL in ms, game id, due, n, n segments, [response, idempotency TTL in ms].
+# A new game is idle (``i``) until a person's commit.
+_CREATE_SCRIPT: Final = (
+    _SET_DUE
+    + """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', '0', 'r', ARGV[1], 'i', '1')
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('DEL', KEYS[2])
 local n = tonumber(ARGV[5])
-if n > 0 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 6, 5 + n)) end
-redis.call('PEXPIRE', KEYS[2], ARGV[4])
-if #KEYS == 3 then redis.call('SET', KEYS[3], ARGV[6 + n], 'PX', ARGV[7 + n]) end
+if n > 0 then
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, 6, 5 + n))
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+end
+set_due(KEYS[3], ARGV[3], ARGV[4])
+if #KEYS == 4 then redis.call('SET', KEYS[4], ARGV[6 + n], 'PX', ARGV[7 + n]) end
 return 1
 """
+)
+
+# KEYS[1] = game hash, KEYS[2] = segments list, KEYS[3] = the shard's due moves,
+# KEYS[4] = idempotency key (optional).
+# ARGV: expected version, new version, record, game TTL in ms, idle TTL in ms, '1' if a person
+# acted, game id, due, n, n segments, [response, idempotency TTL in ms].
+# Versions travel as decimal strings and are compared as strings: Lua's numbers are doubles.
+_COMMIT_SCRIPT: Final = (
+    _SET_DUE
+    + """
+if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
+local ttl = ARGV[4]
+if ARGV[6] == '1' then
+  redis.call('HDEL', KEYS[1], 'i')
+elseif redis.call('HEXISTS', KEYS[1], 'i') == 1 then
+  ttl = ARGV[5]
+end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ttl)
+local n = tonumber(ARGV[9])
+if n > 0 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 10, 9 + n)) end
+redis.call('PEXPIRE', KEYS[2], ttl)
+set_due(KEYS[3], ARGV[7], ARGV[8])
+if #KEYS == 4 then redis.call('SET', KEYS[4], ARGV[10 + n], 'PX', ARGV[11 + n]) end
+return 1
+"""
+)
 
 
 class InvalidKeyPrefix(ValueError):
@@ -95,16 +117,9 @@ class InvalidTtl(ValueError):
         super().__init__(f"{name} must be a positive number of seconds, got {seconds!r}")
 
 
-def game_key(prefix: str, game_id: str) -> str:
-    return f"{prefix}:{{{game_id}}}:game"
-
-
-def log_key(prefix: str, game_id: str) -> str:
-    return f"{prefix}:{{{game_id}}}:log"
-
-
-def idempotency_key(prefix: str, game_id: str, key: str) -> str:
-    return f"{prefix}:{{{game_id}}}:idem:{key}"
+def due_arg(due: float | None) -> str:
+    """A due time as a script argument: ``''`` for none, else its ``repr`` (exact)."""
+    return "" if due is None else repr(due)
 
 
 def _milliseconds(name: str, seconds: float) -> int:
@@ -127,12 +142,15 @@ class RedisStore:
         game_ttl: float,
         idempotency_ttl: float,
         key_prefix: str = DEFAULT_KEY_PREFIX,
+        idle_game_ttl: float | None = None,
     ) -> None:
         if not key_prefix or "{" in key_prefix or "}" in key_prefix:
             raise InvalidKeyPrefix(key_prefix)
         self.redis = client
         self.key_prefix = key_prefix
         self._game_ttl_ms = _milliseconds("game_ttl", game_ttl)
+        idle = game_ttl if idle_game_ttl is None else min(idle_game_ttl, game_ttl)
+        self._idle_ttl_ms = _milliseconds("idle_game_ttl", idle)
         self._idempotency_ttl_ms = _milliseconds("idempotency_ttl", idempotency_ttl)
         self._create = client.register_script(_CREATE_SCRIPT)
         self._commit = client.register_script(_COMMIT_SCRIPT)
@@ -146,6 +164,7 @@ class RedisStore:
         *,
         game_ttl: float,
         idempotency_ttl: float,
+        idle_game_ttl: float | None = None,
         cluster: bool = False,
         key_prefix: str = DEFAULT_KEY_PREFIX,
         timeout: float = DEFAULT_TIMEOUT,
@@ -182,7 +201,11 @@ class RedisStore:
             )
             client = aioredis.Redis(connection_pool=pool)
         store = cls(
-            client, game_ttl=game_ttl, idempotency_ttl=idempotency_ttl, key_prefix=key_prefix
+            client,
+            game_ttl=game_ttl,
+            idempotency_ttl=idempotency_ttl,
+            key_prefix=key_prefix,
+            idle_game_ttl=idle_game_ttl,
         )
         if cluster:
             store._slots = asyncio.Semaphore(pool_size)
@@ -196,9 +219,17 @@ class RedisStore:
         *,
         segments: Sequence[bytes] = (),
         idempotency: tuple[str, bytes] | None = None,
+        due: float | None = None,
     ) -> None:
-        keys = [game_key(self.key_prefix, game_id), log_key(self.key_prefix, game_id)]
-        args: list[bytes | int | str] = [record, self._game_ttl_ms, len(segments), *segments]
+        keys = self._keys(game_id)
+        args: list[bytes | int | str] = [
+            record,
+            self._idle_ttl_ms,
+            game_id,
+            due_arg(due),
+            len(segments),
+            *segments,
+        ]
         if idempotency is not None:
             key, response = idempotency
             keys.append(idempotency_key(self.key_prefix, game_id, key))
@@ -232,13 +263,19 @@ class RedisStore:
         *,
         segments: Sequence[bytes] = (),
         idempotency: tuple[str, bytes] | None = None,
+        due: float | None = None,
+        acted: bool = True,
     ) -> bool:
-        keys = [game_key(self.key_prefix, game_id), log_key(self.key_prefix, game_id)]
+        keys = self._keys(game_id)
         args: list[bytes | int | str] = [
             str(expected_version),
             str(expected_version + 1),
             record,
             self._game_ttl_ms,
+            self._idle_ttl_ms,
+            "1" if acted else "0",
+            game_id,
+            due_arg(due),
             len(segments),
             *segments,
         ]
@@ -248,6 +285,11 @@ class RedisStore:
             args += [response, self._idempotency_ttl_ms]
         applied = await self._call(lambda: self._commit(keys=keys, args=args))
         return bool(applied)
+
+    def _keys(self, game_id: str) -> list[str]:
+        """The keys every create and commit writes: the game, its segments, its shard's due."""
+        prefix = self.key_prefix
+        return [game_key(prefix, game_id), log_key(prefix, game_id), due_key(prefix, game_id)]
 
     async def recall(self, game_id: str, key: str) -> bytes | None:
         return await self._call(

@@ -106,6 +106,7 @@ async def _commit_seats(
         loaded.stored_version,
         game_records.encode_record(record),
         idempotency=None if answer is None else _saved(answer, record),
+        due=None if state is None else bot_seats.entry_due(record, state),
     )
     if not committed:
         return None
@@ -295,6 +296,7 @@ async def _hand_over(
         loaded.stored_version,
         game_records.encode_record(record),
         idempotency=None if answer is None else _saved(answer, record),
+        due=bot_seats.entry_due(record, loaded.state),
     )
     if not committed:
         return None

@@ -1,6 +1,9 @@
 """The due moves (``service.bots.due_moves``) on memory, Redis and a Redis Cluster: one suite
-for all three. An entry is taken once its time has come, moved on by the lease as it is taken, so
-two takers racing never both get it while the lease holds, and again once the lease ran out."""
+for all three. A game's entry is written by its create and commits, in the same step as the
+version (so a commit refused writes nothing); an entry is taken once its time has come, moved on
+by the lease as it is taken, so two takers racing never both get it while the lease holds; a
+claim on a game holds it from every other owner until it runs out, and its release puts the
+entry back as the game's version says."""
 
 from __future__ import annotations
 
@@ -11,65 +14,73 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from service.bots import turns
-from service.bots.due_moves import DueMoves, MemoryDueMoves
+from service.bots.due_moves import DueMoves
 from service.http.app import create_app
 from service.http.dependencies import Services
 from service.settings import Settings
+from service.storage.game_store import MemoryStore, Store
+from service.storage.redis_keys import SHARDS, shard_of
 from tests.service.test_store import StoreKind, beside, new_id, run, store_kind
 
 __all__ = ["store_kind"]  # the fixture, shared with the store suite
 
-DueTest = Callable[[DueMoves], Awaitable[None]]
+DueTest = Callable[[Store, DueMoves], Awaitable[None]]
 NOW = 1_000_000.0
 """A Unix time for the tests: the entries' times are whatever their writers say."""
+SWEEPER = "sweeper-a"
 
 
 def with_due_moves(store_kind: StoreKind, check: DueTest) -> None:
     async def go() -> None:
         store = store_kind.make()
         try:
-            await check(beside(store).due)
+            await check(store, beside(store).due)
         finally:
             await store.close()
 
     run(go())
 
 
-def test_an_entry_is_taken_once_its_time_has_come(store_kind: StoreKind) -> None:
-    async def check(due: DueMoves) -> None:
-        soon, later = new_id(), new_id()
-        await due.schedule(soon, NOW)
-        await due.schedule(later, NOW + 10)
-        assert await due.take_due(NOW - 1, 5, 10) == []
-        assert await due.take_due(NOW, 5, 10) == [soon]
-        # Taken: its lease holds it from every taker until it runs out.
-        assert await due.take_due(NOW + 4, 5, 10) == []
-        assert sorted(await due.take_due(NOW + 10, 5, 10)) == sorted([soon, later])
+async def game_due_at(store: Store, due: float | None) -> str:
+    game_id = new_id()
+    await store.create(game_id, b"record", due=due)
+    return game_id
+
+
+def test_a_create_and_each_commit_write_the_games_entry_with_its_version(
+    store_kind: StoreKind,
+) -> None:
+    async def check(store: Store, due: DueMoves) -> None:
+        game = await game_due_at(store, NOW)
+        assert await due.entry(game) == NOW
+        assert await store.commit(game, 0, b"v1", due=NOW + 30)
+        assert await due.entry(game) == NOW + 30
+        # A commit refused (the version moved on) writes no entry either.
+        assert not await store.commit(game, 0, b"stale", due=NOW + 99)
+        assert await due.entry(game) == NOW + 30
+        assert await store.commit(game, 1, b"v2", due=None)
+        assert await due.entry(game) is None
+        assert await due.entry(await game_due_at(store, None)) is None
 
     with_due_moves(store_kind, check)
 
 
-def test_a_rescheduled_or_removed_entry_is_taken_by_its_new_time_only(
-    store_kind: StoreKind,
-) -> None:
-    async def check(due: DueMoves) -> None:
-        moved, removed = new_id(), new_id()
-        await due.schedule(moved, NOW)
-        await due.schedule(removed, NOW)
-        await due.schedule(moved, NOW + 20)
-        await due.remove(removed)
-        assert await due.take_due(NOW + 19, 5, 10) == []
-        assert await due.take_due(NOW + 20, 5, 10) == [moved]
+def test_an_entry_is_taken_once_its_time_has_come(store_kind: StoreKind) -> None:
+    async def check(store: Store, due: DueMoves) -> None:
+        soon, later = await game_due_at(store, NOW), await game_due_at(store, NOW + 10)
+        assert await due.take_due(NOW - 1, 5, 10, sweeper=SWEEPER) == []
+        assert await due.take_due(NOW, 5, 10, sweeper=SWEEPER) == [soon]
+        # Taken: its lease holds it from every taker until it runs out.
+        assert await due.take_due(NOW + 4, 5, 10, sweeper=SWEEPER) == []
+        assert sorted(await due.take_due(NOW + 10, 5, 10, sweeper=SWEEPER)) == sorted([soon, later])
 
     with_due_moves(store_kind, check)
 
 
 def test_takers_racing_for_due_entries_take_each_once(store_kind: StoreKind) -> None:
-    async def check(due: DueMoves) -> None:
-        games = [new_id() for _ in range(40)]
-        for game in games:
-            await due.schedule(game, NOW)
-        taken = await asyncio.gather(*(due.take_due(NOW, 5, 7) for _ in range(10)))
+    async def check(store: Store, due: DueMoves) -> None:
+        games = [await game_due_at(store, NOW) for _ in range(40)]
+        taken = await asyncio.gather(*(due.take_due(NOW, 5, 7, sweeper=SWEEPER) for _ in range(10)))
         every = [game for batch in taken for game in batch]
         assert sorted(every) == sorted(games)
         assert all(len(batch) <= 7 for batch in taken)
@@ -77,15 +88,81 @@ def test_takers_racing_for_due_entries_take_each_once(store_kind: StoreKind) -> 
     with_due_moves(store_kind, check)
 
 
+@pytest.mark.redis
+def test_sweepers_share_the_shards_between_them(store_kind: StoreKind) -> None:
+    """Two sweepers seen within a lease sweep disjoint halves of the shards: each takes only
+    the due games of its own, and together they take them all."""
+    if store_kind.name == "memory":
+        pytest.skip("one instance: the memory store has one shard, its own")
+
+    async def check(store: Store, due: DueMoves) -> None:
+        games = [await game_due_at(store, NOW) for _ in range(40)]
+        assert len({shard_of(game) for game in games}) > 1
+        now = time.time()
+        await due.take_due(now, 5, 0, sweeper="sweeper-b")  # seen, takes nothing
+        first = await due.take_due(now, 5, 100, sweeper=SWEEPER)
+        second = await due.take_due(now, 5, 100, sweeper="sweeper-b")
+        assert first
+        assert second
+        assert sorted(first + second) == sorted(games)
+        shards = [{shard_of(game) % 2 for game in batch} for batch in (first, second)]
+        assert shards == [{0}, {1}]
+        assert SHARDS % 2 == 0
+
+    with_due_moves(store_kind, check)
+
+
+def test_a_claim_holds_the_game_from_other_owners_until_its_lease_runs_out(
+    store_kind: StoreKind,
+) -> None:
+    async def check(store: Store, due: DueMoves) -> None:
+        game = await game_due_at(store, time.time())
+        assert await due.claim(game, "a", time.time(), 0.5)
+        # Its entry moved on by the lease: no sweep takes the game while it is held.
+        entry = await due.entry(game)
+        assert entry is not None
+        assert entry > time.time()
+        assert not await due.claim(game, "b", time.time(), 30)
+        assert await due.claim(game, "a", time.time(), 0.5)  # renewed by its owner
+        deadline = time.monotonic() + 30
+        while not await due.claim(game, "b", time.time(), 30):
+            assert time.monotonic() < deadline, "the lease never ran out"
+            await asyncio.sleep(0.05)
+        assert not await due.claim(game, "a", time.time(), 30)
+
+    with_due_moves(store_kind, check)
+
+
+def test_a_release_puts_the_entry_back_as_the_version_says(store_kind: StoreKind) -> None:
+    async def check(store: Store, due: DueMoves) -> None:
+        game = await game_due_at(store, NOW)
+        assert await due.claim(game, "a", NOW, 30)
+        await due.release(game, "a", 0, NOW + 7)
+        assert await due.entry(game) == NOW + 7
+        assert await due.claim(game, "b", time.time(), 30)  # released: free for another
+        # A release for a version since moved on leaves the entry its commit wrote.
+        assert await store.commit(game, 0, b"v1", due=NOW + 50)
+        await due.release(game, "b", 0, None)
+        assert await due.entry(game) == NOW + 50
+        await due.release(game, "b", 1, None)
+        assert await due.entry(game) is None
+        # A game gone: its entry goes with it.
+        orphan = new_id()
+        await due.release(orphan, "b", None, None)
+        assert await due.entry(orphan) is None
+
+    with_due_moves(store_kind, check)
+
+
 def test_the_memory_heap_stays_bounded_by_the_live_entries() -> None:
     async def check() -> None:
-        due = MemoryDueMoves()
-        game = new_id()
+        store = MemoryStore()
+        game = await game_due_at(store, NOW)
         for step in range(10_000):  # a long game's clock, moved on at every commit
-            await due.schedule(game, NOW + step)
-        assert len(due) == 1
-        assert len(due._heap) <= 2 + 64 + 1
-        assert await due.take_due(NOW + 10_000, 5, 10) == [game]
+            assert await store.commit(game, step, b"r", due=NOW + step)
+        assert len(store.due) == 1
+        assert len(store.due._heap) <= 2 + 64 + 1
+        assert await store.due.take_due(NOW + 10_000, 5, 10, sweeper=SWEEPER) == [game]
 
     run(check())
 
@@ -93,22 +170,22 @@ def test_the_memory_heap_stays_bounded_by_the_live_entries() -> None:
 def test_one_sweep_takes_every_due_game_a_batch_at_a_time_up_to_the_drivers_room(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Finding 5 of issue 32: a sweep took 64 due games, so 3,000 idle clock games fired a 3 s
-    clock after 47 s. One sweep now takes all 10,000 (here, the drivers not started: no room is
-    taken); with the drivers full it takes none, and leaves them due."""
+    """A sweep took 64 due games, so 3,000 idle clock games fired a 3 s clock after 47 s. One
+    sweep now takes all 10,000 (here, the drivers not started: no room is taken); with the
+    drivers full it takes none, and leaves them due."""
     services: Services = create_app(Settings()).state["services"]
     due = 10_000
-    asyncio.run(_schedule_overdue(services, due))
+    asyncio.run(_create_overdue(services, due))
     assert asyncio.run(turns.sweep_once(services)) == due
-    assert asyncio.run(services.due.take_due(time.time(), 5.0, due)) == []
+    assert asyncio.run(services.due.take_due(time.time(), 5.0, due, sweeper=SWEEPER)) == []
 
-    asyncio.run(_schedule_overdue(services, 10))
+    asyncio.run(_create_overdue(services, 10))
     monkeypatch.setattr(turns, "MAX_DRIVING", services.bots.driving)  # no room left
     assert asyncio.run(turns.sweep_once(services)) == 0
-    assert len(asyncio.run(services.due.take_due(time.time(), 5.0, 100))) == 10
+    assert len(asyncio.run(services.due.take_due(time.time(), 5.0, 100, sweeper=SWEEPER))) == 10
 
 
-async def _schedule_overdue(services: Services, count: int) -> None:
+async def _create_overdue(services: Services, count: int) -> None:
     overdue = time.time() - 1
-    for n in range(count):
-        await services.due.schedule(f"game-{n}", overdue)
+    for _ in range(count):
+        await services.store.create(new_id(), b"record", due=overdue)

@@ -17,7 +17,8 @@ from litestar.testing import TestClient
 from service.http.app import create_app
 from service.settings import Settings
 from service.storage.game_store import MemoryStore
-from service.storage.redis_game_store import RedisStore, game_key, log_key
+from service.storage.redis_game_store import RedisStore
+from service.storage.redis_keys import game_key, log_key
 from tests.service.conftest_redis import delete_prefixed
 from tests.service.http_player import HttpGame
 from tests.service.test_events import parse_events

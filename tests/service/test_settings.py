@@ -32,7 +32,9 @@ def test_every_variable_is_read() -> None:
             "LOG_LEVEL": "debug",
             "CORS_ORIGINS": "https://a.example, https://b.example",
             "GAME_TTL": "3600",
+            "IDLE_GAME_TTL": "600",
             "IDEMPOTENCY_TTL": "60",
+            "CRASH_POINTS": "commit.after=0.25, drive.claimed=1",
         }
     )
     assert settings == Settings(
@@ -43,7 +45,9 @@ def test_every_variable_is_read() -> None:
         log_level="DEBUG",
         cors_origins=("https://a.example", "https://b.example"),
         game_ttl=3600.0,
+        idle_game_ttl=600.0,
         idempotency_ttl=60.0,
+        crash_points=(("commit.after", 0.25), ("drive.claimed", 1.0)),
     )
 
 
@@ -73,6 +77,10 @@ def test_the_analyses_worker_processes_are_configured() -> None:
         ("LOG_LEVEL", "LOUD"),
         ("GAME_TTL", "-5"),
         ("IDEMPOTENCY_TTL", "soon"),
+        ("IDLE_GAME_TTL", "0"),
+        ("CRASH_POINTS", "commit.after"),
+        ("CRASH_POINTS", "commit.after=2"),
+        ("CRASH_POINTS", "=0.5"),
         ("REDIS_CLUSTER", "maybe"),
     ],
 )

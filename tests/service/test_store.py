@@ -12,21 +12,24 @@ import uuid
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from typing import cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.settings import Settings
-from service.storage.backends import Backends, memory_backends
+from service.storage.backends import Backends, memory_backends_beside
 from service.storage.game_store import GameExists, MemoryStore, Store, StoredGame
 from service.storage.redis_backends import backends_beside
 from service.storage.redis_game_store import RedisStore
+from service.storage.redis_keys import game_key, log_key
 from tests.service.conftest_redis import delete_prefixed
 from tests.service.manual_clock import ManualClock
 
 StoreFactory = Callable[..., Store]
-"""Makes a fresh store: keyword arguments ``game_ttl`` and ``idempotency_ttl`` (seconds)."""
+"""Makes a fresh store: keyword arguments ``game_ttl``, ``idempotency_ttl`` and
+``idle_game_ttl`` (seconds)."""
 
 DAY = 86400.0
 
@@ -60,11 +63,14 @@ def store_kind(request: pytest.FixtureRequest, key_prefix: str) -> Iterator[Stor
     cluster = request.param == "cluster"
     url: str = request.getfixturevalue("redis_cluster_url" if cluster else "redis_url")
 
-    def make(*, game_ttl: float = DAY, idempotency_ttl: float = DAY) -> Store:
+    def make(
+        *, game_ttl: float = DAY, idempotency_ttl: float = DAY, idle_game_ttl: float | None = None
+    ) -> Store:
         return RedisStore.from_url(
             url,
             game_ttl=game_ttl,
             idempotency_ttl=idempotency_ttl,
+            idle_game_ttl=idle_game_ttl,
             cluster=cluster,
             key_prefix=key_prefix,
         )
@@ -78,7 +84,8 @@ def beside(store: Store, settings: Settings | None = None) -> Backends:
     settings = settings or Settings()
     if isinstance(store, RedisStore):
         return backends_beside(store, settings)
-    return memory_backends(settings)
+    assert isinstance(store, MemoryStore)
+    return memory_backends_beside(store, settings)
 
 
 def run(coroutine: Coroutine[object, object, None]) -> None:
@@ -299,6 +306,39 @@ def test_each_commit_refreshes_the_game_ttl(store_kind: StoreKind) -> None:
             await store_kind.elapse(1.0)
             assert await store.commit(game, version, f"v{version + 1}".encode())
         assert await store.load(game) == StoredGame(4, b"v4")
+        await store.close()
+
+    run(check())
+
+
+IDLE = 60.0
+
+
+def test_a_game_no_person_acted_in_expires_after_the_idle_ttl(store_kind: StoreKind) -> None:
+    """A game nobody acted in (created, or moved only by bots and clocks) is kept
+    ``idle_game_ttl``; a person's first commit keeps it ``game_ttl`` from then on, whoever
+    commits after. In memory the store's clock moves; on Redis the keys' TTLs are read."""
+
+    async def check() -> None:
+        store = store_kind.make(game_ttl=DAY, idle_game_ttl=IDLE)
+        idle, botted, played = new_id(), new_id(), new_id()
+        for game in (idle, botted, played):
+            await store.create(game, b"v0", segments=[b"s0"])
+        assert await store.commit(botted, 0, b"v1", segments=[b"s1"], acted=False)
+        assert await store.commit(played, 0, b"v1", acted=True)
+        assert await store.commit(played, 1, b"v2", acted=False)  # a bot after the person
+        if isinstance(store, RedisStore):
+            for game, kept in ((idle, IDLE), (botted, IDLE), (played, DAY)):
+                for key in (game_key(store.key_prefix, game), log_key(store.key_prefix, game)):
+                    left = await store.redis.pttl(key)
+                    assert kept * 1000 - 10_000 < left <= kept * 1000, (key, left)
+        else:
+            await store_kind.elapse(IDLE + 1)
+            assert await store.load(idle) is None
+            assert await store.load(botted) is None
+            assert await store.load(played) == StoredGame(2, b"v2", segments=(b"s0",))
+            await store.create(new_id(), b"v0")  # drops the expired from the store's count
+            assert len(cast("MemoryStore", store)) == 2
         await store.close()
 
     run(check())

@@ -19,7 +19,6 @@ from litestar.channels import ChannelsPlugin
 from litestar.channels.backends.memory import MemoryChannelsBackend
 
 from service.analysis.pool import AnalysisPool
-from service.bots.due_moves import MemoryDueMoves
 from service.bots.tasks import BotTasks
 from service.games.decoded_cache import DecodedGames
 from service.games.wire import CreateGameRequest, GameCreated, PlayerIn
@@ -139,7 +138,7 @@ async def services_on(
             proxies=TrustedProxies(()),
             tables=index,
             sheets=MemorySheetStore(ttl=game_ttl),
-            due=MemoryDueMoves(),
+            due=beside(store).due,
             bots=BotTasks(AnalysisPool(processes=1, queue=1)),
         )
     finally:

@@ -61,14 +61,14 @@ class Store:
         )
 
     def game_ids(self) -> set[str]:
-        """The games Redis holds: the hash tag of each ``…{<game_id>}:game`` key (SCAN, every
-        node; the key layout of ``service.redis_store``)."""
+        """The games Redis holds: the id in each ``…:{g<k>}:<game_id>:game`` key (SCAN, every
+        node; the key layout of ``service.storage.redis_keys``)."""
         keys = [
             key
             for port in self.ports
-            for key in redis_cli(port, "--scan", "--pattern", "*}:game", timeout=120).split()
+            for key in redis_cli(port, "--scan", "--pattern", "*}:*:game", timeout=120).split()
         ]
-        return {key[key.index("{") + 1 : key.rindex("}")] for key in keys if "{" in key}
+        return {key[key.index("}:") + 2 : -len(":game")] for key in keys if "}:" in key}
 
     def stop(self) -> None:
         if self._nodes is not None:
