@@ -139,7 +139,10 @@ async def _commit(
     seat, level = move
     after = game.apply(state, seat, action)
     parts = game.dumps_parts(after, loaded.sealed)
-    new_record = bot_seats.committed(loaded.record, state, after, parts.head, by_token=False)
+    new_record = game_records.stamped(
+        bot_seats.committed(loaded.record, state, after, parts.head, by_token=False),
+        finished=after.status == "finished",
+    )
     crash_points.reached(services.settings, "commit.before")
     if not await services.store.commit(
         game_id,

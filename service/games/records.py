@@ -78,9 +78,8 @@ class GameRecord(msgspec.Struct, frozen=True, array_like=True):
     oldest first: the version that ended each, and when it had started. A view of an earlier
     version shows its own call's deadline from them."""
     finished: float | None = None
-    """Unix time of the commit that ended the game, for an action a seat's token posted
-    (``stamped``); None while it is played, or when the service's own move (a bot, the clock)
-    ended it: ``finished_at`` then gives the start of that last turn or call."""
+    """Unix time of the commit that ended the game, whoever made its last move (``stamped``);
+    None while it is played, and in games stored before the stamp existed (``finished_at``)."""
 
 
 def stamped(record: GameRecord, *, finished: bool) -> GameRecord:
@@ -91,9 +90,8 @@ def stamped(record: GameRecord, *, finished: bool) -> GameRecord:
 
 
 def finished_at(record: GameRecord) -> float:
-    """When a finished game ended: the stamp of the action that ended it, or for a move the
-    service made, the start of the turn or call it ended (a bot moves at once, the clock at the
-    deadline: the start is within a turn's time of the end)."""
+    """When a finished game ended: its stamp, or for a game stored without one, the start of
+    the turn or call that ended it (within a turn's time of the end)."""
     return record.turn_started if record.finished is None else record.finished
 
 

@@ -273,6 +273,18 @@ def test_a_finished_record_says_when_the_game_was_created_and_finished(
     assert f'[Finished "{record["finished"]}"]' in text
 
 
+def test_a_game_whose_last_move_a_bot_made_is_stamped_when_it_ended(
+    app: Litestar, client: Client, finished: Json
+) -> None:
+    """The bots' commit stamps the end as a seat's action does: no fallback to the last turn's
+    start."""
+    store = app.state["services"].store
+    stored = client.blocking_portal.call(store.load, finished["game_id"])
+    record = game_records.decode_record(stored.record)
+    assert record.finished is not None
+    assert record.created <= record.turn_started <= record.finished
+
+
 def test_a_record_while_played_has_a_created_time_and_no_finished_one(client: Client) -> None:
     game_id = client.post("/v1/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}]}).json()[
         "game_id"
