@@ -319,8 +319,8 @@ def test_a_speed_game_exports_imports_back_and_is_reviewed(client: Client) -> No
 
 
 def test_the_commit_that_ends_a_game_stamps_its_finished_time() -> None:
-    """``stamped`` sets the time once, at the commit that ends the game; a game whose end the
-    service's own move made falls back to that turn's start."""
+    """``stamped`` sets the time once, at the commit that ends the game; a game stored without
+    a stamp falls back to its last turn's start."""
     record = game_records.GameRecord(state=b"", token_hashes=(), created=100.0, turn_started=150.0)
     assert game_records.stamped(record, finished=False) is record
     ended = game_records.stamped(record, finished=True)
