@@ -117,8 +117,9 @@ async def _decision(
     seat, level = move
     if level is None:  # a speed call's time ran out: the caller's timeout
         return CALL_TIMEOUT
-    decision = asyncio.ensure_future(
-        services.bots.pool.run(decided, level, game.dumps(state), seat, bot_seed(game_id, seat))
+    decision = asyncio.create_task(
+        services.bots.pool.run(decided, level, game.dumps(state), seat, bot_seed(game_id, seat)),
+        name=f"bot-decision:{game_id}",
     )
     lease = services.settings.bot_lease_seconds
     while not (await asyncio.wait({decision}, timeout=lease / 3))[0]:

@@ -87,6 +87,7 @@ VIEW_FIELDS = {
     "call",
     "out_seats",
     "turned",
+    "turned_up",
     "deal_known",
 }
 
@@ -375,6 +376,7 @@ class Referee:
         assert public.wild == self.rules.wild_rank(min(state.round, self.rules.rounds))
         assert public.stock_count == len(state.stock)
         assert public.deal == state.deal
+        assert public.turned_up == ()  # a speed game's, one upcard per pile
         tops = tuple(p[-1] if p else None for p in state.piles)
         last = state.last_record
         if state.status == "playing" and (last is None or last.deal != state.deal):

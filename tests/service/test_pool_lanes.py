@@ -159,7 +159,7 @@ def test_a_bots_decision_takes_the_lane_of_its_games_seats(
     async def noted(work: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         task = asyncio.current_task()
         assert task is not None
-        lanes.setdefault(task.get_name().removeprefix("bot:"), set()).add(pool_lane.get())
+        lanes.setdefault(task.get_name().removeprefix("bot-decision:"), set()).add(pool_lane.get())
         return await run(work, *args, **kwargs)
 
     monkeypatch.setattr(pool, "run", noted)
