@@ -34,9 +34,10 @@ from engine.game.actions import Action
 from engine.game.melding import without
 from engine.seen import Sight
 
-EXPERT_BUDGET: Final = 40_000
-"""Hands an expert decision may evaluate beyond its first three candidates (each stock value
-worked out costs one hand per distinct card the stock may hold)."""
+EXPERT_BUDGET: Final = 10_000
+"""Hands an expert decision may evaluate before it weighs a candidate beyond its first three
+(each stock value worked out costs one hand per distinct card the stock may hold): a
+two-player discard rarely needs more, a four-player one in its big rounds does."""
 ALWAYS_WEIGHED: Final = 3
 """Candidates weighed whatever the budget."""
 
