@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.bots.expert import expert
-from engine.bots.levels import Level, easy, greedy, hard, normal
+from engine.bots.hard import hard
+from engine.bots.levels import Level, easy, greedy, normal
 from engine.errors import IllegalAction, UnknownBotLevel
 from engine.game.actions import Action
 from engine.game.views import GameView, LogEntry

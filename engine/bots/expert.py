@@ -1,22 +1,21 @@
-"""``expert``: a determinized search of one round trip, with the other hands read from play.
+"""``expert``: two draws ahead, the other hands read from play, every choice weighed by the race.
 
-The hidden cards are dealt out in samples (``engine.bots.reading``), each weighed by how well it
-explains what the other seats did: the cards they took from a pile meet something in their
-hands, the cards they threw and the pile tops they passed over make no meld with them (Buro et
-al., IJCAI 2009). Over those samples and, exactly, over the cards the stock may hold, each
-candidate discard is followed one round trip:
+It reads the other hands as ``hard`` does (``engine.bots.reading``: samples of each hand as its
+play built it, weighed by how well they explain that play) and draws two conclusions from
+them: the chance the next seat goes out on this seat's discard (``engine.bots.feeding``), and
+the chance some other seat goes out on its own draw before this seat draws again (the
+*hazard*: the samples' weighted chance to be fully melded after a draw from the stock).
 
-- the next seat takes it and goes out (its chance over the samples of its hand): the round ends
-  after this seat's last turn, which keeps the deadwood its next draw leaves;
-- otherwise this seat draws: it goes out with the chance the stock gives it (each other seat then
-  scores its deadwood, the samples' mean), or keeps the expected deadwood the draw leaves.
-
-Its score weighs the two sides of the race: what this seat expects to keep, and what the others
-are left holding when it goes out first. So it throws what it can spare without feeding the next
-seat, builds towards going out while the others hold many points, and dumps its dear cards as
-its own chances fade (``Race``). Draws follow the hint, which is exact; so is a last turn (the
-least deadwood is the round's score, and after a reshuffle the stock is known). The budget is
-hands evaluated, never time.
+Each candidate discard is then scored by ``engine.bots.race``: the outlook of the hand it
+leaves over this seat's next two draws, exact over the cards the stock may hold, weighed by
+the chance the round ends first (this seat keeps its last draw's deadwood), the chance this
+seat goes out first (the others score what they hold) and what the hand keeps while the race
+goes on. So it builds while the others are far from out and dumps its dear cards when they are
+near. A draw is scored the same way one draw further on: the stock, over each card it may hold
+followed by the best discard and one more draw, against each pile's top card followed by the
+best of its three best discards. A last turn is exact, as in every level. The budget is hands
+evaluated (one per distinct card the stock may hold in each stock value worked out), never
+time.
 """
 
 from __future__ import annotations
@@ -25,145 +24,136 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
-from engine.advice import draw_hint
 from engine.bots.feeding import fed_chance, may_feed, next_seat
-from engine.bots.levels import hinted_draw
-from engine.bots.moves import (
-    STOCK,
-    best_lay_off,
-    discard,
-    discards,
-    draw_action,
-    going_out,
-    keeps_wilds,
-)
-from engine.bots.reading import built_hands, seat_likelihood
+from engine.bots.hard import Hands, others_points, read_hands, reading_turn
+from engine.bots.moves import STOCK, draw_action, keeps_wilds
+from engine.bots.race import Outlooks, Race
 from engine.cards import Card
-from engine.draw_values import stock_value
-from engine.game.actions import Action, Phase
-from engine.game.melding import deadwood_points, without
+from engine.draw_values import kept_after, ranked_discards, with_card
+from engine.game.actions import Action
+from engine.game.melding import without
 from engine.seen import Sight
 
-EXPERT_BUDGET: Final = 2400
-"""Hands an expert decision may evaluate (a candidate costs one per distinct card the stock may
-hold, and one per sample of the next seat's hand)."""
-SAMPLES: Final = 32
-"""Samples of each other hand a discard reads, at most (fewer when the budget is short)."""
+EXPERT_BUDGET: Final = 10_000
+"""Hands an expert decision may evaluate before it weighs a candidate beyond its first three
+(each stock value worked out costs one hand per distinct card the stock may hold): a
+two-player discard rarely needs more, a four-player one in its big rounds does."""
 ALWAYS_WEIGHED: Final = 3
-"""Candidates weighed whatever the budget (normal's three)."""
-SPREAD: Final = 5
-"""Candidates: the discards within this many points of the least deadwood."""
-DRAW_SAMPLES: Final = 8
-"""Samples of the other hands a draw reads their deadwood from."""
+"""Candidates weighed whatever the budget."""
 
 
 @dataclass(frozen=True, slots=True)
-class Race:
-    """How a candidate's score weighs the race."""
+class Style:
+    """The expert's settings."""
 
-    held: float = 0.3
-    """Weight of the deadwood held after the discard (normal's)."""
-    fed: float = 1.0
-    """Weight of the next seat's chance to go out on the card (the round ends on it)."""
-    others: float = 0.5
+    others: float = 1.0
     """Weight of the others' deadwood when this seat goes out first."""
+    later: float = 0.8
+    """Weight of the deadwood kept after two draws while the race goes on."""
+    samples: int = 16
+    """Samples of each other hand a discard reads."""
+    hazard_samples: int = 8
+    """Of those, the samples the hazard is read from (a stock value each)."""
+    spread: int = 5
+    """Candidates: the discards within this many points of the least deadwood ..."""
+    width: int = 8
+    """... at most this many, the analyser's best first."""
+    draw_discards: int = 3
+    """Discards weighed after taking a pile's top card."""
 
 
-EXPERT_RACE: Final = Race()
+EXPERT_STYLE: Final = Style()
 
 
 def expert(sight: Sight, rng: random.Random, budget: int | None) -> Action:
-    return play_expert(sight, rng, EXPERT_BUDGET if budget is None else budget, EXPERT_RACE)
+    return play_expert(sight, rng, EXPERT_BUDGET if budget is None else budget, EXPERT_STYLE)
 
 
-def play_expert(sight: Sight, rng: random.Random, work: int, race: Race) -> Action:
-    if sight.phase is Phase.DRAW:
-        return _draw(sight, rng, race)
-    lay_off = best_lay_off(sight)
-    if lay_off is not None:
-        return lay_off
-    ranked = discards(sight)
-    out = going_out(sight, ranked)
-    if out is not None:
-        return out
-    if sight.out_seat is not None:
-        return discard(ranked[0][0])  # the least deadwood now is the round's score
-    return discard(_best_discard(sight, ranked, rng, work, race))
-
-
-def _draw(sight: Sight, rng: random.Random, race: Race) -> Action:
-    """The hint's draw, but for the race: each source's expected deadwood less its chance to
-    go out now times what the others would be left holding."""
-    advice = draw_hint(sight)
-    if sight.out_seat is not None or len(advice.options) == 1:
-        return hinted_draw(sight)  # exact: a last turn keeps the least expected deadwood
-    others = _others_points(sight, read_hands(sight, rng, DRAW_SAMPLES))
-    chosen = min(
-        advice.options,
-        key=lambda o: (
-            o.expected_deadwood - race.others * o.go_out_chance * others,
-            o.card is not None,
-        ),
+def play_expert(sight: Sight, rng: random.Random, work: int, style: Style) -> Action:
+    return reading_turn(
+        sight,
+        lambda: _draw(sight, rng, style),
+        lambda ranked: _best_discard(sight, ranked, rng, work, style),
     )
-    return STOCK if chosen.card is None else draw_action(chosen.pile)
 
 
-Hands = dict[int, list[tuple[tuple[Card, ...], float]]]
-"""Per other seat, samples of its hand with their weights."""
+def hazard(hands: Hands, count: int, outlooks: Outlooks) -> float:
+    """The chance some other seat goes out on its own draw from the stock before this seat
+    draws again: per seat, the weighted chance over its first ``count`` samples."""
+    stays = 1.0
+    for samples in hands.values():
+        total = out = 0.0
+        for hand, weight in samples[:count]:
+            total += weight
+            out += weight * outlooks.value(hand)[1]
+        stays *= 1.0 - (out / total if total else 0.0)
+    return 1.0 - stays
 
 
-def read_hands(sight: Sight, rng: random.Random, count: int) -> Hands:
-    """``count`` samples of each other seat's hand as its play built it, each weighed by how
-    well it explains that play."""
-    return {
-        seat: [
-            (hand, seat_likelihood(sight, seat, hand))
-            for hand in built_hands(sight, rng, count, seat)
-        ]
-        for seat in sight.active
-        if seat != sight.seat
-    }
+def _race(
+    sight: Sight, rng: random.Random, style: Style, count: int, outlooks: Outlooks
+) -> tuple[Hands, Race]:
+    hands = read_hands(sight, rng, count)
+    chance = hazard(hands, style.hazard_samples, outlooks)
+    others = style.others * others_points(sight, hands)
+    return hands, Race(ended=chance, ends=chance, others=others, later=style.later)
 
 
 def _best_discard(
-    sight: Sight, ranked: list[tuple[Card, int]], rng: random.Random, work: int, race: Race
+    sight: Sight, ranked: list[tuple[Card, int]], rng: random.Random, work: int, style: Style
 ) -> Card:
     candidates = keeps_wilds(sight, ranked)
     least = candidates[0][1]
-    likely = [entry for entry in candidates if entry[1] <= least + SPREAD]
+    likely = [e for e in candidates if e[1] <= least + style.spread][: style.width]
     if len(likely) == 1:
         return likely[0][0]
-    count = max(4, min(SAMPLES, work // (4 * len(likely))))
-    work -= count * len(likely)
-    hands = read_hands(sight, rng, count)
+    outlooks = Outlooks(sight.wild, sight.rules, sight.stock)
+    hands, race = _race(sight, rng, style, style.samples, outlooks)
     following = next_seat(sight)
-    others_points = _others_points(sight, hands)
     feeds = may_feed(sight) and following is not None
-    scored: list[tuple[float, Card]] = []
-    for index, (card, left) in enumerate(likely):
-        if index >= ALWAYS_WEIGHED and work < len(sight.stock):
+    scored = []
+    for index, (card, _) in enumerate(likely):
+        if index >= ALWAYS_WEIGHED and outlooks.work > work:
             break
-        work -= len(sight.stock)
         rest = without(sight.hand, card)
-        mean, chance = stock_value(rest, sight.wild, sight.rules, sight.stock)
         fed = fed_chance(sight, card, hands[following]) if feeds and following is not None else 0.0
-        # Fed, the round ends on the next turn: this seat keeps what its last draw leaves and
-        # loses its own chance to go out first.
-        score = mean + race.held * left + race.fed * fed * mean
-        score -= race.others * (1.0 - fed) * chance * others_points
-        scored.append((score, card))
-    return min(scored, key=lambda entry: entry[0])[1]
+        now = Race(fed + (1.0 - fed) * race.ended, race.ends, race.others, race.later)
+        scored.append((now.points(outlooks.outlook(rest)), card))
+    return min(scored, key=lambda e: e[0])[1]
 
 
-def _others_points(sight: Sight, hands: Hands) -> float:
-    """The others' mean deadwood over the samples: what each scores if this seat goes out
-    first."""
-    means = []
-    for samples in hands.values():
-        total = sum(w * deadwood_points(hand, sight.wild, sight.rules) for hand, w in samples)
-        weights = sum(w for _, w in samples)
-        means.append(total / weights if weights else 0.0)
-    return sum(means) / len(means) if means else 0.0
+def _draw(sight: Sight, rng: random.Random, style: Style) -> Action:
+    """The source with the least points expected after this draw and the next: the stock over
+    each card it may hold (then the best discard), each pile's top card with the best of its
+    best discards. A draw that goes out is taken at once."""
+    if not sight.tops:
+        return STOCK
+    hand, wild, rules = sight.hand, sight.wild, sight.rules
+    forbid = not rules.discard_drawn_upcard
+    may_out = sight.may_go_out
+    outlooks = Outlooks(wild, rules, sight.stock)
+    _, race = _race(sight, rng, style, style.hazard_samples, outlooks)
+    total = 0
+    value = 0.0
+    for card, copies in sight.stock:
+        total += copies
+        rest = outlooks.after(hand, card)
+        if rest is None:
+            value += copies * (-race.others if may_out else 0.0)
+        else:
+            value += copies * race.one_draw(outlooks.value(rest))
+    best: tuple[float, int | None] | None = None
+    stock = value / total if total else 0.0
+    for pile, top in sight.tops:
+        drawn = with_card(hand, top)
+        forbidden = top if forbid and drawn.count(top) == 1 else None
+        if may_out and kept_after(drawn, wild, rules, forbidden) == 0:
+            return draw_action(pile)
+        options = ranked_discards(drawn, wild, rules, forbidden)[: style.draw_discards]
+        worth = min(race.one_draw(outlooks.value(without(drawn, c))) for c, _ in options)
+        if worth < stock and (best is None or worth < best[0]):
+            best = (worth, pile)
+    return STOCK if best is None else draw_action(best[1])
 
 
-__all__ = ["EXPERT_BUDGET", "Race", "expert", "play_expert"]
+__all__ = ["EXPERT_BUDGET", "Style", "expert", "hazard", "play_expert"]

@@ -12,11 +12,9 @@ can. They differ in how they draw and what they throw:
   took, and now and then throws the second or third best card.
 - ``normal``: draws by expectation (the hint) and throws the card whose loss leaves the best
   expectation for its next draw, never a wild it can use; on a last turn, the least deadwood.
-- ``hard``: normal's look-ahead over every discard close to the best rather than the three
-  best (a 13-card hand often has several cards that leave the same deadwood, and the next
-  draw tells them apart), as many as its budget of work allows.
 
-``expert`` (``engine.bots.expert``) reads the other hands and weighs the race on top of hard.
+``hard`` (``engine.bots.hard``) reads the other hands and weighs the race on top of normal's
+look-ahead; ``expert`` (``engine.bots.expert``) looks two draws ahead.
 """
 
 from __future__ import annotations
@@ -124,7 +122,7 @@ class Lookahead:
     """Only the discards leaving at most this many points more deadwood than the best (a card
     that costs more now is rarely worth it next turn)."""
     width: int | None
-    """At most this many of them, the analyser's best first (None: as many as time allows)."""
+    """At most this many of them, the analyser's best first (None: all of them)."""
 
 
 NORMAL_LOOKAHEAD = Lookahead(spread=4, width=3)
@@ -141,25 +139,18 @@ def hinted_draw(sight: Sight) -> Action:
     return STOCK if advised.card is None else draw_action(advised.pile)
 
 
-def _lookahead(sight: Sight, ranked: Ranked, look: Lookahead, work: float = math.inf) -> Card:
+def _lookahead(sight: Sight, ranked: Ranked, look: Lookahead) -> Card:
     """The card whose discard leaves the least expected deadwood after the next draw from the
     stock, plus ``NORMAL_WEIGHT`` times the deadwood held meanwhile: a one-draw expectimax,
-    exact over the cards the stock may hold, over the candidates ``look`` admits. Once as many
-    as normal weighs are done, a candidate is weighed only while ``work`` (hands evaluated:
-    one per distinct card the stock may hold) lasts. On a last turn it is the least deadwood
-    now, which is the round's score."""
+    exact over the cards the stock may hold, over the candidates ``look`` admits. On a last
+    turn it is the least deadwood now, which is the round's score."""
     if sight.out_seat is not None:
         return ranked[0][0]
     candidates = keeps_wilds(sight, ranked)
     least = candidates[0][1]
     likely = [entry for entry in candidates if entry[1] <= least + look.spread][: look.width]
     best: tuple[float, Card] | None = None
-    per_candidate = len(sight.stock)
-    for index, (card, left) in enumerate(likely):
-        if index >= (NORMAL_LOOKAHEAD.width or 0):
-            if work < per_candidate:
-                break
-            work -= per_candidate
+    for card, left in likely:
         held = NORMAL_WEIGHT * left
         bound = math.inf if best is None else best[0] - held
         mean = stock_mean_below(
@@ -174,17 +165,3 @@ def _lookahead(sight: Sight, ranked: Ranked, look: Lookahead, work: float = math
             best = (mean + held, card)
     assert best is not None
     return best[1]
-
-
-# -- hard -----------------------------------------------------------------------------------------
-
-HARD_BUDGET = 1200
-"""Hands ``hard`` may evaluate beyond normal's three candidates: with some 40 distinct cards
-the stock may hold, about 30 more candidates, more than a hand has within the spread."""
-HARD_LOOKAHEAD = Lookahead(spread=3, width=None)
-"""Every discard within 3 points of the best, as many as the budget allows."""
-
-
-def hard(sight: Sight, rng: random.Random, budget: int | None) -> Action:
-    work = HARD_BUDGET if budget is None else budget
-    return _play(sight, hinted_draw, lambda ranked: _lookahead(sight, ranked, HARD_LOOKAHEAD, work))

@@ -23,7 +23,7 @@ import time
 from engine import arena
 from engine.advice import advise
 from engine.bots.expert import EXPERT_BUDGET
-from engine.bots.levels import HARD_BUDGET
+from engine.bots.hard import HARD_BUDGET
 from engine.draw_values import clear_memo
 from engine.rules import Rules
 
