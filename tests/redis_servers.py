@@ -299,15 +299,32 @@ class ServiceInstance:
     def _end(self, how: signal.Signals) -> None:
         if self.process is None:
             return
+        group = self.process.pid
         with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, how)
+            os.killpg(group, how)
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGKILL)
+                os.killpg(group, signal.SIGKILL)
             self.process.wait()
+        # The group's other processes (granian's worker, the bots' and analyses' processes)
+        # die on their own time; until the last has, the port may still be held, and an
+        # instance restarted on it refuses to start beside it.
+        deadline = time.monotonic() + 10
+        while _group_alive(group) and time.monotonic() < deadline:
+            time.sleep(0.05)
         self.process = None
+
+
+def _group_alive(group: int) -> bool:
+    """Whether a process of the group is still running (zombies hold no port)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()  # state, ppid, pgrp, ...
+            if int(fields[2]) == group and fields[0] != "Z":
+                return True
+    return False
 
 
 def process_group_cpu_seconds(group: int) -> float:

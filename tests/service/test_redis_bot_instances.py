@@ -57,11 +57,21 @@ def instances(tmp_path: Path) -> Iterator[Deployment]:
 
 
 def log_through(base: str, game_id: str) -> Callable[[], Json]:
+    """A reader of the game's whole log through ``base``, page after page."""
+
     def read() -> Json:
-        response = httpx.get(f"{base}/v1/games/{game_id}/log", timeout=10)
-        assert response.status_code == 200, response.text
-        log: Json = response.json()
-        return log
+        log: Json = {}
+        entries: list[Json] = []
+        since: int | None = 0
+        while since is not None:
+            response = httpx.get(
+                f"{base}/v1/games/{game_id}/log", params={"since": since}, timeout=10
+            )
+            assert response.status_code == 200, response.text
+            log = response.json()
+            entries += log["entries"]
+            since = log["next_since"]
+        return {**log, "entries": entries}
 
     return read
 
