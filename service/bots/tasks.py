@@ -5,17 +5,19 @@ decide in (``service.bots.turns`` holds what the tasks do)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, Final
 
 from service.analysis.pool import AnalysisPool
 
 _log = logging.getLogger(__name__)
 
 Drive = Callable[[str], Coroutine[Any, Any, None]]
+
+STOP_SECONDS: Final = 5.0
+"""How long a shutdown waits for the drivers and the sweeper to stop once cancelled."""
 
 
 class BotTasks:
@@ -79,7 +81,12 @@ class BotTasks:
         self._drive, self._sweeper = None, None
         for task in tasks:
             task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        if tasks:
+            # Bounded: a task that swallowed its cancellation must not hold the shutdown
+            # forever (its lease runs out and another instance takes its game).
+            _, stuck = await asyncio.wait(tasks, timeout=STOP_SECONDS)
+            for task in stuck:
+                _log.warning(
+                    "%s did not stop within %s s of the shutdown", task.get_name(), STOP_SECONDS
+                )
         self.pool.close()

@@ -52,6 +52,7 @@ from service.http.dependencies import Services
 from service.http.problems import AnalysesBusy, GameNotFound
 from service.operations import crash_points, metrics
 from service.storage.game_store import StoreUnavailable
+from service.storage.redis_connection import being_cancelled
 
 _log = logging.getLogger(__name__)
 
@@ -187,7 +188,7 @@ class BotDriversPlugin(InitPluginProtocol):
 async def sweep_forever(services: Services) -> None:
     """Every ``sweep_seconds``: take the games whose move is due (their lease is this
     instance's now) and drive each."""
-    while True:
+    while not being_cancelled():  # a cancellation redis-py turned into an outage stops it too
         await asyncio.sleep(services.settings.sweep_seconds)
         await sweep_once(services)
 

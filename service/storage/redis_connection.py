@@ -76,6 +76,16 @@ async def sent(client: aioredis.Redis | RedisCluster, command: Callable[[], Awai
         await topology_loaded(client)
         return await command()
     except UNAVAILABLE_ERRORS as error:
+        if being_cancelled():  # a cancelled command may surface as redis-py's own error
+            raise asyncio.CancelledError from error
         outage_log.note(error)
         # The message reaches clients (503 detail): no host, port or driver text in it.
         raise StoreUnavailable(UNAVAILABLE_MESSAGE) from error
+
+
+def being_cancelled() -> bool:
+    """Whether the running task has been asked to stop: redis-py may turn the cancellation of a
+    command into a connection error, and a caller that handled that error as an outage would
+    swallow the cancellation and run on (a sweeper that never stops, a shutdown that hangs)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0

@@ -23,7 +23,11 @@ import redis.asyncio as aioredis
 from litestar.channels.backends.base import ChannelsBackend
 from redis.asyncio.cluster import RedisCluster
 
-from service.storage.redis_connection import UNAVAILABLE_ERRORS, topology_loaded
+from service.storage.redis_connection import (
+    UNAVAILABLE_ERRORS,
+    being_cancelled,
+    topology_loaded,
+)
 
 _log = logging.getLogger(__name__)
 
@@ -135,12 +139,12 @@ class GameEventsBackend(ChannelsBackend):
             # This loop is the only reader of notices for the whole process: whatever goes
             # wrong (an outage, a cluster resharding), it must wait and read again, not die.
             except Exception as error:
-                if _being_cancelled():  # a cancelled read may surface as redis-py's own error
+                if being_cancelled():  # a cancelled read may surface as redis-py's own error
                     raise asyncio.CancelledError from error
                 _log.warning("cannot read event notices, retrying: %r", error)
                 await asyncio.sleep(self._retry_delay)
                 continue
-            if _being_cancelled():  # redis-py's cluster client can swallow a cancellation
+            if being_cancelled():  # redis-py's cluster client can swallow a cancellation
                 raise asyncio.CancelledError
             for stream_key, entries in batches:
                 for entry_id, fields in entries:
@@ -169,11 +173,6 @@ class GameEventsBackend(ChannelsBackend):
         if not batches:
             await asyncio.sleep(self._block_ms / 1000)
         return batches
-
-
-def _being_cancelled() -> bool:
-    task = asyncio.current_task()
-    return task is not None and task.cancelling() > 0
 
 
 def _entries(data: object) -> list[tuple[bytes, dict[bytes, bytes]]]:
