@@ -42,9 +42,9 @@ Json = dict[str, Any]
 
 CHANCE = 0.05
 """The chance an instance dies each time it passes its crash point."""
-KILLS = 3
-"""Deaths per instance: with the points taken in turn, each point kills at least twice."""
-BOT_GAMES = 4
+KILLS = 2
+"""Deaths per instance: with the points taken in turn, each point kills at least once."""
+BOT_GAMES = 2
 WAIT_SECONDS = 300.0
 TIMEOUT = 10.0
 
