@@ -110,15 +110,20 @@ class _ClaimQuotaMiddleware(_RateLimitMiddleware):
     counted = "invite codes tried"
 
 
-def _limited(request: Request[Any, Any, Any]) -> bool:
+# The checks are coroutine functions although they never wait: Litestar runs a plain function
+# given as ``check_throttle_handler`` in its thread pool, a thread hop per middleware and request
+# that, under load, queues every request behind the interpreter lock.
+
+
+async def _limited(request: Request[Any, Any, Any]) -> bool:
     return getattr(request.route_handler, "operation_id", None) in RATE_LIMITED_OPERATIONS
 
 
-def _quota_counted(request: Request[Any, Any, Any]) -> bool:
+async def _quota_counted(request: Request[Any, Any, Any]) -> bool:
     return getattr(request.route_handler, "operation_id", None) in QUOTA_OPERATIONS
 
 
-def _claim_counted(request: Request[Any, Any, Any]) -> bool:
+async def _claim_counted(request: Request[Any, Any, Any]) -> bool:
     return getattr(request.route_handler, "operation_id", None) in CLAIM_OPERATIONS
 
 
