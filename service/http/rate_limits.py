@@ -17,13 +17,16 @@ a limit there would stall a game, not an attacker; so are the operations' probes
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from typing import Any, Final
 
 from litestar import Request
 from litestar.exceptions import TooManyRequestsException
 from litestar.middleware.base import DefineMiddleware
 from litestar.middleware.rate_limit import RateLimitConfig, RateLimitMiddleware
-from litestar.types import Receive, Scope, Send
+from litestar.types import ASGIApp, Receive, Scope, Send
 
 from service.http.client_address import TrustedProxies
 from service.settings import Settings
@@ -70,15 +73,50 @@ that guessing a stranger's code takes years (the arithmetic is in docs/tables.md
 STORE_NAME: Final = "rate_limit"
 
 
-class _RateLimitMiddleware(RateLimitMiddleware):
-    """Litestar's middleware, its refusal completed with Retry-After and a detail.
+class _ClientLocks:
+    """An ``asyncio.Lock`` per client key, dropped when no request holds or awaits it."""
 
-    Litestar keys a client's count by the middleware's class name: the daily quota below is a
-    subclass so that it counts apart."""
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    @contextlib.asynccontextmanager
+    async def held(self, key: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (None, 0))
+        if lock is None:
+            lock = asyncio.Lock()
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users == 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+
+class _RateLimitMiddleware(RateLimitMiddleware):
+    """Litestar's middleware, with a lock per client, its refusal completed with Retry-After and
+    a detail.
+
+    Litestar counts a client's requests by reading its history from the store and writing it
+    back, two round trips under one lock for the whole process: under load every limited request
+    of every client queued behind the others' (a soak's views waited up to a second). The same
+    count, read and written the same way, is held under its own client's lock here, so clients
+    never wait for each other. Litestar keys a client's count by the middleware's class name:
+    the daily quotas below are subclasses so that they count apart."""
+
+    def __init__(self, app: ASGIApp, config: RateLimitConfig) -> None:
+        super().__init__(app, config)
+        self.clients = _ClientLocks()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
-            await super().__call__(scope, receive, send)
+            await self._counted(scope, receive, send)
         except UNAVAILABLE_ERRORS as error:
             # The counts live in Redis beside the games: an outage is the store's 503, not a 500.
             outage_log.note(error)
@@ -94,6 +132,23 @@ class _RateLimitMiddleware(RateLimitMiddleware):
                     f"address: retry in {headers['Retry-After']} s"
                 )
             raise
+
+    async def _counted(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """``RateLimitMiddleware.__call__``, its process-wide lock made the client's own."""
+        app = scope["litestar_app"]
+        request: Request[Any, Any, Any] = app.request_class(scope)
+        if await self.should_check_request(request=request):
+            store = self.config.get_store_from_app(app)
+            key = self.cache_key_from_request(request)
+            async with self.clients.held(key):
+                history = await self.retrieve_cached_history(key, store)
+                if len(history.history) >= self.max_requests:
+                    raise TooManyRequestsException(
+                        headers=self.create_response_headers(cache_object=history)
+                    )
+                await self.set_cached_history(key=key, cache_object=history, store=store)
+            send = self.create_send_wrapper(send=send, cache_object=history)
+        await self.app(scope, receive, send)
 
     counted = "requests"
 

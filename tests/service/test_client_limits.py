@@ -6,18 +6,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from typing import Any
 
 import httpx
 import pytest
 from litestar import Litestar, Request
+from litestar.stores.memory import MemoryStore
 from litestar.testing import TestClient
 
 from service.http.app import create_app
 from service.http.client_address import TrustedProxies
-from service.http.rate_limits import QUOTA_OPERATIONS, RATE_LIMITED_OPERATIONS
+from service.http.rate_limits import QUOTA_OPERATIONS, RATE_LIMITED_OPERATIONS, STORE_NAME
 from service.settings import Settings
 from service.tables import invite_codes
 from tests.service.test_games_api import assert_problem
@@ -213,3 +217,44 @@ def test_x_forwarded_for_is_believed_only_from_a_trusted_proxy(
     trusted: tuple[str, ...], peer: str, forwarded: str | None, client: str
 ) -> None:
     assert TrustedProxies(trusted).client_of(_request(peer, forwarded)) == client
+
+
+class _HeldStore(MemoryStore):
+    """The limits' store, holding one client's count read until the test lets it go."""
+
+    def __init__(self, held_client: str) -> None:
+        super().__init__()
+        self.held_client = held_client
+        self.holding = threading.Event()
+        self.released = threading.Event()
+
+    async def get(self, key: str, renew_for: int | timedelta | None = None) -> bytes | None:
+        if self.held_client in key and not self.released.is_set():
+            self.holding.set()
+            while not self.released.is_set():  # set from the test's thread
+                await asyncio.sleep(0.005)
+        return await super().get(key, renew_for)
+
+
+def test_a_clients_count_never_waits_for_another_clients(
+    live_server_for: Callable[[Litestar], str],
+) -> None:
+    """Litestar's limit counts every client under one lock per process: a client whose count
+    was slow to read held up every other's limited request."""
+    app = create_app(Settings(rate_limit_per_minute=100, trusted_proxies=("127.0.0.1",)))
+    store = _HeldStore(held_client="198.18.0.1")
+    app.stores.register(STORE_NAME, store, allow_override=True)
+    url = live_server_for(app)
+
+    def lobby(client: str) -> httpx.Response:
+        return httpx.get(f"{url}/v1/tables", headers={"X-Forwarded-For": client}, timeout=60)
+
+    with ThreadPoolExecutor(max_workers=1) as background:
+        held = background.submit(lobby, "198.18.0.1")
+        assert store.holding.wait(timeout=60)
+        other = lobby("198.18.0.2")  # answered while the first client's count is held
+        assert other.status_code == 200, other.text
+        assert other.headers["ratelimit-remaining"] == "99"
+        assert not held.done()
+        store.released.set()
+        assert held.result(timeout=60).status_code == 200
