@@ -122,6 +122,15 @@ class AnalysisPool:
         return sum(self._running) + sum(map(len, self._waiting))
 
     @property
+    def room(self) -> int:
+        """Jobs the pool takes now without refusing one, whichever lane they come in."""
+        return max(
+            0,
+            self.capacity
+            - max(r + len(w) for r, w in zip(self._running, self._waiting, strict=True)),
+        )
+
+    @property
     def started(self) -> bool:
         """Whether the processes are up (from the first costly analysis until ``close``)."""
         return self._executor is not None

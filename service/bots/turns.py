@@ -72,6 +72,17 @@ and leaves the rest to the next sweep or another instance's. A sweep of one batc
 second let 3,000 idle clock games fire a 3 s clock after 47 s."""
 
 
+def _room(services: Services) -> int:
+    """Due games a sweep may take now: as many as there are drivers and decisions to spare.
+    A game taken past what the bots' pool can queue was refused at once, released due now and
+    taken again by the next sweep: a soak after an instance died spent its survivor's loop on
+    80,000 such round trips while people's games waited."""
+    bots = services.bots
+    # Drivers not waiting on the pool (loading, committing) may each ask it for a decision next.
+    about_to_ask = max(0, bots.driving - bots.pool.pending)
+    return min(SWEEP_BATCH, MAX_DRIVING - bots.driving, bots.pool.room - about_to_ask)
+
+
 def bot_seed(game_id: str, seat: int) -> int:
     """The seed of a seat's bot: fixed per game and seat, so a decision made again (another
     instance racing for the same move) is the same decision."""
@@ -197,7 +208,7 @@ async def sweep_once(services: Services) -> int:
     """Take every due game there is room to drive, a batch at a time, and drive each; how many
     were taken."""
     taken = 0
-    while (room := min(SWEEP_BATCH, MAX_DRIVING - services.bots.driving)) > 0:
+    while (room := _room(services)) > 0:
         try:
             due = await services.due.take_due(
                 time.time(),

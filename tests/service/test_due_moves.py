@@ -185,6 +185,21 @@ def test_one_sweep_takes_every_due_game_a_batch_at_a_time_up_to_the_drivers_room
     assert len(asyncio.run(services.due.take_due(time.time(), 5.0, 100, sweeper=SWEEPER))) == 10
 
 
+def test_a_sweep_takes_no_more_games_than_the_bots_pool_can_queue(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Taken past the pool's room, a game's decision was refused at once and the game released
+    due now, for the next sweep to take and refuse again: a busy instance spun on its backlog.
+    The games the pool has no room for stay due, for another instance or a later sweep."""
+    services: Services = create_app(Settings(bot_processes=1, bot_queue=4)).state["services"]
+    assert services.bots.pool.room == 5
+    asyncio.run(_create_overdue(services, 10))
+    with monkeypatch.context() as patched:
+        patched.setattr(services.bots.pool, "capacity", services.bots.pool.pending)  # full
+        assert asyncio.run(turns.sweep_once(services)) == 0
+    assert len(asyncio.run(services.due.take_due(time.time(), 5.0, 100, sweeper=SWEEPER))) == 10
+
+
 async def _create_overdue(services: Services, count: int) -> None:
     overdue = time.time() - 1
     for _ in range(count):
