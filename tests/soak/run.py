@@ -167,8 +167,8 @@ def still_stuck(records: list[Record]) -> list[str]:
 def revive(urls: list[str], games: list[str], seconds: float = 10.0) -> dict[str, tuple[int, int]]:
     """For each game still stuck after the run: its log's version, then one GET of its public
     view (which nudges its bots), and its version again once it moves or ``seconds`` pass."""
-    found: dict[str, tuple[int, int]] = {}
-    for game_id in games:
+
+    def nudged(game_id: str) -> tuple[str, tuple[int, int]]:
         before = _version(urls, game_id)
         with contextlib.suppress(OSError):
             urllib.request.urlopen(f"{urls[0]}/v1/games/{game_id}", timeout=10).close()
@@ -177,8 +177,11 @@ def revive(urls: list[str], games: list[str], seconds: float = 10.0) -> dict[str
         while after == before and time.monotonic() < deadline:
             time.sleep(0.5)
             after = _version(urls, game_id)
-        found[game_id] = (before, after)
-    return found
+        return game_id, (before, after)
+
+    # Side by side: one at a time, a hundred stuck games took a quarter of an hour.
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        return dict(pool.map(nudged, games))
 
 
 def _version(urls: list[str], game_id: str) -> int:
