@@ -200,7 +200,7 @@ def test_the_floor_melds_a_card_with_no_partner_with_two_wilds(
     assert floor == value
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(hands((1, 10)), hands((3, 10), wild_bias=True), sparse_hands()))
 def test_the_floor_is_a_lower_bound(case: tuple[list[Card], int | None, Rules]) -> None:
     hand, wild, rules = case
