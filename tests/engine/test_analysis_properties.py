@@ -96,7 +96,7 @@ def test_wild_heavy_hands_match_the_reference(case: tuple[list[Card], int | None
     check_arrangement(hand, wild, rules, result)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands((13, 15)))
 def test_large_two_deck_hands_match_the_reference(
     case: tuple[list[Card], int | None, Rules],
