@@ -88,7 +88,8 @@ bench: $(NATIVE) ## benchmarks (tables of figures; not part of `make test`)
 ARENA := nice -n 10 $(BIN)/python -m engine arena --jobs $(or $(ARENA_JOBS),2)
 arena: $(NATIVE) ## computer players: each level head to head with the one below (2 and 4 players), expert and hard under every preset
 	$(ARENA) --players 2 --games 200 --seats normal,easy --seed 1
-	$(ARENA) --players 2 --games 600 --seats hard,normal --seed 1001
+	$(ARENA) --players 2 --games 300 --seats hard,normal --seed 1001
+	$(ARENA) --players 2 --games 300 --seats hard,normal --seed 2001
 	$(ARENA) --players 2 --games 400 --seats expert,hard --seed 1001
 	$(ARENA) --players 4 --games 100 --seats hard,normal,hard,normal --seed 1001
 	$(ARENA) --players 4 --games 60 --seats expert,hard,expert,hard --seed 1

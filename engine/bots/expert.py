@@ -24,10 +24,16 @@ import random
 from dataclasses import dataclass
 from typing import Final
 
-from engine.bots.feeding import fed_chance, may_feed, next_seat
-from engine.bots.hard import Hands, others_points, read_hands, reading_turn
+from engine.bots.hard import (
+    RaceWeights,
+    Read,
+    hazard,
+    read_race,
+    reading_turn,
+    weigh_discards,
+)
 from engine.bots.moves import STOCK, draw_action, keeps_wilds
-from engine.bots.race import Outlooks, Race
+from engine.bots.race import Outlooks
 from engine.cards import Card
 from engine.draw_values import kept_after, ranked_discards, with_card
 from engine.game.actions import Action
@@ -38,8 +44,6 @@ EXPERT_BUDGET: Final = 10_000
 """Hands an expert decision may evaluate before it weighs a candidate beyond its first three
 (each stock value worked out costs one hand per distinct card the stock may hold): a
 two-player discard rarely needs more, a four-player one in its big rounds does."""
-ALWAYS_WEIGHED: Final = 3
-"""Candidates weighed whatever the budget."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,26 +81,11 @@ def play_expert(sight: Sight, rng: random.Random, work: int, style: Style) -> Ac
     )
 
 
-def hazard(hands: Hands, count: int, outlooks: Outlooks) -> float:
-    """The chance some other seat goes out on its own draw from the stock before this seat
-    draws again: per seat, the weighted chance over its first ``count`` samples."""
-    stays = 1.0
-    for samples in hands.values():
-        total = out = 0.0
-        for hand, weight in samples[:count]:
-            total += weight
-            out += weight * outlooks.value(hand)[1]
-        stays *= 1.0 - (out / total if total else 0.0)
-    return 1.0 - stays
-
-
-def _race(
-    sight: Sight, rng: random.Random, style: Style, count: int, outlooks: Outlooks
-) -> tuple[Hands, Race]:
-    hands = read_hands(sight, rng, count)
-    chance = hazard(hands, style.hazard_samples, outlooks)
-    others = style.others * others_points(sight, hands)
-    return hands, Race(ended=chance, ends=chance, others=others, later=style.later)
+def _race(sight: Sight, rng: random.Random, style: Style, count: int, outlooks: Outlooks) -> Read:
+    weights = RaceWeights(
+        samples=count, hazard_samples=style.hazard_samples, others=style.others, later=style.later
+    )
+    return read_race(sight, rng, outlooks, weights)
 
 
 def _best_discard(
@@ -108,18 +97,10 @@ def _best_discard(
     if len(likely) == 1:
         return likely[0][0]
     outlooks = Outlooks(sight.wild, sight.rules, sight.stock)
-    hands, race = _race(sight, rng, style, style.samples, outlooks)
-    following = next_seat(sight)
-    feeds = may_feed(sight) and following is not None
-    scored = []
-    for index, (card, _) in enumerate(likely):
-        if index >= ALWAYS_WEIGHED and outlooks.work > work:
-            break
-        rest = without(sight.hand, card)
-        fed = fed_chance(sight, card, hands[following]) if feeds and following is not None else 0.0
-        now = Race(fed + (1.0 - fed) * race.ended, race.ends, race.others, race.later)
-        scored.append((now.points(outlooks.outlook(rest)), card))
-    return min(scored, key=lambda e: e[0])[1]
+    read = _race(sight, rng, style, style.samples, outlooks)
+    return weigh_discards(
+        sight, likely, read, work, lambda now, rest: now.points(outlooks.outlook(rest))
+    )
 
 
 def _draw(sight: Sight, rng: random.Random, style: Style) -> Action:
@@ -132,7 +113,7 @@ def _draw(sight: Sight, rng: random.Random, style: Style) -> Action:
     forbid = not rules.discard_drawn_upcard
     may_out = sight.may_go_out
     outlooks = Outlooks(wild, rules, sight.stock)
-    _, race = _race(sight, rng, style, style.hazard_samples, outlooks)
+    race = _race(sight, rng, style, style.hazard_samples, outlooks).race
     total = 0
     value = 0.0
     for card, copies in sight.stock:
