@@ -41,6 +41,7 @@ from service.games.lifecycle import (
 )
 from service.games.wire import GameView
 from service.http.dependencies import Services
+from service.streams.shared_slices import SharedSlices, Slice
 from service.streams.wire import GameEvent, GameFinishedEvent
 from service.vocabulary import to_wire
 
@@ -111,44 +112,56 @@ def _records(state: GameState, start: int, stop: int) -> Iterator[Record]:
         skip = 0
 
 
-def _entries(newest: GameState, seat: int | None, since: int) -> Iterator[game.LogEntry]:
-    """The log entries after ``since``, as ``seat`` sees them, a slice at a time."""
-    for start in range(since, newest.version, CATCH_UP_SLICE):
-        until = min(start + CATCH_UP_SLICE, newest.version)
-        yield from game.public_log(newest, seat, since=start, until=until)
-
-
 def _catch_up(
-    game_id: str,
     follower: GameState,
     newest: LoadedGame,
     seat: int | None,
     shown: tuple[object, ...],
-) -> Iterator[tuple[ServerSentEventMessage, GameState]]:
-    """The events from ``follower``'s version to ``newest``'s, each with the state reached.
-    Linear in the events: the log entries from the follower's version on, each action applied
-    once; the caller yields to the loop between events. Its players' ``bot`` and ``away`` are
-    the newest record's. With no new version but seats moved otherwise than ``shown`` (a seat
-    handed to a bot as its player left), a snapshot of the newest view."""
-    game_record, newest_state = newest.record, newest.state
+    shared: SharedSlices,
+) -> Iterator[Slice]:
+    """The events from ``follower``'s version to ``newest``'s, a slice at a time, each slice with
+    the state reached. Linear in the events: the log entries from the follower's version on,
+    each action applied once, and a slice another stream of this game and viewer rendered is
+    taken as it is (``service.streams.shared_slices``); the caller yields to the loop between
+    slices. Its players' ``bot`` and ``away`` are the newest record's. With no new version but
+    seats moved otherwise than ``shown`` (a seat handed to a bot as its player left), a
+    snapshot of the newest view."""
+    newest_state = newest.state
     if newest_state.version <= follower.version:
         if _seats(newest) != shown:
-            yield _snapshot(newest, seat), follower
+            yield Slice((_snapshot(newest, seat),), follower)
         return
     # The packs dealt after ``follower``'s version are already recorded in ``newest``: hand them
     # to the follower so its deals are the game's deals, not fresh shuffles.
     state = dataclasses.replace(follower, pending=newest_state.shuffles[len(follower.shuffles) :])
-    records = _records(newest_state, follower.version, newest_state.version)
-    for entry in _entries(newest_state, seat, follower.version):
+    start = follower.version
+    while start < newest_state.version:
+        # Slices end on multiples of CATCH_UP_SLICE, so streams resumed anywhere meet on them.
+        stop = min(start - start % CATCH_UP_SLICE + CATCH_UP_SLICE, newest_state.version)
+        key = (newest.game_id, seat, start, newest.record)
+        rendered = shared.get(key)
+        if rendered is None:
+            rendered = _render(state, newest, seat, stop)
+            shared.put(key, rendered)
+        yield rendered
+        state, start = rendered.reached, stop
+
+
+def _render(state: GameState, newest: LoadedGame, seat: int | None, stop: int) -> Slice:
+    """The events of versions after ``state``'s up to ``stop``, ``newest``'s actions applied."""
+    newest_state = newest.state
+    records = _records(newest_state, state.version, stop)
+    events = []
+    for entry in game.public_log(newest_state, seat, since=state.version, until=stop):
         record = next(records)
         state = game.apply(state, record.seat, record.action)
         event = GameEvent(
             version=state.version,
             entry=to_wire.log_entry_to_wire(entry),
-            view=view_of(game_id, state, seat, game_record),
+            view=view_of(newest.game_id, state, seat, newest.record),
         )
-        reached = newest_state if state.version == newest_state.version else state
-        yield message(event, state.version), reached
+        events.append(message(event, state.version))
+    return Slice(tuple(events), newest_state if state.version == newest_state.version else state)
 
 
 def _seats(loaded: LoadedGame) -> tuple[object, ...]:
@@ -210,13 +223,13 @@ async def game_events(
                 follower = await _state_at(newest.state, last_event_id)
             shown = _seats(newest)
             while True:
-                events = _catch_up(game_id, follower, newest, seat, shown)
+                slices = _catch_up(follower, newest, seat, shown, services.shared_slices)
                 shown = _seats(newest)
-                for sent, (event, reached) in enumerate(events, start=1):
-                    follower = reached
-                    yield event
-                    if sent % CATCH_UP_SLICE == 0:
-                        await asyncio.sleep(0)
+                for done in slices:
+                    for event in done.events:
+                        yield event
+                    follower = done.reached
+                    await asyncio.sleep(0)
                 if newest.state.status != "playing":
                     yield _finished(newest.state)
                     return
