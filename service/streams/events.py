@@ -5,7 +5,9 @@ a notice just wakes the stream, which loads the game and renders every version i
 yet, for its own viewer. The stream keeps its own copy of the game at the last version it sent and
 steps it forward with the engine, so each event carries the view exactly as it was right after
 that action, even when several actions land between two wake-ups or the client resumes from an
-old ``Last-Event-ID``.
+old ``Last-Event-ID``. It does so a slice of versions at a time, each slice encoded once and
+shared by every stream of the game and viewer that reaches it (``shared_slices``): a crowd
+resuming one long game costs about what one resume does.
 
 Events: ``snapshot`` (first, unless resuming: the current view), then ``action`` per version
 (``GameEvent``); a ``snapshot`` again, with the same id, when a seat is handed to a bot without
@@ -69,6 +71,16 @@ def message(data: msgspec.Struct, version: int | None = None) -> ServerSentEvent
     )
 
 
+class Encoded(ServerSentEventMessage):
+    """Events encoded already (``data``, the bytes of the wire), sent as they are: a slice of a
+    catch-up is encoded once for every stream that takes it, and leaves in one write, not one
+    per event (each write passes every middleware and the server)."""
+
+    def encode(self) -> bytes:
+        assert isinstance(self.data, bytes)
+        return self.data
+
+
 HEARTBEAT_SECONDS: float = 15.0
 """An idle stream sends a comment this often, so proxies (nginx cuts at 60 s by default) and
 load balancers keep the connection open."""
@@ -129,7 +141,7 @@ def _catch_up(
     newest_state = newest.state
     if newest_state.version <= follower.version:
         if _seats(newest) != shown:
-            yield Slice((_snapshot(newest, seat),), follower)
+            yield Slice(_snapshot(newest, seat), follower)
         return
     # The packs dealt after ``follower``'s version are already recorded in ``newest``: hand them
     # to the follower so its deals are the game's deals, not fresh shuffles.
@@ -151,7 +163,7 @@ def _render(state: GameState, newest: LoadedGame, seat: int | None, stop: int) -
     """The events of versions after ``state``'s up to ``stop``, ``newest``'s actions applied."""
     newest_state = newest.state
     records = _records(newest_state, state.version, stop)
-    events = []
+    events = bytearray()
     for entry in game.public_log(newest_state, seat, since=state.version, until=stop):
         record = next(records)
         state = game.apply(state, record.seat, record.action)
@@ -160,8 +172,9 @@ def _render(state: GameState, newest: LoadedGame, seat: int | None, stop: int) -
             entry=to_wire.log_entry_to_wire(entry),
             view=view_of(newest.game_id, state, seat, newest.record),
         )
-        events.append(message(event, state.version))
-    return Slice(tuple(events), newest_state if state.version == newest_state.version else state)
+        events += message(event, state.version).encode()
+    reached = newest_state if state.version == newest_state.version else state
+    return Slice(Encoded(data=bytes(events)), reached)
 
 
 def _seats(loaded: LoadedGame) -> tuple[object, ...]:
@@ -226,8 +239,7 @@ async def game_events(
                 slices = _catch_up(follower, newest, seat, shown, services.shared_slices)
                 shown = _seats(newest)
                 for done in slices:
-                    for event in done.events:
-                        yield event
+                    yield done.events
                     follower = done.reached
                     await asyncio.sleep(0)
                 if newest.state.status != "playing":

@@ -28,7 +28,8 @@ DEFAULT_SIZE: Final = 256
 
 @dataclass(frozen=True, slots=True)
 class Slice:
-    events: tuple[ServerSentEventMessage, ...]
+    events: ServerSentEventMessage
+    """Its events, as one message to send (``service.streams.events.Encoded``)."""
     reached: GameState
     """The game after the slice's last event."""
 
