@@ -213,7 +213,9 @@ async def read_stream(port: int, game_id: str) -> tuple[int, float]:
     buffer = b""
     while chunk := await reader.read(1 << 16):
         buffer += chunk
-        events += buffer.count(b"\nevent: action")
+        # Whole lines only: the tail kept from the last newline holds no whole event line, so
+        # none is counted twice when a write ends inside one.
+        events += buffer.count(b"\nevent: action\n")
         buffer = buffer[buffer.rfind(b"\n") :]
         if b"0\r\n\r\n" in chunk[-7:]:
             break
