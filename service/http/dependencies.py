@@ -25,6 +25,7 @@ from service.settings import Settings
 from service.sheets.store import SheetStore
 from service.storage.game_store import Store
 from service.streams.limits import StreamSlots
+from service.streams.shared_slices import SharedSlices
 from service.tables.index import TableIndex
 
 
@@ -50,6 +51,9 @@ class Services:
     """Imported records, reviews and the seed secret (``service.records``), beside the games."""
     bot_games: BotGameHoldings = field(default_factory=lambda: BotGameHoldings(0))
     """Each client's games of bots only in play here, bounded (``service.bots.holdings``)."""
+    shared_slices: SharedSlices = field(default_factory=SharedSlices)
+    """The events streams rendered lately, for the other streams of their game and viewer
+    (``service.streams.shared_slices``)."""
 
 
 AppServices: TypeAlias = NamedDependency[Services]

@@ -5,7 +5,9 @@ a notice just wakes the stream, which loads the game and renders every version i
 yet, for its own viewer. The stream keeps its own copy of the game at the last version it sent and
 steps it forward with the engine, so each event carries the view exactly as it was right after
 that action, even when several actions land between two wake-ups or the client resumes from an
-old ``Last-Event-ID``.
+old ``Last-Event-ID``. It does so a slice of versions at a time, each slice encoded once and
+shared by every stream of the game and viewer that reaches it (``shared_slices``): a crowd
+resuming one long game costs about what one resume does.
 
 Events: ``snapshot`` (first, unless resuming: the current view), then ``action`` per version
 (``GameEvent``); a ``snapshot`` again, with the same id, when a seat is handed to a bot without
@@ -41,6 +43,7 @@ from service.games.lifecycle import (
 )
 from service.games.wire import GameView
 from service.http.dependencies import Services
+from service.streams.shared_slices import SharedSlices, Slice
 from service.streams.wire import GameEvent, GameFinishedEvent
 from service.vocabulary import to_wire
 
@@ -66,6 +69,16 @@ def message(data: msgspec.Struct, version: int | None = None) -> ServerSentEvent
     return ServerSentEventMessage(
         data=_encoder.encode(data).decode(), event=_EVENT_OF[type(data)], id=version
     )
+
+
+class Encoded(ServerSentEventMessage):
+    """Events encoded already (``data``, the bytes of the wire), sent as they are: a slice of a
+    catch-up is encoded once for every stream that takes it, and leaves in one write, not one
+    per event (each write passes every middleware and the server)."""
+
+    def encode(self) -> bytes:
+        assert isinstance(self.data, bytes)
+        return self.data
 
 
 HEARTBEAT_SECONDS: float = 15.0
@@ -111,44 +124,57 @@ def _records(state: GameState, start: int, stop: int) -> Iterator[Record]:
         skip = 0
 
 
-def _entries(newest: GameState, seat: int | None, since: int) -> Iterator[game.LogEntry]:
-    """The log entries after ``since``, as ``seat`` sees them, a slice at a time."""
-    for start in range(since, newest.version, CATCH_UP_SLICE):
-        until = min(start + CATCH_UP_SLICE, newest.version)
-        yield from game.public_log(newest, seat, since=start, until=until)
-
-
 def _catch_up(
-    game_id: str,
     follower: GameState,
     newest: LoadedGame,
     seat: int | None,
     shown: tuple[object, ...],
-) -> Iterator[tuple[ServerSentEventMessage, GameState]]:
-    """The events from ``follower``'s version to ``newest``'s, each with the state reached.
-    Linear in the events: the log entries from the follower's version on, each action applied
-    once; the caller yields to the loop between events. Its players' ``bot`` and ``away`` are
-    the newest record's. With no new version but seats moved otherwise than ``shown`` (a seat
-    handed to a bot as its player left), a snapshot of the newest view."""
-    game_record, newest_state = newest.record, newest.state
+    shared: SharedSlices,
+) -> Iterator[Slice]:
+    """The events from ``follower``'s version to ``newest``'s, a slice at a time, each slice with
+    the state reached. Linear in the events: the log entries from the follower's version on,
+    each action applied once, and a slice another stream of this game and viewer rendered is
+    taken as it is (``service.streams.shared_slices``); the caller yields to the loop between
+    slices. Its players' ``bot`` and ``away`` are the newest record's. With no new version but
+    seats moved otherwise than ``shown`` (a seat handed to a bot as its player left), a
+    snapshot of the newest view."""
+    newest_state = newest.state
     if newest_state.version <= follower.version:
         if _seats(newest) != shown:
-            yield _snapshot(newest, seat), follower
+            yield Slice(_snapshot(newest, seat), follower)
         return
     # The packs dealt after ``follower``'s version are already recorded in ``newest``: hand them
     # to the follower so its deals are the game's deals, not fresh shuffles.
     state = dataclasses.replace(follower, pending=newest_state.shuffles[len(follower.shuffles) :])
-    records = _records(newest_state, follower.version, newest_state.version)
-    for entry in _entries(newest_state, seat, follower.version):
+    start = follower.version
+    while start < newest_state.version:
+        # Slices end on multiples of CATCH_UP_SLICE, so streams resumed anywhere meet on them.
+        stop = min(start - start % CATCH_UP_SLICE + CATCH_UP_SLICE, newest_state.version)
+        key = (newest.game_id, seat, start, newest.record)
+        rendered = shared.get(key)
+        if rendered is None:
+            rendered = _render(state, newest, seat, stop)
+            shared.put(key, rendered)
+        yield rendered
+        state, start = rendered.reached, stop
+
+
+def _render(state: GameState, newest: LoadedGame, seat: int | None, stop: int) -> Slice:
+    """The events of versions after ``state``'s up to ``stop``, ``newest``'s actions applied."""
+    newest_state = newest.state
+    records = _records(newest_state, state.version, stop)
+    events = bytearray()
+    for entry in game.public_log(newest_state, seat, since=state.version, until=stop):
         record = next(records)
         state = game.apply(state, record.seat, record.action)
         event = GameEvent(
             version=state.version,
             entry=to_wire.log_entry_to_wire(entry),
-            view=view_of(game_id, state, seat, game_record),
+            view=view_of(newest.game_id, state, seat, newest.record),
         )
-        reached = newest_state if state.version == newest_state.version else state
-        yield message(event, state.version), reached
+        events += message(event, state.version).encode()
+    reached = newest_state if state.version == newest_state.version else state
+    return Slice(Encoded(data=bytes(events)), reached)
 
 
 def _seats(loaded: LoadedGame) -> tuple[object, ...]:
@@ -210,13 +236,12 @@ async def game_events(
                 follower = await _state_at(newest.state, last_event_id)
             shown = _seats(newest)
             while True:
-                events = _catch_up(game_id, follower, newest, seat, shown)
+                slices = _catch_up(follower, newest, seat, shown, services.shared_slices)
                 shown = _seats(newest)
-                for sent, (event, reached) in enumerate(events, start=1):
-                    follower = reached
-                    yield event
-                    if sent % CATCH_UP_SLICE == 0:
-                        await asyncio.sleep(0)
+                for done in slices:
+                    yield done.events
+                    follower = done.reached
+                    await asyncio.sleep(0)
                 if newest.state.status != "playing":
                     yield _finished(newest.state)
                     return

@@ -5,7 +5,8 @@ limits``; ``--quick`` for fewer samples):
    40,000 actions, on memory and on Redis (in process, through the app), and the bytes Redis
    takes in per action; next to them, the size of the whole record each write used to be.
 2. The same long game's stream resumed from version 0 on a real server (Redis, so the game can
-   be put there without 40,000 requests): events per second, and ``/healthz`` latency meanwhile.
+   be put there without 40,000 requests), by one client and by 32 at once: events per second,
+   and ``/healthz`` latency meanwhile.
 3. ``/healthz`` latency on a real server (memory) idle, beside 2,000 idle connections and slow
    bodies, and beside 1,100 event streams opened by one client (and how they were answered).
 4. Creating a game with an empty memory store and with 100,000 games in it; beside it, the scan
@@ -212,7 +213,9 @@ async def read_stream(port: int, game_id: str) -> tuple[int, float]:
     buffer = b""
     while chunk := await reader.read(1 << 16):
         buffer += chunk
-        events += buffer.count(b"\nevent: action")
+        # Whole lines only: the tail kept from the last newline holds no whole event line, so
+        # none is counted twice when a write ends inside one.
+        events += buffer.count(b"\nevent: action\n")
         buffer = buffer[buffer.rfind(b"\n") :]
         if b"0\r\n\r\n" in chunk[-7:]:
             break
@@ -220,29 +223,45 @@ async def read_stream(port: int, game_id: str) -> tuple[int, float]:
     return events, time.perf_counter() - started
 
 
+RESUMES: Final = (1, 32)
+"""Clients resuming the long game's stream at once: one, and a crowd (every phone of a tour
+coming back from a tunnel)."""
+
+
 def bench_stream(workdir: Path, redis: RedisServer, long: GameState) -> None:
     server = ServiceInstance(
         workdir / "stream.log", env={"REDIS_URL": redis.url, **LIMITS_OFF}
     ).start()
+    rows: list[tuple[int, list[tuple[int, float]], float, list[float]]] = []
     try:
         game_id = game_records.new_game_id()
+        asyncio.run(put_on_redis(redis.url, game_id, long))
 
-        async def scenario() -> tuple[int, float, list[float]]:
-            await put_on_redis(redis.url, game_id, long)
-            streaming = asyncio.create_task(read_stream(server.port, game_id))
+        async def scenario(clients: int) -> None:
+            started = time.perf_counter()
+            streaming = asyncio.gather(*(read_stream(server.port, game_id) for _ in range(clients)))
             health = await health_latencies(server.url, 10**6, stop=streaming.done)
-            events, seconds = await streaming
-            return events, seconds, health
+            read = await streaming
+            rows.append((clients, read, time.perf_counter() - started, health))
 
-        events, seconds, health = asyncio.run(scenario())
+        for clients in RESUMES:
+            asyncio.run(scenario(clients))
     finally:
         server.stop()
     print(f"\n2. the {long.version:,}-action game's stream resumed from version 0 (Redis)")
     print(
-        f"   {events:,} events in {seconds:.1f} s ({events / seconds:,.0f}/s); /healthz "
-        f"meanwhile, {len(health)} samples: p50 {ms(p(health, 0.5))} ms, "
-        f"p99 {ms(p(health, 0.99))} ms"
+        f"   {'streams':>7} {'events each':>11} {'s':>6} {'events/s':>9} "
+        f"{'/healthz p50 ms':>15} {'p99 ms':>8} {'max ms':>8} {'samples':>7}"
     )
+    for clients, read, seconds, health in rows:
+        each = {events for events, _ in read}
+        shown = f"{min(each):,}" if len(each) == 1 else f"{min(each):,}-{max(each):,}"
+        rate = sum(events for events, _ in read) / seconds
+        print(
+            f"   {clients:>7} {shown:>11} {seconds:6.1f} {rate:9,.0f} "
+            f"{ms(p(health, 0.5)):>15} {ms(p(health, 0.99)):>8} {ms(max(health)):>8} "
+            f"{len(health):>7}"
+        )
 
 
 # -- 3. idle connections, slow bodies, many streams ----------------------------------------------

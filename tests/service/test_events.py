@@ -13,6 +13,10 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
+from engine.game.state import GameState
+from service.games.lifecycle import view_of
+from service.games.records import GameRecord
+from service.games.wire import GameView
 from service.streams import events as event_stream
 from tests.service.http_player import HttpGame
 
@@ -81,6 +85,34 @@ def test_resuming_replays_each_version_as_the_viewer_saw_it(client: Client) -> N
             assert event["data"]["view"] == seen[event["id"]][viewer]
         later = stream(game, viewer, last_event_id=view["version"] - 2)
         assert later == events[-2:]
+
+
+def test_streams_of_one_game_and_viewer_render_each_event_once(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crowd resuming one game costs one catch-up: a stream takes the slices another stream
+    of the game and viewer rendered, and one resumed between two slices' ends renders only up
+    to the next; another viewer renders its own."""
+    game = HttpGame.create(client, 2, "classic", seed=5)
+    for _ in range(20):
+        version = game.play_turn()["version"]
+    rendered: list[int | None] = []
+
+    def counted(game_id: str, state: GameState, seat: int | None, record: GameRecord) -> GameView:
+        rendered.append(seat)
+        return view_of(game_id, state, seat, record)
+
+    monkeypatch.setattr(event_stream, "view_of", counted)
+    first = stream(game, None, last_event_id=0)
+    assert [e["id"] for e in first] == list(range(1, version + 1))
+    assert rendered == [None] * version
+    assert stream(game, None, last_event_id=0) == first
+    assert rendered == [None] * version
+    assert stream(game, None, last_event_id=5) == first[5:]
+    assert rendered == [None] * (version + event_stream.CATCH_UP_SLICE - 5)
+    seated = stream(game, 0, last_event_id=0)
+    assert [e["id"] for e in seated] == [e["id"] for e in first]
+    assert rendered.count(0) == version
 
 
 def test_a_last_event_id_that_is_no_version_gets_a_snapshot(client: Client) -> None:
