@@ -88,8 +88,10 @@ class SoakOptions:
     """People who follow their seat's event stream instead of polling its view."""
     away_share: float = 0.02
     """On a clock table, turns a person lets the clock play (away for turn_seconds + 4 s)."""
-    think: tuple[float, float] = (1.0, 3.0)
-    poll_seconds: float = 1.0
+    think: tuple[float, float] = (5.0, 15.0)
+    """Seconds a person thinks before each action: a person at a card table takes some seconds
+    a move (at 1 to 3 s, 1,000 simulated games asked what some 5,000 real ones would)."""
+    poll_seconds: float = 3.0
     bots: tuple[str, ...] = ("easy", "normal")
     stuck_seconds: float = 30.0
     """A game playing with no new version this long is stuck."""
@@ -97,7 +99,7 @@ class SoakOptions:
     """A person waiting this long (stuck game, table never joined) leaves it for a new one."""
     kill_grace: float = 10.0
     """Seconds after a killed instance answers again still counted as its kill window."""
-    ramp_seconds: float = 30.0
+    ramp_seconds: float = 60.0
     workdir: Path | None = None
     seed: int | None = None
 
