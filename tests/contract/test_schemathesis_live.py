@@ -24,8 +24,8 @@ DOCUMENTED_OPTIONS = [
     *("--checks", "all", "--exclude-checks", "ignored_auth"),  # why: schemathesis.toml
     *("--phases", "examples,coverage,fuzzing,stateful"),
 ]
-MAX_EXAMPLES = 25
-"""Fuzzed cases per operation, a quarter of schemathesis's default: every phase and check still
+MAX_EXAMPLES = 10
+"""Fuzzed cases per operation, a tenth of schemathesis's default: every phase and check still
 runs over every operation, the in-process run (tests/contract/test_schemathesis.py) generates
 its own cases per operation besides, and the default's two minutes of requests would be a third
 of the suite's time budget."""

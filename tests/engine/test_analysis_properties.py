@@ -76,7 +76,7 @@ def check_arrangement(hand: list[Card], wild: int | None, rules: Rules, result: 
     assert result.deadwood_points == sum(rules.points(c, wild) for c in result.deadwood)
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands((1, 9)))
 def test_small_hands_match_the_reference(case: tuple[list[Card], int | None, Rules]) -> None:
     hand, wild, rules = case

@@ -70,7 +70,7 @@ def round_trips(record: GameRecord) -> None:
 
 
 @settings(
-    max_examples=5, deadline=None, phases=NO_SHRINK, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=3, deadline=None, phases=NO_SHRINK, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(speed_configurations(), st.integers(0, 2**32), st.integers(0, 300))
 def test_speed_records_round_trip_and_replay_under_every_option(

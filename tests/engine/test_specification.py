@@ -1,7 +1,7 @@
 """The fast analyser against its specification (tests/engine/specification.py) on hands of up to
 20 cards, and the specification against the partition brute force on small hands.
 
-``SPEC_EXAMPLES`` (environment, default 25) sets the number of large hands each test draws; the
+``SPEC_EXAMPLES`` (environment, default 16) sets the number of large hands each test draws; the
 small hands' count is four times that.
 """
 
@@ -19,7 +19,7 @@ from tests.engine.reference import is_wild, reference_min_deadwood
 from tests.engine.specification import least_deadwood
 from tests.engine.test_analysis_properties import hands
 
-EXAMPLES = int(os.environ.get("SPEC_EXAMPLES", "25"))
+EXAMPLES = int(os.environ.get("SPEC_EXAMPLES", "16"))
 LARGE = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SMALL = settings(
     max_examples=4 * EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]
