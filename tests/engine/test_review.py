@@ -158,7 +158,7 @@ def test_totals_per_seat_and_round_add_up() -> None:
 
 
 @settings(
-    max_examples=15,
+    max_examples=10,
     deadline=None,
     phases=NO_SHRINK,
     suppress_health_check=[HealthCheck.too_slow],

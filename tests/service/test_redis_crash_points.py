@@ -40,8 +40,9 @@ pytestmark = [
 
 Json = dict[str, Any]
 
-CHANCE = 0.05
-"""The chance an instance dies each time it passes its crash point."""
+CHANCE = 0.2
+"""The chance an instance dies each time it passes its crash point: high enough that its
+deaths come early in the games, which then play on to their end."""
 KILLS = 2
 """Deaths per instance: with the points taken in turn, each point kills at least once."""
 BOT_GAMES = 2
