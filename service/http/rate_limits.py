@@ -95,9 +95,6 @@ class _ClientLocks:
             else:
                 self._locks[key] = (lock, users - 1)
 
-    def __len__(self) -> int:
-        return len(self._locks)
-
 
 class _RateLimitMiddleware(RateLimitMiddleware):
     """Litestar's middleware, with a lock per client, its refusal completed with Retry-After and
