@@ -30,6 +30,7 @@ from playwright.sync_api import (
     expect,
     sync_playwright,
 )
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from service.http.app import create_app
 from service.settings import Settings
@@ -92,10 +93,43 @@ class Person:
         return int(self.app["version"])
 
     def wait_for_newer(self, version: int) -> None:
-        self.page.wait_for_function(
-            "v => Number(document.getElementById('app').dataset.version) > v",
-            arg=version,
-            timeout=WAIT_MS,
+        self.wait_for_version(version + 1)
+
+    def wait_for_version(self, at_least: int) -> None:
+        """Waits until the page shows version ``at_least`` or a newer one; if it never does,
+        the failure says what the page and the service each hold."""
+        try:
+            self.page.wait_for_function(
+                "v => Number(document.getElementById('app').dataset.version) >= v",
+                arg=at_least,
+                timeout=WAIT_MS,
+            )
+        except PlaywrightTimeout:
+            raise AssertionError(
+                f"the page never showed version {at_least}: {self.diagnosis()}"
+            ) from None
+
+    def diagnosis(self) -> str:
+        """The page's data, its connection line, and the game as the service has it now."""
+        seat: dict[str, Any] = self.page.evaluate(
+            "JSON.parse(sessionStorage.getItem('three-thirteen-seat') || '{}')"
+        )
+        shown = f"page {self.app}, connection {self.page.locator('#connection').text_content()!r}"
+        if not seat.get("gameId"):
+            return f"{shown}, no seat"
+        base = self.page.url.split("/play")[0]
+        answer = httpx.get(
+            f"{base}/v1/games/{seat['gameId']}",
+            headers={"Authorization": f"Bearer {seat['token']}"},
+            timeout=30,
+        )
+        if answer.status_code != 200:
+            return f"{shown}, service {answer.status_code} {answer.text}"
+        view = answer.json()
+        legal = sorted({entry["type"] for entry in view.get("legal") or ()})
+        return (
+            f"{shown}, service at version {view['version']} ({view['status']}), "
+            f"turn {view['turn']}, phase {view['phase']}, legal {legal}"
         )
 
     def wait_for_turn_or_end(self) -> None:
@@ -315,11 +349,7 @@ def test_a_second_person_joins_by_code_and_each_page_follows_the_other(
     assert watcher.app["act"] == ""
     with httpx.Client(base_url=base, timeout=10) as api:
         play_one_turn_by_keyboard(mover, api)
-    watcher.page.wait_for_function(
-        "v => Number(document.getElementById('app').dataset.version) >= v",
-        arg=mover.version(),
-        timeout=WAIT_MS,
-    )
+    watcher.wait_for_version(mover.version())
     expect(watcher.page.locator("#moves li")).to_have_count(2)
     expect(watcher.page.locator("#moves li").first).to_contain_text("discarded")
     expect(watcher.page.locator("#app")).to_have_attribute("data-act", "draw", timeout=WAIT_MS)
@@ -363,11 +393,7 @@ def test_answers_older_than_the_streamed_events_neither_block_nor_take_the_page_
     expect(app).to_have_attribute("data-act", "discard", timeout=WAIT_MS)  # from the stream
     expect(app).to_have_attribute("data-busy", "true")  # the draw's answer is still held
     page.locator("#hand .card").first.click()
-    ann.page.wait_for_function(
-        "v => Number(document.getElementById('app').dataset.version) >= v",
-        arg=start + 4,  # the bot's draw and discard after Ann's
-        timeout=WAIT_MS,
-    )
+    ann.wait_for_version(start + 4)  # the bot's draw and discard after Ann's
     assert [answer.json()["version"] for _, answer in held] == [start + 1, start + 2]
     newest = ann.version()
     for route, answer in held:
