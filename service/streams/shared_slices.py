@@ -21,9 +21,9 @@ from litestar.response import ServerSentEventMessage
 from engine.game.state import GameState
 from service.games.records import GameRecord
 
-DEFAULT_SIZE: Final = 256
-"""Slices kept: up to 16 events each (``service.streams.events.CATCH_UP_SLICE``), a view of
-1 to 3 KB each, so a few MB at most."""
+DEFAULT_SIZE: Final = 64
+"""Slices kept: up to 64 events each (``service.streams.events.CATCH_UP_SLICE``), a view of
+1 to 3 KB each, so 4 to 12 MB at most."""
 
 
 @dataclass(frozen=True, slots=True)

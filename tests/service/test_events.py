@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
@@ -18,6 +19,7 @@ from service.games.lifecycle import view_of
 from service.games.records import GameRecord
 from service.games.wire import GameView
 from service.streams import events as event_stream
+from service.streams.wire import GameEvent
 from tests.service.http_player import HttpGame
 
 Client = TestClient[Litestar]
@@ -94,7 +96,8 @@ def test_streams_of_one_game_and_viewer_render_each_event_once(
     of the game and viewer rendered, and one resumed between two slices' ends renders only up
     to the next; another viewer renders its own."""
     game = HttpGame.create(client, 2, "classic", seed=5)
-    for _ in range(20):
+    version = 0
+    while version < 2 * event_stream.CATCH_UP_SLICE + 5:  # two slices' ends and then some
         version = game.play_turn()["version"]
     rendered: list[int | None] = []
 
@@ -113,6 +116,30 @@ def test_streams_of_one_game_and_viewer_render_each_event_once(
     seated = stream(game, 0, last_event_id=0)
     assert [e["id"] for e in seated] == [e["id"] for e in first]
     assert rendered.count(0) == version
+
+
+def test_a_catch_up_is_framed_byte_for_byte_as_litestar_frames_each_event(
+    client: Client,
+) -> None:
+    """The catch-up frames its events itself (``_framed``): the same bytes as Litestar's
+    ``ServerSentEventMessage.encode`` of each, for views with every kind of entry."""
+    game = HttpGame.create(client, 2, "classic", seed=4)
+    while game.play_turn()["round"] < 3:  # rounds ended: results, scores, new deals
+        pass
+    response = client.get(
+        f"/v1/games/{game.game_id}/events",
+        params={"idle_timeout": 0},
+        headers={"Last-Event-ID": "0"},
+    )
+    events = parse_events(response.text)
+    assert len(events) > event_stream.CATCH_UP_SLICE  # more than one slice
+    expected = b"".join(
+        event_stream.message(
+            msgspec.json.decode(json.dumps(e["data"]), type=GameEvent), e["id"]
+        ).encode()
+        for e in events
+    )
+    assert response.content == expected
 
 
 def test_a_last_event_id_that_is_no_version_gets_a_snapshot(client: Client) -> None:
