@@ -115,6 +115,8 @@ class AnalysisPool:
         self._executor: ProcessPoolExecutor | None = None
         self._running = [0, 0]
         self._waiting: tuple[deque[asyncio.Future[None]], ...] = (deque(), deque())
+        self._freed: list[asyncio.Future[None]] = []
+        """Whoever waits for a job to finish (``room_for``), woken by the next that does."""
 
     @property
     def pending(self) -> int:
@@ -129,6 +131,21 @@ class AnalysisPool:
             self.capacity
             - max(r + len(w) for r, w in zip(self._running, self._waiting, strict=True)),
         )
+
+    async def room_for(self, jobs: int) -> None:
+        """Return once a job has finished and the pool takes ``jobs`` more without refusing
+        one: for a sweeper that ran out of room, to take more games as soon as they can be
+        queued."""
+        while True:
+            freed = asyncio.get_running_loop().create_future()
+            self._freed.append(freed)
+            try:
+                await freed
+            finally:
+                if freed in self._freed:
+                    self._freed.remove(freed)
+            if self.room >= jobs:
+                return
 
     @property
     def started(self) -> bool:
@@ -231,6 +248,10 @@ class AnalysisPool:
                 if not ticket.done():
                     self._running[next_lane] += 1
                     ticket.set_result(None)
+        freed, self._freed = self._freed, []
+        for waiter in freed:
+            if not waiter.done():
+                waiter.set_result(None)
 
     def _submitted(self, work: Callable[[], _R]) -> tuple[ProcessPoolExecutor, Future[_R]]:
         executor = self._started()

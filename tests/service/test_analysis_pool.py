@@ -9,7 +9,7 @@ import multiprocessing
 import os
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -147,6 +147,43 @@ def test_the_bound_counts_every_analysis_running_or_waiting() -> None:
             await asyncio.sleep(0.01)
 
     asyncio.run(scenario())
+
+
+def test_a_wait_for_room_ends_once_jobs_have_ended_and_left_that_much(tmp_path: Path) -> None:
+    """``room_for`` wakes with each job that ends, and returns once the room asked for is
+    there: not at the first job's end when it leaves too little."""
+
+    async def scenario() -> None:
+        pool = AnalysisPool(processes=1, queue=1)
+        started, release = tmp_path / "started", [tmp_path / "release-0", tmp_path / "release-1"]
+        try:
+            jobs = [
+                asyncio.ensure_future(pool.run(hold_a_worker, str(started), str(release[n])))
+                for n in range(2)
+            ]
+            await asyncio.sleep(0)
+            assert pool.room == 0
+            roomy = asyncio.ensure_future(pool.room_for(2))
+            await _until(started.exists)
+            release[0].touch()
+            await _until(lambda: pool.pending == 1)
+            assert pool.room == 1
+            assert not roomy.done()
+            release[1].touch()
+            await asyncio.wait_for(roomy, timeout=60)
+            assert pool.room == 2
+            assert await asyncio.gather(*jobs) == ["released", "released"]
+        finally:
+            pool.close()
+
+    asyncio.run(scenario())
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + 60
+    while not condition():
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.005)
 
 
 def test_a_worker_that_dies_is_answered_503_and_replaced(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +21,7 @@ from service.http.dependencies import Services
 from service.settings import Settings
 from service.storage.game_store import MemoryStore, Store
 from service.storage.redis_keys import SHARDS, shard_of
+from tests.service.costly_hands import hold_a_worker
 from tests.service.test_store import StoreKind, beside, new_id, run, store_kind
 
 __all__ = ["store_kind"]  # the fixture, shared with the store suite
@@ -198,6 +200,47 @@ def test_a_sweep_takes_no_more_games_than_the_bots_pool_can_queue(
         patched.setattr(services.bots.pool, "capacity", services.bots.pool.pending)  # full
         assert asyncio.run(turns.sweep_once(services)) == 0
     assert len(asyncio.run(services.due.take_due(time.time(), 5.0, 100, sweeper=SWEEPER))) == 10
+
+
+def test_a_sweep_that_ran_out_of_room_comes_again_once_the_pool_has_room(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After an instance died, its survivor took a pool's worth of games a sweep, a sweep a
+    second, while its pool sat idle in between. A sweep that finds no room now comes again as
+    soon as the pool has room for half its capacity, whatever ``sweep_seconds`` says."""
+
+    async def scenario() -> None:
+        settings = Settings(bot_processes=1, bot_queue=3, sweep_seconds=3600)
+        services: Services = create_app(settings).state["services"]
+        pool = services.bots.pool
+        await _create_overdue(services, 10)
+        taken: list[str] = []
+        monkeypatch.setattr(services.bots, "nudge", taken.append)  # no drivers: count them
+        release = tmp_path / "release"
+        held = [
+            asyncio.ensure_future(
+                pool.run(hold_a_worker, str(tmp_path / f"started-{n}"), str(release))
+            )
+            for n in range(pool.capacity)
+        ]
+        await asyncio.sleep(0)
+        assert pool.room == 0
+        sweeper = asyncio.create_task(turns.sweep_forever(services))
+        try:
+            for _ in range(10):  # the first sweep, at startup: no room, nothing taken
+                await asyncio.sleep(0)
+            assert taken == []
+            release.touch()
+            deadline = time.monotonic() + 60
+            while len(taken) < 10:
+                assert time.monotonic() < deadline, taken
+                await asyncio.sleep(0.005)
+            await asyncio.gather(*held)
+        finally:
+            sweeper.cancel()
+            pool.close()
+
+    asyncio.run(scenario())
 
 
 async def _create_overdue(services: Services, count: int) -> None:
