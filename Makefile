@@ -92,7 +92,7 @@ arena: $(NATIVE) ## computer players: each level head to head with the one below
 	$(ARENA) --players 2 --games 300 --seats hard,normal --seed 2001
 	$(ARENA) --players 2 --games 400 --seats expert,hard --seed 1001
 	$(ARENA) --players 4 --games 100 --seats hard,normal,hard,normal --seed 1001
-	$(ARENA) --players 4 --games 60 --seats expert,hard,expert,hard --seed 1
+	$(ARENA) --players 4 --games 140 --seats expert,hard,expert,hard --seed 1001
 	$(ARENA) --players 2 --games 200 --seats expert,hard --seed 1001 --rules online
 	$(ARENA) --players 2 --games 200 --seats expert,hard --seed 1001 --rules five-crowns
 
