@@ -23,9 +23,11 @@ reconnection before the deal starts afresh, and the deal's snapshot (id 0) is ne
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
+import logging
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 from typing import Final
 
 import msgspec
@@ -43,11 +45,14 @@ from service.games.lifecycle import (
 )
 from service.games.wire import GameView
 from service.http.dependencies import Services
+from service.http.problems import GameNotFound
+from service.storage.game_store import StoreUnavailable
 from service.streams.shared_slices import SharedSlices, Slice
 from service.streams.wire import GameEvent, GameFinishedEvent
 from service.vocabulary import to_wire
 
 _encoder: Final = msgspec.json.Encoder()
+_log = logging.getLogger(__name__)
 
 STREAM_EVENTS: Final[tuple[tuple[str, type[msgspec.Struct], str], ...]] = (
     # (the SSE event type, the struct of its data, what it says): the stream names its events
@@ -229,6 +234,26 @@ async def game_events(
     last_event_id: int | None,
     idle_timeout: float,
 ) -> AsyncIterator[ServerSentEventMessage]:
+    """The stream's events. A store out of reach, or the game expired, once the stream has
+    begun (its 200 sent) ends it, as an idle stream ends: the client's reconnection with
+    ``Last-Event-ID`` is answered 503 or 404 as any request is, or resumes. Raised, it broke
+    the connection mid-response and logged an error."""
+    events = _game_events(services, game_id, seat, last_event_id, idle_timeout)
+    async with contextlib.aclosing(events):  # the subscription ends with the stream
+        try:
+            async for event in events:
+                yield event
+        except (StoreUnavailable, GameNotFound) as error:
+            _log.warning("stream of game %s ended: %s", game_id, error)
+
+
+async def _game_events(
+    services: Services,
+    game_id: str,
+    seat: int | None,
+    last_event_id: int | None,
+    idle_timeout: float,
+) -> AsyncGenerator[ServerSentEventMessage, None]:
     async with services.channels.start_subscription([channel_of(game_id)]) as subscriber:
         woken = asyncio.Event()
         listener = asyncio.create_task(_wake_on_notices(subscriber.iter_events(), woken))

@@ -15,9 +15,13 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from engine.game.state import GameState
-from service.games.lifecycle import view_of
+from service.games.lifecycle import channel_of, view_of
 from service.games.records import GameRecord
 from service.games.wire import GameView
+from service.http.app import create_app
+from service.http.dependencies import Services
+from service.settings import Settings
+from service.storage.game_store import StoreUnavailable
 from service.streams import events as event_stream
 from service.streams.wire import GameEvent
 from tests.service.http_player import HttpGame
@@ -140,6 +144,38 @@ def test_a_catch_up_is_framed_byte_for_byte_as_litestar_frames_each_event(
         for e in events
     )
     assert response.content == expected
+
+
+def test_a_stream_whose_store_is_out_of_reach_ends_rather_than_raise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Redis out of reach once the stream has begun (its 200 sent) ends the stream, as an idle
+    one ends; raised, the error broke the connection mid-response, logged by the server."""
+
+    async def scenario() -> None:
+        app = create_app(Settings())
+        services: Services = app.state["services"]
+        transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]  # an ASGI app
+        async with (
+            app.lifespan(),
+            httpx.AsyncClient(transport=transport, base_url="http://x") as http,
+        ):
+            body = {"players": [{"name": "a"}, {"name": "b"}]}
+            game_id = (await http.post("/v1/games", json=body)).json()["game_id"]
+            events = event_stream.game_events(services, game_id, None, None, idle_timeout=60)
+            assert (await anext(events)).event == "snapshot"
+            waiting = asyncio.ensure_future(anext(events))  # for the next action
+            await asyncio.sleep(0)
+
+            async def unreachable(*_: object, **__: object) -> None:
+                raise StoreUnavailable("Redis is out of reach")
+
+            monkeypatch.setattr(services.store, "load", unreachable)
+            services.channels.publish(b"1", channel_of(game_id))
+            with pytest.raises(StopAsyncIteration):
+                await asyncio.wait_for(waiting, timeout=60)
+
+    asyncio.run(scenario())
 
 
 def test_a_last_event_id_that_is_no_version_gets_a_snapshot(client: Client) -> None:
