@@ -84,7 +84,7 @@ bench: $(NATIVE) ## benchmarks (tables of figures; not part of `make test`)
 # Each level against the one below, head to head over rotated duplicate deals, two and four
 # players; expert against hard under the other presets too. Decisions are pure functions of the
 # seat's information and the seed, so these print the figures docs/performance.md quotes. About
-# 25 minutes on a quiet 2-core machine (ARENA_JOBS processes, niced).
+# 45 minutes on a quiet 2-core machine (ARENA_JOBS processes, niced).
 ARENA := nice -n 10 $(BIN)/python -m engine arena --jobs $(or $(ARENA_JOBS),2)
 arena: $(NATIVE) ## computer players: each level head to head with the one below (2 and 4 players), expert and hard under every preset
 	$(ARENA) --players 2 --games 200 --seats normal,easy --seed 1
