@@ -109,6 +109,21 @@ class Person:
                 f"the page never showed version {at_least}: {self.diagnosis()}"
             ) from None
 
+    def wait_for_turn_at(self, at_least: int) -> None:
+        """Waits until the page offers this seat a draw at version ``at_least`` or a newer one;
+        if it never does, the failure says what the page and the service each hold."""
+        try:
+            self.page.wait_for_function(
+                "v => { const app = document.getElementById('app');"
+                " return app.dataset.act === 'draw' && Number(app.dataset.version) >= v; }",
+                arg=at_least,
+                timeout=WAIT_MS,
+            )
+        except PlaywrightTimeout:
+            raise AssertionError(
+                f"the page never offered a draw at version {at_least} or later: {self.diagnosis()}"
+            ) from None
+
     def diagnosis(self) -> str:
         """The page's data, its connection line, and the game as the service has it now."""
         seat: dict[str, Any] = self.page.evaluate(
@@ -378,8 +393,10 @@ def test_answers_older_than_the_streamed_events_neither_block_nor_take_the_page_
 ) -> None:
     """Every answer to Ann's actions is held back. Her draw shows through the stream first, and
     her click on a card of that newer view is taken (not dropped as a repeat of the draw); the
-    stream then brings her discard and the bot's draw and discard. Once the two old answers
-    arrive, the page keeps the newest view: her turn again."""
+    stream then brings her discard and the bot's draw and discard (or, if the bot went out on
+    its first turn, her discard ends the round and deals the next, her turn at once: the deal
+    is not seeded). Once the two old answers arrive, the page keeps the newest view: her turn
+    again."""
     ann = Person(browser, base, DESKTOP)
     page = ann.page
     app = page.locator("#app")
@@ -393,7 +410,9 @@ def test_answers_older_than_the_streamed_events_neither_block_nor_take_the_page_
     expect(app).to_have_attribute("data-act", "discard", timeout=WAIT_MS)  # from the stream
     expect(app).to_have_attribute("data-busy", "true")  # the draw's answer is still held
     page.locator("#hand .card").first.click()
-    ann.wait_for_version(start + 4)  # the bot's draw and discard after Ann's
+    # Her turn again from the stream: after the bot's draw and discard (start + 4), or, when the
+    # bot went out on its first turn, at once with the next round's deal (start + 2).
+    ann.wait_for_turn_at(start + 2)
     assert [answer.json()["version"] for _, answer in held] == [start + 1, start + 2]
     newest = ann.version()
     for route, answer in held:
