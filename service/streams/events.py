@@ -89,7 +89,7 @@ class Encoded(ServerSentEventMessage):
 def _framed(data: msgspec.Struct, version: int) -> bytes:
     """``message(data, version).encode()``, framed here: JSON from msgspec holds no line break
     (it escapes them in strings), so the data is one ``data:`` line as it is, where Litestar's
-    encoder splits every event's data on a regular expression, most of a catch-up's time."""
+    encoder splits every event's data on a regular expression, a third of a catch-up's time."""
     return b"id: %d\r\nevent: %s\r\ndata: %s\r\n\r\n" % (
         version,
         _EVENT_OF[type(data)].encode(),
@@ -111,7 +111,7 @@ CATCH_UP_SLICE: Final = 64
 catch-up (tens of thousands of actions) must not hold the loop from other requests, a slice
 about 2 ms. Fewer, larger writes serve the other requests better than many small ones: with 32
 streams resuming a 40,000-action game, slices of 16 put ``/healthz`` p99 at 230 to 360 ms, and
-slices of 64 at 33 to 46 ms (``tests/benchmarks/bench_limits.py``)."""
+slices of 64 at 33 to 180 ms (``tests/benchmarks/bench_limits.py``, on two busy cores)."""
 
 
 async def _state_at(newest: GameState, version: int) -> GameState:
