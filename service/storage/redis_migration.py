@@ -89,45 +89,44 @@ def _keys(client: Client, pattern: str) -> Iterator[bytes]:
 
 def migrate(client: Client, prefix: str, *, dry_run: bool = False) -> Moved:
     """Move every old key under ``prefix`` to its new name, and give each game moved its due
-    entry; what was (or, dry, would be) moved."""
+    entry; what was (or, dry, would be) moved. A game's entry is written before its old key is
+    deleted, and the old due set last, so a run stopped anywhere leaves what the next needs."""
     moved = Moved()
     old_pattern = _old_key_pattern(prefix)
-    games: list[str] = []
+    entries = client.zrange(old_due_key(prefix), 0, -1, withscores=True)
+    due_before = dict(cast("list[tuple[bytes, float]]", entries))
     for raw in _keys(client, f"{prefix}:{{*}}:*"):
         match = old_pattern.fullmatch(raw.decode())
         if match is None:
             continue
         game_id, part = match["game"], match["part"]
-        if not dry_run and not _moved(client, raw, _new_key(prefix, game_id, part)):
+        if not dry_run and not _copied(client, raw, _new_key(prefix, game_id, part)):
             continue  # expired meanwhile
         if part == "game":
             moved.games += 1
-            games.append(game_id)
+            due = due_before.get(game_id.encode())
+            if due is None:
+                moved.due_now += 1
+            else:
+                moved.due_kept += 1
+            if not dry_run:
+                entry = {game_id: time.time() if due is None else due}
+                client.zadd(redis_keys.due_key(prefix, game_id), entry, nx=True)
         elif part == "log":
             moved.logs += 1
         else:
             moved.saved_answers += 1
-    entries = client.zrange(old_due_key(prefix), 0, -1, withscores=True)
-    due_before = dict(cast("list[tuple[bytes, float]]", entries))
-    now = time.time()
-    for game_id in games:
-        due = due_before.get(game_id.encode())
-        if due is None:
-            moved.due_now += 1
-        else:
-            moved.due_kept += 1
         if not dry_run:
-            entry = {game_id: now if due is None else due}
-            client.zadd(redis_keys.due_key(prefix, game_id), entry, nx=True)
+            client.delete(raw)
     if not dry_run:
         client.delete(old_due_key(prefix))
     return moved
 
 
-def _moved(client: Client, old: bytes, new: str) -> bool:
-    """Copy ``old`` to ``new`` with its time to live, then delete it; False if ``old`` expired
-    before it could be read. A ``new`` that exists already is the copy an interrupted run made
-    (the old instances, stopped, wrote nothing since): it is kept, and ``old`` deleted."""
+def _copied(client: Client, old: bytes, new: str) -> bool:
+    """Copy ``old`` to ``new`` with its time to live; False if ``old`` expired before it could
+    be read. A ``new`` that exists already is the copy a run stopped half way made (the old
+    instances, stopped, wrote nothing since): it is kept."""
     ttl_ms = int(client.pttl(old))
     dumped = client.dump(old)
     if ttl_ms == _NO_SUCH_KEY or dumped is None:
@@ -137,7 +136,6 @@ def _moved(client: Client, old: bytes, new: str) -> bool:
     except ResponseError as error:
         if "BUSYKEY" not in str(error):
             raise
-    client.delete(old)
     return True
 
 

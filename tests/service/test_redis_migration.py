@@ -2,8 +2,8 @@
 command, in a process of its own) on the real Redis and on a Redis Cluster: games written in the
 layout before shards load afterwards exactly as they were written, with their times to live and
 saved answers, and each is in its shard's due moves (its old entry, else due now), so a sweep
-drives it; nothing is left under the old names, a dry run writes nothing, and a second run finds
-nothing to move."""
+drives it; nothing is left under the old names, a dry run writes nothing, a run stopped half
+way is finished by the next, and a second run finds nothing to move."""
 
 from __future__ import annotations
 
@@ -117,6 +117,12 @@ def test_games_in_the_old_layout_load_as_written_and_are_due_after_the_migration
             redis_keys.due_key(key_prefix, "GameWithABotDue2"), "GameWithABotDue2"
         )
         into_the_old_layout(client, key_prefix)
+        # A run stopped half way: one game's key copied to its new name, nothing else done.
+        half_moved = f"{key_prefix}:{{GameWithABotDue2}}:game"
+        dumped = client.dump(half_moved)
+        assert dumped is not None
+        new_name = redis_keys.game_key(key_prefix, "GameWithABotDue2")
+        client.restore(new_name, max(int(client.pttl(half_moved)), 0), dumped)
         old_keys = every_key(client, key_prefix)
         assert f"{key_prefix}:{{GameWithAnswer01}}:idem:key" in old_keys
         assert asyncio.run(loaded(url, cluster, key_prefix, "GameWithAnswer01")) is None
