@@ -198,19 +198,18 @@ class BotDriversPlugin(InitPluginProtocol):
 
 
 async def sweep_forever(services: Services) -> None:
-    """From startup, and then every ``sweep_seconds``: take the games whose move is due (their
-    lease is this instance's now) and drive each. A sweep that ran out of room comes again as
-    soon as the bots' pool has room for half its capacity: after an instance died, its
-    survivor took a pool's worth of games a second (65) while its pool sat idle between
-    sweeps."""
+    """Every ``sweep_seconds``: take the games whose move is due (their lease is this
+    instance's now) and drive each. A sweep that ran out of room comes again as soon as the
+    bots' pool has room for half its capacity: after an instance died, its survivor took a
+    pool's worth of games a second (65) while its pool sat idle between sweeps."""
     while not being_cancelled():  # a cancellation redis-py turned into an outage stops it too
-        await sweep_once(services)
         await _until_next_sweep(services)
+        await sweep_once(services)
 
 
 async def _until_next_sweep(services: Services) -> None:
     seconds = services.settings.sweep_seconds
-    if _room(services) > 0:  # every due game was taken
+    if _room(services) > 0:  # the last sweep took every due game (or none has run yet)
         await asyncio.sleep(seconds)
         return
     pool = services.bots.pool

@@ -227,7 +227,7 @@ def test_a_sweep_that_ran_out_of_room_comes_again_once_the_pool_has_room(
         assert pool.room == 0
         sweeper = asyncio.create_task(turns.sweep_forever(services))
         try:
-            for _ in range(10):  # the first sweep, at startup: no room, nothing taken
+            for _ in range(10):  # no room: the sweeper waits for some, taking nothing
                 await asyncio.sleep(0)
             assert taken == []
             release.touch()
