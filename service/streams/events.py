@@ -71,9 +71,7 @@ _EVENT_OF: Final = {struct: event for event, struct, _ in STREAM_EVENTS}
 
 def message(data: msgspec.Struct, version: int | None = None) -> ServerSentEventMessage:
     """The server-sent event of ``data``, of the type ``STREAM_EVENTS`` gives its struct."""
-    return ServerSentEventMessage(
-        data=_encoder.encode(data).decode(), event=_EVENT_OF[type(data)], id=version
-    )
+    return Encoded(data=_framed(data, version), event=_EVENT_OF[type(data)], id=version)
 
 
 class Encoded(ServerSentEventMessage):
@@ -86,12 +84,13 @@ class Encoded(ServerSentEventMessage):
         return self.data
 
 
-def _framed(data: msgspec.Struct, version: int) -> bytes:
-    """``message(data, version).encode()``, framed here: JSON from msgspec holds no line break
-    (it escapes them in strings), so the data is one ``data:`` line as it is, where Litestar's
-    encoder splits every event's data on a regular expression, a third of a catch-up's time."""
-    return b"id: %d\r\nevent: %s\r\ndata: %s\r\n\r\n" % (
-        version,
+def _framed(data: msgspec.Struct, version: int | None) -> bytes:
+    """The event's bytes on the wire, as Litestar's ``ServerSentEventMessage.encode`` frames
+    them: JSON from msgspec holds no line break (it escapes them in strings), so the data is one
+    ``data:`` line as it is, where Litestar's encoder splits every event's data on a regular
+    expression, a third of a catch-up's time."""
+    head = b"" if version is None else b"id: %d\r\n" % version
+    return head + b"event: %s\r\ndata: %s\r\n\r\n" % (
         _EVENT_OF[type(data)].encode(),
         _encoder.encode(data),
     )

@@ -12,6 +12,7 @@ import httpx
 import msgspec
 import pytest
 from litestar import Litestar
+from litestar.response import ServerSentEventMessage
 from litestar.testing import TestClient
 
 from engine.game.state import GameState
@@ -125,7 +126,7 @@ def test_streams_of_one_game_and_viewer_render_each_event_once(
 def test_a_catch_up_is_framed_byte_for_byte_as_litestar_frames_each_event(
     client: Client,
 ) -> None:
-    """The catch-up frames its events itself (``_framed``): the same bytes as Litestar's
+    """The stream frames its events itself (``_framed``): the same bytes as Litestar's
     ``ServerSentEventMessage.encode`` of each, for views with every kind of entry."""
     game = HttpGame.create(client, 2, "classic", seed=4)
     while game.play_turn()["round"] < 3:  # rounds ended: results, scores, new deals
@@ -138,8 +139,10 @@ def test_a_catch_up_is_framed_byte_for_byte_as_litestar_frames_each_event(
     events = parse_events(response.text)
     assert len(events) > event_stream.CATCH_UP_SLICE  # more than one slice
     expected = b"".join(
-        event_stream.message(
-            msgspec.json.decode(json.dumps(e["data"]), type=GameEvent), e["id"]
+        ServerSentEventMessage(
+            data=msgspec.json.encode(msgspec.json.decode(json.dumps(e["data"]), type=GameEvent)),
+            event="action",
+            id=e["id"],
         ).encode()
         for e in events
     )
