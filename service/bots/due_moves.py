@@ -34,7 +34,9 @@ class DueMoves(Protocol):
     async def take_due(self, now: float, lease: float, limit: int, *, sweeper: str) -> list[str]:
         """At most ``limit`` games whose move is due by ``now``, each moved on to
         ``now + lease`` in the same atomic step, from the shards that are ``sweeper``'s to
-        sweep (every instance that swept within a lease shares them)."""
+        sweep (every instance that swept within a lease shares them). A taker short of room
+        leaves no game behind for good: the oldest entries come first (on Redis, each shard's
+        oldest, the shards in turn from where the last take stopped)."""
 
     async def claim(self, game_id: str, owner: str, now: float, lease: float) -> bool:
         """Take (or renew) the game's lease for ``owner`` until ``now + lease``, moving its

@@ -16,6 +16,7 @@ A game that expires leaves its entry until a sweeper takes it, finds no game and
 
 from __future__ import annotations
 
+import bisect
 from typing import Any, Final, cast
 
 import redis.asyncio as aioredis
@@ -84,13 +85,26 @@ class RedisDueMoves:
         self._take = client.register_script(_TAKE_SCRIPT)
         self._claim = client.register_script(_CLAIM_SCRIPT)
         self._release = client.register_script(_RELEASE_SCRIPT)
+        self._next_shard = 0
+        """Where this instance's next sweep begins: the shard after the last it took from."""
 
     async def take_due(self, now: float, lease: float, limit: int, *, sweeper: str) -> list[str]:
+        """Up to ``limit`` due games of ``sweeper``'s shards, each shard's oldest first, the
+        shards in turn from the one after the last this instance took from. A clock hand:
+        a sweep short of room stops part of the way round, and the next goes on from there, so
+        no shard's games wait behind the backlog of the shards before it (a sweep that began
+        at the first shard every time left the last shards' games due for as long as the
+        first ones had more than a sweep's room)."""
+        shards = await self._shards_of(sweeper, now, lease)
+        start = bisect.bisect_left(shards, self._next_shard)
         taken: list[str] = []
-        for shard in await self._shards_of(sweeper, now, lease):
+        for shard in shards[start:] + shards[:start]:
             if len(taken) >= limit:
                 break
-            taken += await self._take_from(shard, now, lease, limit - len(taken))
+            games = await self._take_from(shard, now, lease, limit - len(taken))
+            if games:
+                self._next_shard = shard + 1
+            taken += games
         return taken
 
     async def _take_from(self, shard: int, now: float, lease: float, limit: int) -> list[str]:

@@ -43,8 +43,11 @@ def with_due_moves(store_kind: StoreKind, check: DueTest) -> None:
     run(go())
 
 
-async def game_due_at(store: Store, due: float | None) -> str:
+async def game_due_at(store: Store, due: float | None, *, shard: int | None = None) -> str:
+    """A game created due at ``due`` (in ``shard`` of the Redis layout, if given)."""
     game_id = new_id()
+    while shard is not None and shard_of(game_id) != shard:
+        game_id = new_id()
     await store.create(game_id, b"record", due=due)
     return game_id
 
@@ -86,6 +89,25 @@ def test_takers_racing_for_due_entries_take_each_once(store_kind: StoreKind) -> 
         every = [game for batch in taken for game in batch]
         assert sorted(every) == sorted(games)
         assert all(len(batch) <= 7 for batch in taken)
+
+    with_due_moves(store_kind, check)
+
+
+def test_a_taker_short_of_room_comes_to_every_shard_in_turn(store_kind: StoreKind) -> None:
+    """A sweep short of room stops part of the way through its shards. On Redis each sweep
+    began at the first shard, so while the first shard had a sweep's worth of games due, the
+    last shard's games waited however long they had been due. The next sweep now goes on
+    where the last stopped (in memory, the oldest come first)."""
+
+    async def check(store: Store, due: DueMoves) -> None:
+        waiting = await game_due_at(store, NOW, shard=SHARDS - 1)
+        for take in range(3):
+            busy = [await game_due_at(store, NOW + 1 + take, shard=0) for _ in range(3)]
+            taken = await due.take_due(NOW + 10, 5, 3, sweeper=SWEEPER)
+            if waiting in taken:
+                return
+            assert sorted(taken) == sorted(busy)
+        pytest.fail("the last shard's game was never taken")
 
     with_due_moves(store_kind, check)
 
