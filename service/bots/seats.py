@@ -131,6 +131,7 @@ async def after_commit(
     services: Services, game_id: str, record: GameRecord, state: GameState
 ) -> None:
     """After a commit (which wrote the game's due entry with it): when a bot is to move now,
-    start this instance's driver, which claims the game before it decides."""
+    start this instance's driver, which claims the game before it decides (unless other games
+    wait for room: then it waits its turn among them, ``BotTasks.nudge_in_turn``)."""
     if controlled(record) and mover(record, state, time.time()) is not None:
-        services.bots.nudge(game_id)
+        services.bots.nudge_in_turn(game_id)

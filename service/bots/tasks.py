@@ -18,6 +18,10 @@ Drive = Callable[[str], Coroutine[Any, Any, None]]
 
 STOP_SECONDS: Final = 5.0
 """How long a shutdown waits for the drivers and the sweeper to stop once cancelled."""
+MAX_DRIVING: Final = 4096
+"""Games this instance drives at once, at most: a sweep takes no more than there is room for,
+and leaves the rest to the next sweep or another instance's. A sweep of one batch of 64 a
+second let 3,000 idle clock games fire a 3 s clock after 47 s."""
 
 
 class BotTasks:
@@ -34,11 +38,27 @@ class BotTasks:
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
         self._sweeper: asyncio.Task[None] | None = None
+        self.behind = False
+        """Whether due games wait here for room: the last sweep ran out of room before it ran
+        out of due games, or a bot put on turn found none. While it is, a bot put on turn
+        waits its turn among the due entries (sweeps take those waiting longest first) rather
+        than start ahead of games that have waited longer, and the sweeper comes again as soon
+        as the pool has room."""
 
     @property
     def driving(self) -> int:
         """Games a driver is moving in on this instance now."""
         return len(self._drivers)
+
+    @property
+    def room(self) -> int:
+        """Games this instance may start driving now: as many as there are drivers and
+        decisions to spare. A game started past what the pool can queue has its decision
+        refused at once and goes back among the due entries: a soak after an instance died
+        spent its survivor's loop on 80,000 such round trips while people's games waited."""
+        # Drivers not waiting on the pool (loading, committing) may each ask it for a decision next.
+        about_to_ask = max(0, self.driving - self.pool.pending)
+        return min(MAX_DRIVING - self.driving, self.pool.room - about_to_ask)
 
     def start(self, drive: Drive, sweep: Callable[[], Coroutine[Any, Any, None]]) -> None:
         """Drive games with ``drive`` from now on, and run ``sweep`` (with the app: its
@@ -55,6 +75,17 @@ class BotTasks:
             self._again.add(game_id)
             return
         self._drivers[game_id] = asyncio.create_task(self._run(game_id), name=f"bot:{game_id}")
+
+    def nudge_in_turn(self, game_id: str) -> None:
+        """``nudge`` for a bot just put on turn, if there is room to drive its game and no due
+        game waits for room here; else the game waits its turn among the due entries (its
+        commit wrote its entry), behind those that have waited longer. When every move started
+        at once, a survivor of a kill kept its pool full with the newest moves while games
+        refused earlier waited among the entries for 30 s and more."""
+        if game_id not in self._drivers and (self.behind or self.room <= 0):
+            self.behind = True
+            return
+        self.nudge(game_id)
 
     async def _run(self, game_id: str) -> None:
         assert self._drive is not None

@@ -67,21 +67,11 @@ _ACTION_TYPES: Final = {
 """The ``type`` of each action as its request body names it (the actions metric's label)."""
 SWEEP_BATCH: Final = 512
 """Due games a sweep takes in one round trip; it takes batch after batch until none is due."""
-MAX_DRIVING: Final = 4096
-"""Games this instance drives at once, at most: a sweep takes no more than there is room for,
-and leaves the rest to the next sweep or another instance's. A sweep of one batch of 64 a
-second let 3,000 idle clock games fire a 3 s clock after 47 s."""
 
 
 def _room(services: Services) -> int:
-    """Due games a sweep may take now: as many as there are drivers and decisions to spare.
-    A game taken past what the bots' pool can queue was refused at once, released due now and
-    taken again by the next sweep: a soak after an instance died spent its survivor's loop on
-    80,000 such round trips while people's games waited."""
-    bots = services.bots
-    # Drivers not waiting on the pool (loading, committing) may each ask it for a decision next.
-    about_to_ask = max(0, bots.driving - bots.pool.pending)
-    return min(SWEEP_BATCH, MAX_DRIVING - bots.driving, bots.pool.room - about_to_ask)
+    """Due games a sweep may take now (``BotTasks.room``), a batch at most."""
+    return min(SWEEP_BATCH, services.bots.room)
 
 
 def bot_seed(game_id: str, seat: int) -> int:
@@ -199,42 +189,46 @@ class BotDriversPlugin(InitPluginProtocol):
 
 async def sweep_forever(services: Services) -> None:
     """Every ``sweep_seconds``: take the games whose move is due (their lease is this
-    instance's now) and drive each. A sweep that ran out of room comes again as soon as the
-    bots' pool has room for half its capacity: after an instance died, its survivor took a
-    pool's worth of games a second (65) while its pool sat idle between sweeps."""
+    instance's now) and drive each. While due games wait for room (``BotTasks.behind``), a
+    sweep comes again as soon as the bots' pool has room for half its capacity: after an
+    instance died, its survivor took a pool's worth of games a second (65) while its pool sat
+    idle between sweeps."""
     while not being_cancelled():  # a cancellation redis-py turned into an outage stops it too
         await _until_next_sweep(services)
         await sweep_once(services)
 
 
 async def _until_next_sweep(services: Services) -> None:
-    seconds = services.settings.sweep_seconds
-    if _room(services) > 0:  # the last sweep took every due game (or none has run yet)
+    bots, seconds = services.bots, services.settings.sweep_seconds
+    if not bots.behind and bots.room > 0:  # the last sweep took every due game, or none ran
         await asyncio.sleep(seconds)
         return
-    pool = services.bots.pool
+    half = max(1, bots.pool.capacity // 2)
+    if bots.room >= half:  # a bot put on turn found no room, which has come since
+        return
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(pool.room_for(max(1, pool.capacity // 2)), seconds)
+        await asyncio.wait_for(bots.pool.room_for(half), seconds)
 
 
 async def sweep_once(services: Services) -> int:
     """Take every due game there is room to drive, a batch at a time, and drive each; how many
     were taken."""
+    bots = services.bots
     taken = 0
     while (room := _room(services)) > 0:
         try:
             due = await services.due.take_due(
-                time.time(),
-                services.settings.bot_lease_seconds,
-                room,
-                sweeper=services.bots.owner,
+                time.time(), services.settings.bot_lease_seconds, room, sweeper=bots.owner
             )
-        except StoreUnavailable:
-            break  # noted in the store's outage log; the next sweep tries again
+        except StoreUnavailable:  # noted in the store's outage log
+            bots.behind = False  # the next sweep tries again, a sweep's time from now
+            return taken
         for game_id in due:
-            services.bots.nudge(game_id)
+            bots.nudge(game_id)
         taken += len(due)
         if len(due) < room:
-            break
+            bots.behind = False
+            return taken
         await asyncio.sleep(0)  # requests go on between batches
+    bots.behind = True
     return taken

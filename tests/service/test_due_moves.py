@@ -12,17 +12,21 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import msgspec
 import pytest
 
-from service.bots import turns
+from service.bots import tasks, turns
 from service.bots.due_moves import DueMoves
+from service.games.wire import CreateGameRequest
 from service.http.app import create_app
 from service.http.dependencies import Services
 from service.settings import Settings
 from service.storage.game_store import MemoryStore, Store
 from service.storage.redis_keys import SHARDS, shard_of
+from service.tables.index import MemoryTableIndex
 from tests.service.costly_hands import hold_a_worker
 from tests.service.test_store import StoreKind, beside, new_id, run, store_kind
+from tests.service.test_table_store import create, services_on
 
 __all__ = ["store_kind"]  # the fixture, shared with the store suite
 
@@ -204,7 +208,7 @@ def test_one_sweep_takes_every_due_game_a_batch_at_a_time_up_to_the_drivers_room
     assert asyncio.run(services.due.take_due(time.time(), 5.0, due, sweeper=SWEEPER)) == []
 
     asyncio.run(_create_overdue(services, 10))
-    monkeypatch.setattr(turns, "MAX_DRIVING", services.bots.driving)  # no room left
+    monkeypatch.setattr(tasks, "MAX_DRIVING", services.bots.driving)  # no room left
     assert asyncio.run(turns.sweep_once(services)) == 0
     assert len(asyncio.run(services.due.take_due(time.time(), 5.0, 100, sweeper=SWEEPER))) == 10
 
@@ -261,6 +265,73 @@ def test_a_sweep_that_ran_out_of_room_comes_again_once_the_pool_has_room(
         finally:
             sweeper.cancel()
             pool.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_bot_put_on_turn_while_games_wait_for_room_waits_its_turn_behind_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A survivor of a kill kept its pool full with the newest moves (each started at once by
+    the commit that made it due) while games refused earlier waited among the due entries for
+    30 s and more. Once a sweep finds no room, a bot put on turn waits its turn among the
+    entries, which come out longest-waiting first."""
+
+    async def scenario() -> None:
+        settings = Settings(bot_processes=1, bot_queue=3, sweep_seconds=3600)
+        services: Services = create_app(settings).state["services"]
+        pool = services.bots.pool
+        await _create_overdue(services, 10)
+        taken: list[str] = []
+        monkeypatch.setattr(services.bots, "nudge", taken.append)  # no drivers: count them
+        release = tmp_path / "release"
+        held = [
+            asyncio.ensure_future(
+                pool.run(hold_a_worker, str(tmp_path / f"started-{n}"), str(release))
+            )
+            for n in range(pool.capacity)
+        ]
+        await asyncio.sleep(0)
+        assert await turns.sweep_once(services) == 0
+        assert services.bots.behind
+
+        newest = new_id()
+        await services.store.create(newest, b"record", due=time.time())
+        services.bots.nudge_in_turn(newest)  # what a commit that put a bot on turn does
+        assert taken == []
+        release.touch()
+        await asyncio.gather(*held)
+        assert await turns.sweep_once(services) == 11
+        assert taken[-1] == newest
+        assert not services.bots.behind
+        services.bots.nudge_in_turn(newest)  # caught up: a bot put on turn starts at once
+        assert taken[11:] == [newest]
+        pool.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_commit_that_puts_a_bot_on_turn_starts_it_unless_games_wait_for_room(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The path a commit takes (here a create whose bots move first): it starts the game's
+    driver at once, unless the sweeps are behind; then the game is left due, for them."""
+
+    async def scenario() -> None:
+        store = MemoryStore()
+        async with services_on(store, MemoryTableIndex(game_ttl=86400)) as services:
+            started: list[str] = []
+            monkeypatch.setattr(services.bots, "nudge", started.append)
+            bots_only = msgspec.convert(
+                {"players": [{"bot": "easy"}] * 2, "seed": 7}, type=CreateGameRequest
+            )
+            services.bots.behind = True
+            waiting = (await create(services, bots_only)).game_id
+            assert started == []
+            assert await services.due.entry(waiting) is not None
+            services.bots.behind = False
+            at_once = (await create(services, bots_only)).game_id
+            assert started == [at_once]
 
     asyncio.run(scenario())
 
