@@ -15,6 +15,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from service.analysis.pool import AnalysisPool
 from service.bots import tasks, turns
 from service.bots.due_moves import DueMoves
 from service.games.wire import CreateGameRequest
@@ -242,14 +243,7 @@ def test_a_sweep_that_ran_out_of_room_comes_again_once_the_pool_has_room(
         await _create_overdue(services, 10)
         taken: list[str] = []
         monkeypatch.setattr(services.bots, "nudge", taken.append)  # no drivers: count them
-        release = tmp_path / "release"
-        held = [
-            asyncio.ensure_future(
-                pool.run(hold_a_worker, str(tmp_path / f"started-{n}"), str(release))
-            )
-            for n in range(pool.capacity)
-        ]
-        await asyncio.sleep(0)
+        held, release = await _fill(pool, tmp_path)
         assert pool.room == 0
         sweeper = asyncio.create_task(turns.sweep_forever(services))
         try:
@@ -284,14 +278,7 @@ def test_a_bot_put_on_turn_while_games_wait_for_room_waits_its_turn_behind_them(
         await _create_overdue(services, 10)
         taken: list[str] = []
         monkeypatch.setattr(services.bots, "nudge", taken.append)  # no drivers: count them
-        release = tmp_path / "release"
-        held = [
-            asyncio.ensure_future(
-                pool.run(hold_a_worker, str(tmp_path / f"started-{n}"), str(release))
-            )
-            for n in range(pool.capacity)
-        ]
-        await asyncio.sleep(0)
+        held, release = await _fill(pool, tmp_path)
         assert await turns.sweep_once(services) == 0
         assert services.bots.behind
 
@@ -334,6 +321,18 @@ def test_a_commit_that_puts_a_bot_on_turn_starts_it_unless_games_wait_for_room(
             assert started == [at_once]
 
     asyncio.run(scenario())
+
+
+async def _fill(pool: AnalysisPool, tmp_path: Path) -> tuple[list[asyncio.Task[str]], Path]:
+    """Every place of the pool taken by a job that holds its worker until the returned file
+    exists: the jobs, and that file's path."""
+    release = tmp_path / "release"
+    held = [
+        asyncio.ensure_future(pool.run(hold_a_worker, str(tmp_path / f"started-{n}"), str(release)))
+        for n in range(pool.capacity)
+    ]
+    await asyncio.sleep(0)
+    return held, release
 
 
 async def _create_overdue(services: Services, count: int) -> None:
