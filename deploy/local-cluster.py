@@ -49,6 +49,9 @@ http {{
     upstream three_thirteen {{
 {servers}
         keepalive 64;
+        # Below the instances' READ_TIMEOUT (10 s), after which they close an idle connection:
+        # nginx closes its idle ones first, so it never sends a request on one being closed.
+        keepalive_timeout 8s;
     }}
 
     server {{
