@@ -1,6 +1,6 @@
 """People beside a flood of bot-only games: does a person's game still get its share?
 
-One production server (``python -m service``, in memory, the default one bot process) runs
+One production server (``python -m service``, in memory, one bot process) runs
 ``BOT_GAMES`` two-seat games of ``expert`` bots only, all in flight, while two connections time
 ``GET /healthz`` and ``PEOPLE`` people each play a game against an ``expert`` bot: draw from the
 stock, discard the first card, then poll their view until it is their turn again. Figures:
@@ -126,7 +126,7 @@ async def measure(port: int, bot_games: int) -> Figures:
 
 def run(bot_games: int) -> Figures:
     port = free_port()
-    server = start_server("granian", port)
+    server = start_server("granian", port, {"BOT_PROCESSES": "1"})
     try:
         return asyncio.run(measure(port, bot_games))
     finally:
