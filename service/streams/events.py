@@ -12,13 +12,9 @@ resuming one long game costs about what one resume does.
 Events: ``snapshot`` (first, unless resuming: the current view), then ``action`` per version
 (``GameEvent``); a ``snapshot`` again, with the same id, when a seat is handed to a bot without
 an action (its player left). The event id is the version. An idle stream sends a
-``: keep-alive`` comment every ``HEARTBEAT_SECONDS``, after a look at the game's version: a notice
-is only a hint, and one can be lost (its instance killed between the commit and the notice, or
-Redis refusing it under load), so a stream that heard none for a heartbeat looks for itself, and
-shows every action within a heartbeat whatever became of its notice. The stream ends with a
-``finished`` event (``GameFinishedEvent``, its id the last version) when the game is over, or
-after ``idle_timeout`` seconds without an action (an EventSource reconnects with
-``Last-Event-ID``).
+``: keep-alive`` comment every ``HEARTBEAT_SECONDS``. The stream ends with a ``finished`` event
+(``GameFinishedEvent``, its id the last version) when the game is over, or after
+``idle_timeout`` seconds without an action (an EventSource reconnects with ``Last-Event-ID``).
 
 A table waiting for players sends a ``snapshot`` per change of its seats, with no event id: a
 reconnection before the deal starts afresh, and the deal's snapshot (id 0) is never skipped.
@@ -31,7 +27,7 @@ import contextlib
 import dataclasses
 import logging
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 from typing import Final
 
 import msgspec
@@ -219,8 +215,7 @@ async def _while_waiting(
     """A snapshot of the table at each change of its seats, until it is dealt (or idle)."""
     while True:
         yield message(loaded.view(seat))
-        moved = _moved_from(services, loaded.game_id, loaded.stored_version)
-        async for comment in _keep_alive_until_woken(woken, idle_timeout, moved):
+        async for comment in _keep_alive_until_woken(woken, idle_timeout):
             yield comment
         if not woken.is_set():
             return
@@ -288,8 +283,7 @@ async def _game_events(
                 if newest.state.status != "playing":
                     yield _finished(newest.state)
                     return
-                moved = _moved_from(services, game_id, newest.stored_version)
-                async for comment in _keep_alive_until_woken(woken, idle_timeout, moved):
+                async for comment in _keep_alive_until_woken(woken, idle_timeout):
                     yield comment
                 if not woken.is_set():
                     return
@@ -299,22 +293,11 @@ async def _game_events(
             listener.cancel()
 
 
-def _moved_from(services: Services, game_id: str, version: int) -> Callable[[], Awaitable[bool]]:
-    """Whether the stored game is past ``version`` now: a stream's own look, for a notice that
-    never came."""
-
-    async def moved() -> bool:
-        return (await load_any(services, game_id)).stored_version != version
-
-    return moved
-
-
 async def _keep_alive_until_woken(
-    woken: asyncio.Event, idle_timeout: float, moved: Callable[[], Awaitable[bool]]
+    woken: asyncio.Event, idle_timeout: float
 ) -> AsyncIterator[ServerSentEventMessage]:
     """Keep-alive comments until a notice wakes the stream, or ``idle_timeout`` seconds pass
-    without one (the caller tells which by ``woken``). Each heartbeat without a notice first
-    asks ``moved``: if the game has moved on, the stream is woken as a notice would have."""
+    without one (the caller tells which by ``woken``)."""
     idle_until = time.monotonic() + idle_timeout
     while not woken.is_set():
         left = idle_until - time.monotonic()
@@ -323,9 +306,7 @@ async def _keep_alive_until_woken(
         try:
             await asyncio.wait_for(woken.wait(), timeout=min(left, HEARTBEAT_SECONDS))
         except TimeoutError:
-            if await moved():
-                woken.set()
-            elif idle_until - time.monotonic() > 0:
+            if idle_until - time.monotonic() > 0:
                 yield ServerSentEventMessage(data=None, comment="keep-alive")
 
 
