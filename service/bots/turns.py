@@ -162,7 +162,7 @@ async def _commit(
     metrics.ACTIONS_APPLIED.labels(type=_ACTION_TYPES[type(action)]).inc()
     if level is not None:
         metrics.BOT_MOVES.labels(level=level).inc()
-    services.channels.publish(str(after.version).encode(), game_flow.channel_of(game_id))
+    game_flow.announce(services, game_id, after.version)
 
 
 class BotDriversPlugin(InitPluginProtocol):

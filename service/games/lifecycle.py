@@ -2,8 +2,9 @@
 
 Taking a turn is load → check the token → (a retried Idempotency-Key answers from its saved
 response) → ``engine.game.apply`` → one compare-and-set commit that also saves the response for
-the key → publish the new version. Two actions racing for the same version cannot both commit;
-the loser answers 409 and nothing of it is applied.
+the key (and, on Redis, the notice that wakes the game's streams) → on memory, publish the
+notice. Two actions racing for the same version cannot both commit; the loser answers 409 and
+nothing of it is applied.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from service.http.problems import (
 )
 from service.operations import crash_points, metrics
 from service.storage.game_store import GameExists
+from service.streams.channels import channel_of
 from service.streams.keys import seat_of_stream_key
 from service.tables import waiting_tables as waiting
 from service.vocabulary import to_engine, to_wire
@@ -57,8 +59,12 @@ _encoder: Final = msgspec.json.Encoder()
 _NOTHING_SEALED: Final = game.Sealed(0, 0)
 
 
-def channel_of(game_id: str) -> str:
-    return f"game:{game_id}"
+def announce(services: Services, game_id: str, version: int) -> None:
+    """Wake the game's streams after a commit. A store that ``announces_commits`` (Redis) did so
+    in the commit's own atomic step, where no crash or refused write can part the notice from
+    the action; on memory, publish it here (in this process: nothing can lose it)."""
+    if not services.store.announces_commits:
+        services.channels.publish(str(version).encode(), channel_of(game_id))
 
 
 class _Seats:
@@ -380,6 +386,6 @@ async def take_turn(
     crash_points.reached(services.settings, "commit.after")
     services.decoded.put(game_id, serialised, state)
     metrics.ACTIONS_APPLIED.labels(type=request.__struct_config__.tag).inc()
-    services.channels.publish(str(state.version).encode(), channel_of(game_id))
+    announce(services, game_id, state.version)
     await bot_seats.after_commit(services, game_id, record, state)
     return response

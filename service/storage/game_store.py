@@ -57,6 +57,11 @@ class StoredGame:
 
 
 class Store(Protocol):
+    announces_commits: bool
+    """Whether each commit also wakes the game's streams, in the commit's own atomic step (Redis:
+    a notice on the game's event stream); if not, the caller publishes the notice after the
+    commit (memory: in this process, where nothing can lose it)."""
+
     async def create(
         self,
         game_id: str,
@@ -119,6 +124,8 @@ class MemoryStore:
     constant time, however many games there are, where a scan of all of them cost a create
     more and more as the store filled. Idle games (``idle_game_ttl``) are a second such order.
     """
+
+    announces_commits = False
 
     def __init__(  # noqa: PLR0913  # keyword-only knobs, each with its default
         self,

@@ -26,6 +26,7 @@ def redis_backends(settings: Settings, url: str) -> Backends:
         cluster=settings.redis_cluster,
         pool_size=settings.redis_pool_size,
         pool_timeout=settings.redis_pool_timeout,
+        event_history=settings.event_history,
     )
     return backends_beside(games, settings)
 
@@ -40,6 +41,7 @@ def backends_beside(games: RedisStore, settings: Settings) -> Backends:
             redis=client,
             history=settings.event_history,
             stream_ttl_ms=int(settings.game_ttl * 1000),
+            key_of=games.events_key_of,
         ),
         tables=RedisTableIndex(client, key_prefix=prefix, game_ttl=settings.game_ttl),
         due=RedisDueMoves(client, key_prefix=prefix),

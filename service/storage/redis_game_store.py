@@ -32,7 +32,14 @@ from redis.backoff import ExponentialWithJitterBackoff
 
 from service.storage.game_store import GameExists, StoredGame, StoreUnavailable
 from service.storage.redis_connection import UNAVAILABLE_MESSAGE, outage_log, sent
-from service.storage.redis_keys import due_key, game_key, idempotency_key, log_key
+from service.storage.redis_keys import (
+    due_key,
+    events_key,
+    game_key,
+    idempotency_key,
+    log_key,
+)
+from service.streams.channels import game_of_channel
 
 _T = TypeVar("_T")
 _log = logging.getLogger(__name__)
@@ -43,6 +50,7 @@ DEFAULT_KEY_PREFIX: Final = "ttt"
 # into a prompt 503 rather than a hung request.
 DEFAULT_TIMEOUT: Final = 2.0
 DEFAULT_POOL_SIZE: Final = 256
+DEFAULT_EVENT_HISTORY: Final = 64
 _EVENT_CONNECTIONS: Final = 66
 """Connections the event notices may hold beside the store's: up to 64 publishing at once
 (``GameEventsBackend.max_in_flight``) and the reader."""
@@ -77,9 +85,9 @@ return 1
 )
 
 # KEYS[1] = game hash, KEYS[2] = segments list, KEYS[3] = the shard's due moves,
-# KEYS[4] = idempotency key (optional).
+# KEYS[4] = the game's event stream, KEYS[5] = idempotency key (optional).
 # ARGV: expected version, new version, record, game TTL in ms, idle TTL in ms, '1' if a person
-# acted, game id, due, n, n segments, [response, idempotency TTL in ms].
+# acted, game id, due, notices kept, n, n segments, [response, idempotency TTL in ms].
 # Versions travel as decimal strings and are compared as strings: Lua's numbers are doubles.
 _COMMIT_SCRIPT: Final = (
     _SET_DUE
@@ -93,11 +101,13 @@ elseif redis.call('HEXISTS', KEYS[1], 'i') == 1 then
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ttl)
-local n = tonumber(ARGV[9])
-if n > 0 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 10, 9 + n)) end
+local n = tonumber(ARGV[10])
+if n > 0 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 11, 10 + n)) end
 redis.call('PEXPIRE', KEYS[2], ttl)
 set_due(KEYS[3], ARGV[7], ARGV[8])
-if #KEYS == 4 then redis.call('SET', KEYS[4], ARGV[10 + n], 'PX', ARGV[11 + n]) end
+redis.call('XADD', KEYS[4], 'MAXLEN', ARGV[9], '*', 'data', ARGV[2])
+redis.call('PEXPIRE', KEYS[4], ttl)
+if #KEYS == 5 then redis.call('SET', KEYS[5], ARGV[11 + n], 'PX', ARGV[12 + n]) end
 return 1
 """
 )
@@ -133,9 +143,17 @@ class RedisStore:
 
     ``redis`` is the client (with its one connection pool for this process); the service hands it
     to Litestar's channels backend so events share the pool.
+
+    Each commit also appends the new version to the game's event stream (``events_key``, the
+    last ``event_history`` notices kept), in its own atomic step: the notice that wakes every
+    instance's streams of the game cannot be lost apart from the action, to an instance killed
+    just after committing or to Redis refusing a separate write under load. The channels read
+    it there (``GameEventsBackend`` with ``key_of=store.events_key_of``).
     """
 
-    def __init__(
+    announces_commits = True
+
+    def __init__(  # keyword-only knobs, each with its default
         self,
         client: aioredis.Redis | RedisCluster,
         *,
@@ -143,11 +161,13 @@ class RedisStore:
         idempotency_ttl: float,
         key_prefix: str = DEFAULT_KEY_PREFIX,
         idle_game_ttl: float | None = None,
+        event_history: int = DEFAULT_EVENT_HISTORY,
     ) -> None:
         if not key_prefix or "{" in key_prefix or "}" in key_prefix:
             raise InvalidKeyPrefix(key_prefix)
         self.redis = client
         self.key_prefix = key_prefix
+        self._event_history = event_history
         self._game_ttl_ms = _milliseconds("game_ttl", game_ttl)
         idle = game_ttl if idle_game_ttl is None else min(idle_game_ttl, game_ttl)
         self._idle_ttl_ms = _milliseconds("idle_game_ttl", idle)
@@ -170,6 +190,7 @@ class RedisStore:
         timeout: float = DEFAULT_TIMEOUT,
         pool_size: int = DEFAULT_POOL_SIZE,
         pool_timeout: float = DEFAULT_TIMEOUT,
+        event_history: int = DEFAULT_EVENT_HISTORY,
     ) -> RedisStore:
         """A store on ``url`` (``redis://host:port/db``; with ``cluster``, any node of the cluster).
 
@@ -206,6 +227,7 @@ class RedisStore:
             idempotency_ttl=idempotency_ttl,
             key_prefix=key_prefix,
             idle_game_ttl=idle_game_ttl,
+            event_history=event_history,
         )
         if cluster:
             store._slots = asyncio.Semaphore(pool_size)
@@ -266,7 +288,7 @@ class RedisStore:
         due: float | None = None,
         acted: bool = True,
     ) -> bool:
-        keys = self._keys(game_id)
+        keys = [*self._keys(game_id), events_key(self.key_prefix, game_id)]
         args: list[bytes | int | str] = [
             str(expected_version),
             str(expected_version + 1),
@@ -276,6 +298,7 @@ class RedisStore:
             "1" if acted else "0",
             game_id,
             due_arg(due),
+            self._event_history,
             len(segments),
             *segments,
         ]
@@ -285,6 +308,11 @@ class RedisStore:
             args += [response, self._idempotency_ttl_ms]
         applied = await self._call(lambda: self._commit(keys=keys, args=args))
         return bool(applied)
+
+    def events_key_of(self, channel: str) -> str:
+        """The event stream of a game's channel (``service.streams.channels``), where its
+        commits append their notices."""
+        return events_key(self.key_prefix, game_of_channel(channel))
 
     def _keys(self, game_id: str) -> list[str]:
         """The keys every create and commit writes: the game, its segments, its shard's due."""

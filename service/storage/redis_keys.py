@@ -1,11 +1,12 @@
 """Where a game's keys live in Redis: every key of a game, and the due moves of every game of its
 shard, share one hash tag, so in Redis Cluster they are one slot and one script may write them
-all (a commit writes the game and its due entry in one atomic step):
+all (a commit writes the game, its due entry and its event notice in one atomic step):
 
     <prefix>:{g<k>}:<game_id>:game          hash: ``v`` = version, ``r`` = record, ``i`` while idle
     <prefix>:{g<k>}:<game_id>:log           list: the game's segments, appended, never rewritten
     <prefix>:{g<k>}:<game_id>:idem:<key>    string: the response saved with an idempotency key
     <prefix>:{g<k>}:<game_id>:driver        string: the instance driving the game (its lease)
+    <prefix>:{g<k>}:<game_id>:events        stream: the game's event notices, one per commit
     <prefix>:{g<k>}:due                     sorted set: game id → Unix time its next move is due
     <prefix>:{sweepers}:live                sorted set: sweeping instance → its last sweep
 
@@ -46,6 +47,10 @@ def idempotency_key(prefix: str, game_id: str, key: str) -> str:
 
 def driver_key(prefix: str, game_id: str) -> str:
     return f"{_tagged(prefix, game_id)}:driver"
+
+
+def events_key(prefix: str, game_id: str) -> str:
+    return f"{_tagged(prefix, game_id)}:events"
 
 
 def shard_due_key(prefix: str, shard: int) -> str:

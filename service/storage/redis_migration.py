@@ -17,8 +17,9 @@ again: a key moved already is not copied twice, and a run stopped half way is fi
 next. ``--dry-run`` counts what would move and writes nothing.
 
 The values themselves did not change (a game's hash is ``v`` and ``r``; a game without the idle
-mark ``i`` is kept for the full ``GAME_TTL``), nor did any other key: lobby, invites, sheets,
-records and event streams are where they were.
+mark ``i`` is kept for the full ``GAME_TTL``), nor did any other key: lobby, invites, sheets
+and records are where they were (a game's event notices have since moved beside it, written by
+its commits: notices are short-lived and nothing needs moving).
 """
 
 from __future__ import annotations

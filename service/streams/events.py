@@ -35,18 +35,12 @@ from litestar.response import ServerSentEventMessage
 
 from engine import game
 from engine.game.state import RECORD_CHUNK, GameState, Record
-from service.games.lifecycle import (
-    LoadedGame,
-    LoadedTable,
-    channel_of,
-    load_any,
-    load_game,
-    view_of,
-)
+from service.games.lifecycle import LoadedGame, LoadedTable, load_any, load_game, view_of
 from service.games.wire import GameView
 from service.http.dependencies import Services
 from service.http.problems import GameNotFound
 from service.storage.game_store import StoreUnavailable
+from service.streams.channels import channel_of
 from service.streams.shared_slices import SharedSlices, Slice
 from service.streams.wire import GameEvent, GameFinishedEvent
 from service.vocabulary import to_wire

@@ -1,14 +1,15 @@
 """A game's event notices on Redis streams, for many service instances: a ``ChannelsBackend``
 (Litestar's public interface for channels) of our own.
 
-One stream per channel, ``<key_prefix>_<CHANNEL>``, trimmed to ``history`` entries and expiring
-``stream_ttl_ms`` after its last notice. Beside what a plain streams backend does, this one keeps
-reading after Redis comes back (the loop waits and reads again, whatever the error), does not
-spin (XREAD blocks for up to ``block_ms``), reads a Redis Cluster one slot at a time (a multi-key
-XREAD across slots is refused there), publishes notices side by side (one at a time, they fall
-seconds behind under load), and drops a notice that cannot be published during an outage rather
-than killing the publisher: streams re-sync from the game itself on the next notice or
-reconnection.
+One stream per channel, trimmed to ``history`` entries and expiring ``stream_ttl_ms`` after its
+last notice. ``key_of`` names it: the service's channels are the game store's event streams, to
+which each commit appends its notice in the commit's own atomic step
+(``RedisStore.events_key_of``), so the service never publishes a game's notice separately.
+Beside what a plain streams backend does, this one keeps reading after Redis comes back (the
+loop waits and reads again, whatever the error), does not spin (XREAD blocks for up to
+``block_ms``), reads a Redis Cluster one slot at a time (a multi-key XREAD across slots is
+refused there), publishes side by side (one at a time, notices fall seconds behind under load),
+and drops a notice that cannot be published during an outage rather than killing the publisher.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from collections.abc import AsyncGenerator, Iterable
+from collections.abc import AsyncGenerator, Callable, Iterable
 from typing import Any, Final, cast
 
 import redis.asyncio as aioredis
@@ -31,10 +32,10 @@ from service.storage.redis_connection import (
 
 _log = logging.getLogger(__name__)
 
-# KEYS[1] = the channel's stream. ARGV: data, channel, history (entries kept), TTL in ms.
+# KEYS[1] = the channel's stream. ARGV: data, history (entries kept), TTL in ms.
 _PUBLISH_SCRIPT: Final = """
-redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[3], '*', 'data', ARGV[1], 'channel', ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], '*', 'data', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
 """
 
 _StreamBatch = tuple[bytes, list[tuple[bytes, dict[bytes, bytes]]]]
@@ -43,15 +44,18 @@ _StreamBatch = tuple[bytes, list[tuple[bytes, dict[bytes, bytes]]]]
 class GameEventsBackend(ChannelsBackend):
     """Channels on Redis streams that survive outages and work on a Redis Cluster.
 
-    Make it with the store's client: ``GameEventsBackend(redis=store.redis, history=...)``.
+    Make it with the store's client: ``GameEventsBackend(redis=store.redis, history=...,
+    key_of=store.events_key_of)``. Without ``key_of``, channel ``c``'s stream is
+    ``<key_prefix>_<C>``, as Litestar's own streams backend names it.
     """
 
-    def __init__(
+    def __init__(  # keyword-only knobs, each with its default
         self,
         *,
         redis: aioredis.Redis | RedisCluster,
         history: int,
         stream_ttl_ms: int,
+        key_of: Callable[[str], str] | None = None,
         key_prefix: str = "ttt_events",
         block_ms: int = 100,
         retry_delay: float = 0.5,
@@ -60,6 +64,7 @@ class GameEventsBackend(ChannelsBackend):
         self._client = redis
         self._history = history
         self._stream_ttl_ms = stream_ttl_ms
+        self._key_of = key_of
         self._key_prefix = key_prefix
         self._block_ms = block_ms
         self._retry_delay = retry_delay
@@ -70,7 +75,9 @@ class GameEventsBackend(ChannelsBackend):
         self._in_flight_slots = asyncio.Semaphore(max_in_flight)
 
     def stream_key(self, channel: str) -> str:
-        """The Redis stream of ``channel`` (named as Litestar's own streams backend names it)."""
+        """The Redis stream of ``channel``."""
+        if self._key_of is not None:
+            return self._key_of(channel)
         return f"{self._key_prefix}_{channel.upper()}"
 
     async def on_startup(self) -> None:
@@ -108,7 +115,7 @@ class GameEventsBackend(ChannelsBackend):
             for channel in channels:  # one key per script: each may live in its own slot
                 await self._publish_script(
                     keys=[self.stream_key(channel)],
-                    args=[data, channel, self._history, self._stream_ttl_ms],
+                    args=[data, self._history, self._stream_ttl_ms],
                 )
         except UNAVAILABLE_ERRORS as error:
             _log.warning("event notice not published, Redis is unavailable: %s", error)
@@ -131,7 +138,8 @@ class GameEventsBackend(ChannelsBackend):
         last_ids: dict[str, bytes] = {}
         while True:
             await self._subscribed.wait()
-            keys = [self.stream_key(channel) for channel in self._channels]
+            channel_of_key = {self.stream_key(channel): channel for channel in self._channels}
+            keys = list(channel_of_key)
             # A key unsubscribed and subscribed again later starts from its retained history.
             last_ids = {key: last_ids[key] for key in keys if key in last_ids}
             try:
@@ -147,9 +155,10 @@ class GameEventsBackend(ChannelsBackend):
             if being_cancelled():  # redis-py's cluster client can swallow a cancellation
                 raise asyncio.CancelledError
             for stream_key, entries in batches:
+                key = stream_key.decode()
                 for entry_id, fields in entries:
-                    last_ids[stream_key.decode()] = entry_id
-                    yield fields[b"channel"].decode(), fields[b"data"]
+                    last_ids[key] = entry_id
+                    yield channel_of_key[key], fields[b"data"]
 
     async def _read(self, keys: list[str], last_ids: dict[str, bytes]) -> list[_StreamBatch]:
         if not isinstance(self._client, RedisCluster):

@@ -111,7 +111,7 @@ async def _commit_seats(
     if not committed:
         return None
     await _update_indexes(services, loaded.game_id, seating, record.table)
-    services.channels.publish(b"0", game_flow.channel_of(loaded.game_id))
+    game_flow.announce(services, loaded.game_id, 0)
     if state is not None:  # dealt: a bot may be first to move
         await bot_seats.after_commit(services, loaded.game_id, record, state)
     return record
@@ -300,9 +300,7 @@ async def _hand_over(
     )
     if not committed:
         return None
-    services.channels.publish(
-        str(loaded.state.version).encode(), game_flow.channel_of(loaded.game_id)
-    )
+    game_flow.announce(services, loaded.game_id, loaded.state.version)
     await bot_seats.after_commit(services, loaded.game_id, record, loaded.state)
     return record
 

@@ -18,6 +18,8 @@ from service.sheets.store import MemorySheetStore
 from service.storage.backends import build_backends
 from service.storage.game_store import MemoryStore
 from service.storage.redis_game_store import RedisStore
+from service.storage.redis_keys import events_key
+from service.streams.channels import channel_of
 from service.streams.redis_channels import GameEventsBackend
 from service.tables.index import MemoryTableIndex
 from service.tables.redis_index import RedisTableIndex
@@ -46,5 +48,6 @@ def test_with_redis_every_backend_shares_the_games_client_and_prefix() -> None:
     assert isinstance(backends.rate_limits, LitestarRedisStore)
     assert backends.sheets.redis is games.redis, "one connection pool, not one per backend"
     assert backends.sheets.key_prefix == games.key_prefix
-    assert backends.channels.stream_key("game:x").startswith("ttt_events_")
+    # A game's notices are on the stream its commits append to, in the game's slot.
+    assert backends.channels.stream_key(channel_of("x")) == events_key(games.key_prefix, "x")
     asyncio.run(games.close())

@@ -16,7 +16,7 @@ from litestar.response import ServerSentEventMessage
 from litestar.testing import TestClient
 
 from engine.game.state import GameState
-from service.games.lifecycle import channel_of, view_of
+from service.games.lifecycle import view_of
 from service.games.records import GameRecord
 from service.games.wire import GameView
 from service.http.app import create_app
@@ -24,6 +24,7 @@ from service.http.dependencies import Services
 from service.settings import Settings
 from service.storage.game_store import StoreUnavailable
 from service.streams import events as event_stream
+from service.streams.channels import channel_of
 from service.streams.wire import GameEvent
 from tests.service.http_player import HttpGame
 

@@ -1,5 +1,6 @@
 """Event notices across processes through ``GameEventsBackend`` (Litestar channels on Redis
-streams): two ChannelsPlugins on separate clients stand for two service instances."""
+streams): two ChannelsPlugins on separate clients stand for two service instances, each on the
+game store's event streams as the service sets them up (``key_of=store.events_key_of``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import pytest
 from litestar.channels import ChannelsPlugin
 
 from service.storage.redis_game_store import RedisStore
+from service.storage.redis_keys import events_key
+from service.streams.channels import channel_of
 from service.streams.redis_channels import GameEventsBackend
 from tests.redis_servers import RedisServer
 
@@ -32,7 +35,7 @@ def instance(
         redis=store.redis,
         history=10,
         stream_ttl_ms=60_000,
-        key_prefix=f"{prefix}_events",
+        key_of=store.events_key_of,
         retry_delay=0.1,
     )
     return store, ChannelsPlugin(backend=backend, arbitrary_channels_allowed=True)
@@ -70,6 +73,36 @@ def test_notices_on_channels_in_many_cluster_slots_reach_another_instance(
     redis_cluster_url: str,
 ) -> None:
     asyncio.run(notices_cross_between_instances(redis_cluster_url, cluster=True))
+
+
+async def commits_wake_another_instance(url: str, *, cluster: bool) -> None:
+    """Game ``n`` committed ``n + 1`` times by one instance that publishes nothing (its channels
+    never start): the other instance's subscriber hears every game's last version, because each
+    commit wrote its notice in its own atomic step. A stale commit writes none."""
+    prefix = f"test-{uuid.uuid4().hex[:8]}"
+    games = [f"{n}-{uuid.uuid4().hex[:6]}" for n in range(24)]  # many slots
+    listener_store, listener = instance(url, cluster=cluster, prefix=prefix)
+    speaker_store, _ = instance(url, cluster=cluster, prefix=prefix)
+    subscribed = listener.start_subscription([channel_of(game_id) for game_id in games])
+    async with listener, subscribed as subscriber:
+        for number, game_id in enumerate(games):
+            await speaker_store.create(game_id, b"record")
+            for version in range(number + 1):
+                assert await speaker_store.commit(game_id, version, b"record")
+        assert not await speaker_store.commit(games[0], 0, b"stale")
+        await expect(subscriber.iter_events(), {b"%d" % (n + 1) for n in range(len(games))})
+    for number, game_id in enumerate(games):
+        assert await speaker_store.redis.xlen(events_key(prefix, game_id)) == number + 1
+    await listener_store.close()
+    await speaker_store.close()
+
+
+def test_a_commit_wakes_another_instance_with_nothing_published_after_it(redis_url: str) -> None:
+    asyncio.run(commits_wake_another_instance(redis_url, cluster=False))
+
+
+def test_a_commit_wakes_another_instance_on_a_cluster(redis_cluster_url: str) -> None:
+    asyncio.run(commits_wake_another_instance(redis_cluster_url, cluster=True))
 
 
 def test_notices_flow_again_after_redis_comes_back(start_redis_server: StartServer) -> None:
