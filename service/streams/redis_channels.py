@@ -69,7 +69,9 @@ class GameEventsBackend(ChannelsBackend):
         self._block_ms = block_ms
         self._retry_delay = retry_delay
         self._publish_script = redis.register_script(_PUBLISH_SCRIPT)
-        self._channels: set[str] = set()
+        self._channel_of_key: dict[str, str] = {}
+        """The subscribed channels, by their streams' keys (kept here, not worked out for each
+        read: the reader reads a thousand streams many times a second)."""
         self._subscribed = asyncio.Event()
         self._in_flight: set[asyncio.Task[None]] = set()
         self._in_flight_slots = asyncio.Semaphore(max_in_flight)
@@ -87,13 +89,14 @@ class GameEventsBackend(ChannelsBackend):
         await asyncio.gather(*self._in_flight, return_exceptions=True)
 
     async def subscribe(self, channels: Iterable[str]) -> None:
-        self._channels.update(channels)
-        if self._channels:
+        self._channel_of_key.update((self.stream_key(channel), channel) for channel in channels)
+        if self._channel_of_key:
             self._subscribed.set()
 
     async def unsubscribe(self, channels: Iterable[str]) -> None:
-        self._channels.difference_update(channels)
-        if not self._channels:
+        for channel in channels:
+            self._channel_of_key.pop(self.stream_key(channel), None)
+        if not self._channel_of_key:
             self._subscribed.clear()
 
     async def publish(self, data: bytes, channels: Iterable[str]) -> None:
@@ -138,7 +141,7 @@ class GameEventsBackend(ChannelsBackend):
         last_ids: dict[str, bytes] = {}
         while True:
             await self._subscribed.wait()
-            channel_of_key = {self.stream_key(channel): channel for channel in self._channels}
+            channel_of_key = dict(self._channel_of_key)  # as it was when this read was sent
             keys = list(channel_of_key)
             # A key unsubscribed and subscribed again later starts from its retained history.
             last_ids = {key: last_ids[key] for key in keys if key in last_ids}
