@@ -80,6 +80,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Event streams open at once on a worker; one more is answered 503 with Retry-After."""
     max_streams_per_client: int = 32
     """Event streams open at once from one client address; one more is answered 429."""
+    stream_lifetime: float = 60.0
+    """An event stream ends after this many seconds at most, times a random factor from 0.5 to 1
+    (so that streams opened together do not end together), however busy its game: the client
+    reconnects with ``Last-Event-ID``, and a load balancer may send it to another instance, so
+    streams spread over the instances again after one restarts."""
     rate_limit_per_minute: int = 1200
     """Requests per minute and client address on every route that costs work (all but a seat's
     actions, the rule presets and the probes): generous, a person's browser makes a few a
@@ -169,6 +174,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             max_streams_per_client=_integer(
                 env, "MAX_STREAMS_PER_CLIENT", defaults.max_streams_per_client, low=1
             ),
+            stream_lifetime=_seconds(env, "STREAM_LIFETIME", defaults.stream_lifetime),
             rate_limit_per_minute=_integer(
                 env, "RATE_LIMIT_PER_MINUTE", defaults.rate_limit_per_minute, low=0
             ),

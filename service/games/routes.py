@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Annotated, Any, Final
 
 from litestar import Controller, Request, Response, get, post
@@ -23,7 +24,7 @@ from service.http.dependencies import AppServices
 from service.http.idempotency import IdempotencyKey
 from service.http.openapi_declarations import SEAT, SEAT_OR_PUBLIC, problems
 from service.http.problems import InvalidField
-from service.streams.events import game_events
+from service.streams.events import RETRY_MS, game_events
 from service.tables import creation
 from service.vocabulary import to_wire
 
@@ -74,6 +75,10 @@ IdleTimeout = Annotated[
     ),
 ]
 
+
+_lifetimes: Final = random.Random()  # a spread, no secret
+"""The streams' lifetimes' own generator: the module's shared one is the engine's to seed (the
+contract tests' Hypothesis replays games from it)."""
 
 _MAX_VERSION_DIGITS = 10
 """A version is below 2**31: any longer id is no version (and ``int`` of thousands of digits is
@@ -202,8 +207,11 @@ class GamesController(Controller):
             "after that version. While a table waits, a `snapshot` (with no id) comes with each "
             "change of its seats, and the deal's snapshot has id 0. A finished game's stream "
             "ends with a `finished` event (`GameFinishedEvent`); opened again, it answers 204, "
-            "so an EventSource stops. The stream also ends after `idle_timeout`. A seat's "
-            "stream takes its token, or the stream `key` of `POST …/stream-url`."
+            "so an EventSource stops. The stream also ends after `idle_timeout`, and after a "
+            "minute or so however busy (`STREAM_LIFETIME`, so that streams spread over the "
+            "instances): a client reconnects with `Last-Event-ID`, as an EventSource does by "
+            "itself (the stream's `retry` asks it to within a second). A seat's stream takes its "
+            "token, or the stream `key` of `POST …/stream-url`."
         ),
         media_type="text/event-stream",
         responses={
@@ -233,10 +241,15 @@ class GamesController(Controller):
         resume = _resume_point(last_event_id)
         if isinstance(loaded, LoadedGame) and _nothing_left(loaded, resume):
             return Response(None, status_code=204, headers={"Cache-Control": "no-store"})
-        events = game_events(services, game_id, seat, resume, idle_timeout)
+        # Spread, so that streams opened together (after an instance died) end apart.
+        lifetime = services.settings.stream_lifetime * _lifetimes.uniform(0.5, 1.0)
+        events = game_events(
+            services, game_id, seat, resume, idle_timeout=idle_timeout, lifetime=lifetime
+        )
         return ServerSentEvent(
             services.streams.hold(services.proxies.client_of(request), events),
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+            retry_duration=RETRY_MS,
         )
 
     @get(

@@ -14,7 +14,11 @@ Events: ``snapshot`` (first, unless resuming: the current view), then ``action``
 an action (its player left). The event id is the version. An idle stream sends a
 ``: keep-alive`` comment every ``HEARTBEAT_SECONDS``. The stream ends with a ``finished`` event
 (``GameFinishedEvent``, its id the last version) when the game is over, or after
-``idle_timeout`` seconds without an action (an EventSource reconnects with ``Last-Event-ID``).
+``idle_timeout`` seconds without an action, or once it has lived ``lifetime`` seconds, however
+busy its game: an EventSource reconnects with ``Last-Event-ID`` (within ``RETRY_MS``), and a
+load balancer may send it to another instance. Without a lifetime, the streams an instance took
+over from one that died stayed with it, for as long as their games lasted: after every restart,
+one instance carried most of them.
 
 A table waiting for players sends a ``snapshot`` per change of its seats, with no event id: a
 reconnection before the deal starts afresh, and the deal's snapshot (id 0) is never skipped.
@@ -89,6 +93,10 @@ def _framed(data: msgspec.Struct, version: int | None) -> bytes:
         _encoder.encode(data),
     )
 
+
+RETRY_MS: Final = 1000
+"""The reconnection delay a stream asks of an EventSource (its ``retry`` field), in place of the
+browser's own (3 to 5 s): a stream ends once a minute or so (its lifetime), and reconnects."""
 
 HEARTBEAT_SECONDS: float = 15.0
 """An idle stream sends a comment this often, so proxies (nginx cuts at 60 s by default) and
@@ -199,17 +207,19 @@ def _finished(state: GameState) -> ServerSentEventMessage:
     return message(finished, state.version)
 
 
-async def _while_waiting(
+async def _while_waiting(  # noqa: PLR0913  # the stream's parts, each passed on
     services: Services,
     loaded: LoadedTable,
     seat: int | None,
     woken: asyncio.Event,
+    *,
     idle_timeout: float,
+    ends_at: float,
 ) -> AsyncIterator[ServerSentEventMessage]:
     """A snapshot of the table at each change of its seats, until it is dealt (or idle)."""
     while True:
         yield message(loaded.view(seat))
-        async for comment in _keep_alive_until_woken(woken, idle_timeout):
+        async for comment in _keep_alive_until_woken(woken, idle_timeout, ends_at):
             yield comment
         if not woken.is_set():
             return
@@ -220,18 +230,23 @@ async def _while_waiting(
         loaded = now
 
 
-async def game_events(
+async def game_events(  # noqa: PLR0913  # the stream's parts, each passed on
     services: Services,
     game_id: str,
     seat: int | None,
     last_event_id: int | None,
+    *,
     idle_timeout: float,
+    lifetime: float,
 ) -> AsyncIterator[ServerSentEventMessage]:
     """The stream's events. A store out of reach, or the game expired, once the stream has
     begun (its 200 sent) ends it, as an idle stream ends: the client's reconnection with
     ``Last-Event-ID`` is answered 503 or 404 as any request is, or resumes. Raised, it broke
     the connection mid-response and logged an error."""
-    events = _game_events(services, game_id, seat, last_event_id, idle_timeout)
+    ends_at = time.monotonic() + lifetime
+    events = _game_events(
+        services, game_id, seat, last_event_id, idle_timeout=idle_timeout, ends_at=ends_at
+    )
     async with contextlib.aclosing(events):  # the subscription ends with the stream
         try:
             async for event in events:
@@ -240,12 +255,14 @@ async def game_events(
             _log.warning("stream of game %s ended: %s", game_id, error)
 
 
-async def _game_events(
+async def _game_events(  # noqa: PLR0913  # the stream's parts, each passed on
     services: Services,
     game_id: str,
     seat: int | None,
     last_event_id: int | None,
+    *,
     idle_timeout: float,
+    ends_at: float,
 ) -> AsyncGenerator[ServerSentEventMessage, None]:
     async with services.channels.start_subscription([channel_of(game_id)]) as subscriber:
         woken = asyncio.Event()
@@ -254,7 +271,10 @@ async def _game_events(
             # Loaded again after subscribing, so an action applied in between is not missed.
             loaded = await load_any(services, game_id)
             if isinstance(loaded, LoadedTable):
-                async for message in _while_waiting(services, loaded, seat, woken, idle_timeout):
+                waiting = _while_waiting(
+                    services, loaded, seat, woken, idle_timeout=idle_timeout, ends_at=ends_at
+                )
+                async for message in waiting:
                     yield message
                 loaded = await load_any(services, game_id)
                 if isinstance(loaded, LoadedTable):  # idle before the deal
@@ -277,7 +297,7 @@ async def _game_events(
                 if newest.state.status != "playing":
                     yield _finished(newest.state)
                     return
-                async for comment in _keep_alive_until_woken(woken, idle_timeout):
+                async for comment in _keep_alive_until_woken(woken, idle_timeout, ends_at):
                     yield comment
                 if not woken.is_set():
                     return
@@ -288,11 +308,12 @@ async def _game_events(
 
 
 async def _keep_alive_until_woken(
-    woken: asyncio.Event, idle_timeout: float
+    woken: asyncio.Event, idle_timeout: float, ends_at: float
 ) -> AsyncIterator[ServerSentEventMessage]:
     """Keep-alive comments until a notice wakes the stream, or ``idle_timeout`` seconds pass
-    without one (the caller tells which by ``woken``)."""
-    idle_until = time.monotonic() + idle_timeout
+    without one, or the stream's lifetime ends (``ends_at``, of ``time.monotonic``; the caller
+    tells which by ``woken``)."""
+    idle_until = min(time.monotonic() + idle_timeout, ends_at)
     while not woken.is_set():
         left = idle_until - time.monotonic()
         if left <= 0:

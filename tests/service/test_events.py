@@ -147,7 +147,7 @@ def test_a_catch_up_is_framed_byte_for_byte_as_litestar_frames_each_event(
         ).encode()
         for e in events
     )
-    assert response.content == expected
+    assert response.content == f"retry: {event_stream.RETRY_MS}\r\n".encode() + expected
 
 
 def test_a_stream_whose_store_is_out_of_reach_ends_rather_than_raise(
@@ -166,7 +166,9 @@ def test_a_stream_whose_store_is_out_of_reach_ends_rather_than_raise(
         ):
             body = {"players": [{"name": "a"}, {"name": "b"}]}
             game_id = (await http.post("/v1/games", json=body)).json()["game_id"]
-            events = event_stream.game_events(services, game_id, None, None, idle_timeout=60)
+            events = event_stream.game_events(
+                services, game_id, None, None, idle_timeout=60, lifetime=60
+            )
             assert (await anext(events)).event == "snapshot"
             waiting = asyncio.ensure_future(anext(events))  # for the next action
             await asyncio.sleep(0)
@@ -180,6 +182,37 @@ def test_a_stream_whose_store_is_out_of_reach_ends_rather_than_raise(
                 await asyncio.wait_for(waiting, timeout=60)
 
     asyncio.run(scenario())
+
+
+def test_a_stream_ends_at_its_lifetime_however_far_off_its_idle_timeout() -> None:
+    """So that streams spread over the instances again after one restarts: a client reconnects
+    with ``Last-Event-ID`` (the next test: it is asked to within a second) and loses nothing."""
+
+    async def scenario() -> None:
+        app = create_app(Settings())
+        services: Services = app.state["services"]
+        transport = httpx.ASGITransport(app=app)  # type: ignore[arg-type]  # an ASGI app
+        async with (
+            app.lifespan(),
+            httpx.AsyncClient(transport=transport, base_url="http://x") as http,
+        ):
+            body = {"players": [{"name": "a"}, {"name": "b"}]}
+            game_id = (await http.post("/v1/games", json=body)).json()["game_id"]
+            events = event_stream.game_events(
+                services, game_id, None, None, idle_timeout=3600, lifetime=0.5
+            )
+            assert (await anext(events)).event == "snapshot"
+            rest = [event async for event in events]  # ends: a bound, not a race, below
+            assert all(event.comment == "keep-alive" for event in rest)
+
+    asyncio.run(asyncio.wait_for(scenario(), timeout=60))
+
+
+def test_a_stream_asks_an_event_source_to_reconnect_within_a_second(client: Client) -> None:
+    game = HttpGame.create(client, 2, "classic", seed=2)
+    response = client.get(f"/v1/games/{game.game_id}/events", params={"idle_timeout": 0})
+    assert response.text.startswith(f"retry: {event_stream.RETRY_MS}\r\n")
+    assert event_stream.RETRY_MS <= 1000
 
 
 def test_a_last_event_id_that_is_no_version_gets_a_snapshot(client: Client) -> None:

@@ -12,6 +12,7 @@ Screenshots at a phone's size (390x844) and a desktop's (1280x800) are written t
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -385,6 +386,38 @@ def test_a_second_person_joins_by_code_and_each_page_follows_the_other(
     assert ann.errors == bob.errors == []
     ann.close()
     bob.close()
+
+
+@needs_chromium
+def test_streams_ending_at_their_lifetime_neither_show_a_reconnection_nor_lose_a_move(
+    browser: Browser, live_server_for: Callable[[Litestar], str]
+) -> None:
+    """Streams that end every second or so (``STREAM_LIFETIME``): the EventSource reconnects
+    with ``Last-Event-ID``, the page never says "Reconnecting…", and it follows every move."""
+    base = live_server_for(create_app(Settings(stream_lifetime=1.0)))
+    ann = Person(browser, base, DESKTOP)
+    streams: list[str] = []
+    ann.page.on("request", lambda r: streams.append(r.url) if "/events" in r.url else None)
+    ann.page.evaluate(
+        """() => { window.shown = [];
+            new MutationObserver(() => window.shown.push(document.getElementById('connection')
+                .textContent)).observe(document.getElementById('connection'),
+                {childList: true, characterData: true, subtree: true}); }"""
+    )
+    ann.create_table("Ann", "easy")
+    with httpx.Client(base_url=base, timeout=10) as api:
+        for _ in range(3):  # a turn of hers, the bot's after it, each across reconnections
+            ann.wait_for_turn_or_end()
+            version = ann.version()
+            play_one_turn_by_keyboard(ann, api)
+            ann.wait_for_newer(version)
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while len(streams) < 4:  # a bound on the wait, not a duration: usually met already
+        assert time.monotonic() < deadline, f"the stream was opened {len(streams)} times"
+        ann.page.wait_for_timeout(100)
+    assert "Reconnecting…" not in ann.page.evaluate("window.shown")
+    assert ann.errors == []
+    ann.close()
 
 
 @needs_chromium

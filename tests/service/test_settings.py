@@ -35,6 +35,7 @@ def test_every_variable_is_read() -> None:
             "IDLE_GAME_TTL": "600",
             "IDEMPOTENCY_TTL": "60",
             "CRASH_POINTS": "commit.after=0.25, drive.claimed=1",
+            "STREAM_LIFETIME": "90",
         }
     )
     assert settings == Settings(
@@ -48,6 +49,7 @@ def test_every_variable_is_read() -> None:
         idle_game_ttl=600.0,
         idempotency_ttl=60.0,
         crash_points=(("commit.after", 0.25), ("drive.claimed", 1.0)),
+        stream_lifetime=90.0,
     )
 
 

@@ -13,6 +13,9 @@ import * as api from "./api.js";
 
 const STORAGE_KEY = "three-thirteen-seat";
 const RETRY_MS = [1000, 2000, 5000, 10000];
+// The service ends every stream after a minute or so, and the EventSource reconnects within a
+// second: only a reconnection still under way after this long is shown as one.
+const LOST_AFTER_MS = 3000;
 
 export class Seat extends EventTarget {
   constructor({ gameId, token, seat }) {
@@ -25,6 +28,7 @@ export class Seat extends EventTarget {
     this.finished = false;
     this.retries = 0;
     this.retryTimer = null;
+    this.lostTimer = null;
     this.generation = 0; // bumped by stop(): a follow() under way then opens nothing
   }
 
@@ -61,6 +65,7 @@ export class Seat extends EventTarget {
     this.source = source;
     source.addEventListener("open", () => {
       this.retries = 0;
+      clearTimeout(this.lostTimer);
       this.#connection("live");
     });
     source.addEventListener("snapshot", (e) => this.accept(JSON.parse(e.data)));
@@ -78,10 +83,14 @@ export class Seat extends EventTarget {
     });
     source.addEventListener("error", () => {
       if (this.finished || this.source !== source) return;
-      this.#connection("lost");
       // An EventSource reconnects by itself (with Last-Event-ID) unless the service refused it
       // (a 4xx or 5xx answer): then a fresh view and a fresh stream URL, after a pause.
-      if (source.readyState !== EventSource.CLOSED) return;
+      clearTimeout(this.lostTimer);
+      if (source.readyState !== EventSource.CLOSED) {
+        this.lostTimer = setTimeout(() => this.#connection("lost"), LOST_AFTER_MS);
+        return;
+      }
+      this.#connection("lost");
       const delay = RETRY_MS[Math.min(this.retries, RETRY_MS.length - 1)];
       this.retries += 1;
       this.retryTimer = setTimeout(() => this.#resume(), delay);
@@ -109,6 +118,7 @@ export class Seat extends EventTarget {
   stop() {
     this.generation += 1;
     clearTimeout(this.retryTimer);
+    clearTimeout(this.lostTimer);
     this.source?.close();
     this.source = null;
   }
