@@ -153,7 +153,7 @@ class RedisStore:
 
     announces_commits = True
 
-    def __init__(  # keyword-only knobs, each with its default
+    def __init__(
         self,
         client: aioredis.Redis | RedisCluster,
         *,

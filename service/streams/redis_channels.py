@@ -49,7 +49,7 @@ class GameEventsBackend(ChannelsBackend):
     ``<key_prefix>_<C>``, as Litestar's own streams backend names it.
     """
 
-    def __init__(  # keyword-only knobs, each with its default
+    def __init__(
         self,
         *,
         redis: aioredis.Redis | RedisCluster,
