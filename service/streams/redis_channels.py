@@ -2,9 +2,9 @@
 (Litestar's public interface for channels) of our own.
 
 One stream per channel, trimmed to ``history`` entries and expiring ``stream_ttl_ms`` after its
-last notice. ``key_of`` names it: the service's channels are the game store's event streams, to
-which each commit appends its notice in the commit's own atomic step
-(``RedisStore.events_key_of``), so the service never publishes a game's notice separately.
+last notice. ``key_of`` names it: the channels are the game store's event streams, to which each
+commit appends its notice in the commit's own atomic step (``RedisStore.events_key_of``), so
+the service never publishes a game's notice separately.
 Beside what a plain streams backend does, this one keeps reading after Redis comes back (the
 loop waits and reads again, whatever the error), does not spin (XREAD blocks for up to
 ``block_ms``), reads a Redis Cluster one slot at a time (a multi-key XREAD across slots is
@@ -44,9 +44,8 @@ _StreamBatch = tuple[bytes, list[tuple[bytes, dict[bytes, bytes]]]]
 class GameEventsBackend(ChannelsBackend):
     """Channels on Redis streams that survive outages and work on a Redis Cluster.
 
-    Make it with the store's client: ``GameEventsBackend(redis=store.redis, history=...,
-    key_of=store.events_key_of)``. Without ``key_of``, channel ``c``'s stream is
-    ``<key_prefix>_<C>``, as Litestar's own streams backend names it.
+    Make it with the store's client and streams: ``GameEventsBackend(redis=store.redis,
+    history=..., key_of=store.events_key_of)``.
     """
 
     def __init__(
@@ -55,8 +54,7 @@ class GameEventsBackend(ChannelsBackend):
         redis: aioredis.Redis | RedisCluster,
         history: int,
         stream_ttl_ms: int,
-        key_of: Callable[[str], str] | None = None,
-        key_prefix: str = "ttt_events",
+        key_of: Callable[[str], str],
         block_ms: int = 100,
         retry_delay: float = 0.5,
         max_in_flight: int = 64,
@@ -65,7 +63,6 @@ class GameEventsBackend(ChannelsBackend):
         self._history = history
         self._stream_ttl_ms = stream_ttl_ms
         self._key_of = key_of
-        self._key_prefix = key_prefix
         self._block_ms = block_ms
         self._retry_delay = retry_delay
         self._publish_script = redis.register_script(_PUBLISH_SCRIPT)
@@ -78,9 +75,7 @@ class GameEventsBackend(ChannelsBackend):
 
     def stream_key(self, channel: str) -> str:
         """The Redis stream of ``channel``."""
-        if self._key_of is not None:
-            return self._key_of(channel)
-        return f"{self._key_prefix}_{channel.upper()}"
+        return self._key_of(channel)
 
     async def on_startup(self) -> None:
         """Nothing to open: the client connects on its first command."""
@@ -141,8 +136,7 @@ class GameEventsBackend(ChannelsBackend):
         last_ids: dict[str, bytes] = {}
         while True:
             await self._subscribed.wait()
-            channel_of_key = dict(self._channel_of_key)  # as it was when this read was sent
-            keys = list(channel_of_key)
+            keys = list(self._channel_of_key)
             # A key unsubscribed and subscribed again later starts from its retained history.
             last_ids = {key: last_ids[key] for key in keys if key in last_ids}
             try:
@@ -161,7 +155,9 @@ class GameEventsBackend(ChannelsBackend):
                 key = stream_key.decode()
                 for entry_id, fields in entries:
                     last_ids[key] = entry_id
-                    yield channel_of_key[key], fields[b"data"]
+                    channel = self._channel_of_key.get(key)
+                    if channel is not None:  # else unsubscribed since the read was sent
+                        yield channel, fields[b"data"]
 
     async def _read(self, keys: list[str], last_ids: dict[str, bytes]) -> list[_StreamBatch]:
         if not isinstance(self._client, RedisCluster):
