@@ -94,7 +94,9 @@ arena: $(NATIVE) ## computer players: each level head to head with the one below
 	$(ARENA) --players 4 --games 100 --seats hard,normal,hard,normal --seed 1001
 	$(ARENA) --players 4 --games 140 --seats expert,hard,expert,hard --seed 1001
 	$(ARENA) --players 2 --games 200 --seats expert,hard --seed 1001 --rules online
+	$(ARENA) --players 2 --games 800 --seats expert,hard --seed 7001 --rules online
 	$(ARENA) --players 2 --games 200 --seats expert,hard --seed 1001 --rules five-crowns
+	$(ARENA) --players 2 --games 800 --seats expert,hard --seed 7001 --rules five-crowns
 
 # The soak's own dependency group (Locust), installed on first use: `make test` never needs it.
 SOAK_STAMP := $(VENV)/.soak-installed
