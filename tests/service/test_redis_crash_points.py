@@ -9,7 +9,9 @@ Every game still finishes: games of bots only, and a game a person plays through
 instance with an ``Idempotency-Key`` on every action, retried on the other instance when its
 answer is lost. Versions are contiguous, and each of the person's actions is in the log once.
 
-Timing: sweeps every 0.2 s, leases of 1 s; every wait polls with a generous deadline."""
+Timing: sweeps every 0.2 s, leases of 1 s; every wait polls with a generous deadline. The test
+talks through one ``httpx.Client`` (a new one per request costs tens of milliseconds of CPU,
+for its TLS context, at every poll)."""
 
 from __future__ import annotations
 
@@ -88,6 +90,12 @@ class Chaos:
             instance.stop()
 
 
+@pytest.fixture
+def http() -> Iterator[httpx.Client]:
+    with httpx.Client(timeout=TIMEOUT) as client:
+        yield client
+
+
 @pytest.fixture(params=["redis", "cluster"])
 def chaos(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Chaos]:
     env = {"SWEEP_SECONDS": "0.2", "BOT_LEASE_SECONDS": "1"}
@@ -114,8 +122,8 @@ class Person:
     Idempotency-Key, and sent again with the same key (to the other instance, if need be)
     until an answer comes back; ``sent`` is what they meant to do, in order."""
 
-    def __init__(self, game_id: str, token: str) -> None:
-        self.game_id, self.token = game_id, token
+    def __init__(self, http: httpx.Client, game_id: str, token: str) -> None:
+        self.http, self.game_id, self.token = http, game_id, token
         self.sent: list[Json] = []
         self.finished = False
         self._pending: tuple[Json, str] | None = None
@@ -141,11 +149,10 @@ class Person:
                 return
             self._pending = (seen["legal"][0], str(uuid.uuid4()))
         body, key = self._pending
-        answer = httpx.post(
+        answer = self.http.post(
             f"{url}/v1/games/{self.game_id}/actions",
             json=body,
             headers={**headers, "Idempotency-Key": key},
-            timeout=TIMEOUT,
         )
         if answer.status_code == 200:
             self.sent.append(body)
@@ -160,7 +167,7 @@ class Person:
         once): unlike a ``GET`` of the game, a stream never starts a driver, so only the
         sweepers and the committing instances' drivers move the bots here."""
         url = f"{url}/v1/games/{self.game_id}/events"
-        with httpx.stream("GET", url, headers=headers, timeout=TIMEOUT) as stream:
+        with self.http.stream("GET", url, headers=headers) as stream:
             if stream.status_code == 204:  # the game is over: its stream has nothing to say
                 return {"status": "finished"}
             if stream.status_code != 200:
@@ -172,11 +179,11 @@ class Person:
         return None
 
 
-def create(urls: list[str], players: list[Json]) -> Json:
+def create(http: httpx.Client, urls: list[str], players: list[Json]) -> Json:
     while True:
         for url in urls:
             try:
-                created = httpx.post(f"{url}/v1/games", json={"players": players}, timeout=TIMEOUT)
+                created = http.post(f"{url}/v1/games", json={"players": players})
             except httpx.TransportError:
                 continue
             assert created.status_code == 201, created.text
@@ -185,10 +192,10 @@ def create(urls: list[str], players: list[Json]) -> Json:
         time.sleep(0.1)
 
 
-def game_log(urls: list[str], game_id: str) -> Json:
+def game_log(http: httpx.Client, urls: list[str], game_id: str) -> Json:
     for url in urls:
         try:
-            response = httpx.get(f"{url}/v1/games/{game_id}/log", timeout=TIMEOUT)
+            response = http.get(f"{url}/v1/games/{game_id}/log")
         except httpx.TransportError:
             continue
         assert response.status_code == 200, response.text
@@ -197,31 +204,33 @@ def game_log(urls: list[str], game_id: str) -> Json:
     return {}
 
 
-def test_every_game_finishes_whatever_point_its_instances_die_at(chaos: Chaos) -> None:
+def test_every_game_finishes_whatever_point_its_instances_die_at(
+    chaos: Chaos, http: httpx.Client
+) -> None:
     urls = [i.url for i in chaos.instances]
     bot_games = [
-        create(urls, [{"bot": "easy"}, {"bot": "normal"}, {"bot": "easy"}])["game_id"]
+        create(http, urls, [{"bot": "easy"}, {"bot": "normal"}, {"bot": "easy"}])["game_id"]
         for _ in range(BOT_GAMES)
     ]
-    created = create(urls, [{"name": "Ann"}, {"bot": "easy"}, {"bot": "normal"}])
-    person = Person(created["game_id"], created["seats"][0]["token"])
+    created = create(http, urls, [{"name": "Ann"}, {"bot": "easy"}, {"bot": "normal"}])
+    person = Person(http, created["game_id"], created["seats"][0]["token"])
     unfinished = set(bot_games)
     deadline = time.monotonic() + WAIT_SECONDS
     while unfinished or not person.finished:
-        assert time.monotonic() < deadline, _stuck(urls, [*unfinished, person.game_id])
+        assert time.monotonic() < deadline, _stuck(http, urls, [*unfinished, person.game_id])
         chaos.revive()
         live = chaos.live_urls()
         if not person.finished:
             person.step(live)
-        unfinished -= {game_id for game_id in unfinished if _over(live, game_id)}
+        unfinished -= {game_id for game_id in unfinished if _over(http, live, game_id)}
         time.sleep(0.1)
     deaths = [point for points in chaos.deaths for point in points]
     assert sorted(set(deaths)) == sorted(POINTS), deaths
     for game_id in [*bot_games, person.game_id]:
-        log = game_log(urls, game_id)
+        log = game_log(http, urls, game_id)
         assert [e["version"] for e in log["entries"]] == list(range(1, log["version"] + 1))
     person_actions = [
-        _logged(e) for e in game_log(urls, person.game_id)["entries"] if e["seat"] == 0
+        _logged(e) for e in game_log(http, urls, person.game_id)["entries"] if e["seat"] == 0
     ]
     assert person_actions == [
         (body["type"], body.get("source", body.get("card"))) for body in person.sent
@@ -229,12 +238,12 @@ def test_every_game_finishes_whatever_point_its_instances_die_at(chaos: Chaos) -
     print(f"\ndeaths by point: {deaths}; the person's actions: {len(person.sent)}")
 
 
-def _stuck(urls: list[str], games: list[str]) -> str:
+def _stuck(http: httpx.Client, urls: list[str], games: list[str]) -> str:
     """What the games left unfinished look like: each one's public view and last entries."""
     lines = []
     for game_id in games:
-        view = httpx.get(f"{urls[0]}/v1/games/{game_id}", timeout=TIMEOUT).text
-        entries = game_log(urls, game_id).get("entries", [])[-4:]
+        view = http.get(f"{urls[0]}/v1/games/{game_id}").text
+        entries = game_log(http, urls, game_id).get("entries", [])[-4:]
         lines.append(f"{game_id}: {view[:600]} last: {entries}")
     return "not finished:\n" + "\n".join(lines)
 
@@ -245,15 +254,14 @@ def _logged(entry: Json) -> tuple[str, str]:
     return action["type"], action["source"] if action["type"] == "draw" else entry["card"]
 
 
-def _over(urls: list[str], game_id: str) -> bool:
+def _over(http: httpx.Client, urls: list[str], game_id: str) -> bool:
     """Whether the game is over, from its stream's end (a view would nudge a driver)."""
     for url in urls:
         try:
-            response = httpx.get(
+            response = http.get(
                 f"{url}/v1/games/{game_id}/events",
                 headers={"Last-Event-ID": "999999"},
                 params={"idle_timeout": 0.01},
-                timeout=TIMEOUT,
             )
         except httpx.TransportError:
             continue
