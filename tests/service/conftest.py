@@ -7,6 +7,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
+import httpx
 import pytest
 import uvicorn
 from litestar import Litestar
@@ -61,6 +62,14 @@ def live_server_for() -> Iterator[Callable[[Litestar], str]]:
 @pytest.fixture
 def live_server(app: Litestar, live_server_for: Callable[[Litestar], str]) -> str:
     return live_server_for(app)
+
+
+@pytest.fixture
+def http() -> Iterator[httpx.Client]:
+    """One HTTP client for a test's requests to real instances: a call of ``httpx.get`` builds
+    a client, and its TLS context costs tens of milliseconds of CPU, at every poll."""
+    with httpx.Client(timeout=10) as client:
+        yield client
 
 
 @pytest.fixture

@@ -56,7 +56,7 @@ def instances(tmp_path: Path) -> Iterator[Deployment]:
     tear_down(deployment)
 
 
-def log_through(base: str, game_id: str) -> Callable[[], Json]:
+def log_through(http: httpx.Client, base: str, game_id: str) -> Callable[[], Json]:
     """A reader of the game's whole log through ``base``, page after page."""
 
     def read() -> Json:
@@ -64,7 +64,7 @@ def log_through(base: str, game_id: str) -> Callable[[], Json]:
         entries: list[Json] = []
         since: int | None = 0
         while since is not None:
-            response = httpx.get(
+            response = http.get(
                 f"{base}/v1/games/{game_id}/log", params={"since": since}, timeout=10
             )
             assert response.status_code == 200, response.text
@@ -76,9 +76,9 @@ def log_through(base: str, game_id: str) -> Callable[[], Json]:
     return read
 
 
-def bot_moves(base: str) -> float:
+def bot_moves(http: httpx.Client, base: str) -> float:
     """The bot moves this instance has committed (its ``/metrics``), every level together."""
-    text = httpx.get(f"{base}/metrics", timeout=10).text
+    text = http.get(f"{base}/metrics", timeout=10).text
     return sum(float(count) for _, count in _BOT_MOVES.findall(text))
 
 
@@ -88,35 +88,35 @@ def assert_one_action_per_version(log: Json) -> None:
 
 
 def test_an_instance_killed_mid_game_of_bots_leaves_it_to_the_other(
-    instances: Deployment,
+    instances: Deployment, http: httpx.Client
 ) -> None:
     first, second = instances.instances
     players = [{"bot": "normal"}, {"bot": "easy"}, {"bot": "normal"}, {"bot": "easy"}]
-    created = httpx.post(f"{first.url}/v1/games", json={"players": players}, timeout=10)
+    created = http.post(f"{first.url}/v1/games", json={"players": players}, timeout=10)
     assert created.status_code == 201, created.text
     game_id = created.json()["game_id"]
     # The first instance drives the game it created; kill it in the middle.
-    poll(log_through(second.url, game_id), lambda log: log["version"] >= 30, WAIT_SECONDS)
+    poll(log_through(http, second.url, game_id), lambda log: log["version"] >= 30, WAIT_SECONDS)
     first.kill()
-    at_kill = log_through(second.url, game_id)()["version"]
+    at_kill = log_through(http, second.url, game_id)()["version"]
     # The second instance's sweeper takes the game once the dead one's lease runs out.
     deadline = time.monotonic() + WAIT_SECONDS
-    while not _finished(second.url, game_id):
+    while not _finished(http, second.url, game_id):
         assert time.monotonic() < deadline, "the game was not finished by the other instance"
         time.sleep(0.2)
-    final = log_through(second.url, game_id)()
+    final = log_through(http, second.url, game_id)()
     assert_one_action_per_version(final)
     assert final["version"] > at_kill
     # Every action after the kill is the second instance's (it may have made some before,
     # had the first been slow to renew its lease on this busy machine).
-    assert bot_moves(second.url) >= final["version"] - at_kill
+    assert bot_moves(http, second.url) >= final["version"] - at_kill
     print(f"\nkilled at version {at_kill}; the other instance finished at {final['version']}")
 
 
-def _finished(base: str, game_id: str) -> bool:
+def _finished(http: httpx.Client, base: str, game_id: str) -> bool:
     """Whether the game is over, read from its public log's stream end (no view: a view would
     start a driver on this instance and hide whether the sweeper did)."""
-    response = httpx.get(
+    response = http.get(
         f"{base}/v1/games/{game_id}/events",
         headers={"Last-Event-ID": "999999"},
         params={"idle_timeout": 0.01},
@@ -125,28 +125,32 @@ def _finished(base: str, game_id: str) -> bool:
     return response.status_code == 204
 
 
-def test_an_idle_seat_is_moved_for_once_by_one_of_two_sweepers(instances: Deployment) -> None:
+def test_an_idle_seat_is_moved_for_once_by_one_of_two_sweepers(
+    instances: Deployment, http: httpx.Client
+) -> None:
     first, second = instances.instances
     body = {"players": [{"name": "Ann"}, {"name": "Bob"}], "turn_seconds": 3}
-    created = httpx.post(f"{first.url}/v1/games", json=body, timeout=10).json()
+    created = http.post(f"{first.url}/v1/games", json=body, timeout=10).json()
     game_id = created["game_id"]
     idle = created["view"]["turn"]
     other = 1 - idle
     started = time.monotonic()
-    log = poll(log_through(second.url, game_id), lambda log: log["version"] >= 2, WAIT_SECONDS)
+    log = poll(
+        log_through(http, second.url, game_id), lambda log: log["version"] >= 2, WAIT_SECONDS
+    )
     assert time.monotonic() - started >= 2.5
     assert [(e["seat"], e["action"]["type"]) for e in log["entries"]] == [
         (idle, "draw"),
         (idle, "discard"),
     ]
     # Both instances sweep; the two moves were committed once between them.
-    assert bot_moves(first.url) + bot_moves(second.url) == 2
-    view = httpx.get(f"{second.url}/v1/games/{game_id}", timeout=10).json()
+    assert bot_moves(http, first.url) + bot_moves(http, second.url) == 2
+    view = http.get(f"{second.url}/v1/games/{game_id}", timeout=10).json()
     assert view["turn"] == other
     assert view["players"][idle]["away"] is True
     # The other seat acts in time through either instance: nothing is made for it.
     token = created["seats"][other]["token"]
-    drawn = httpx.post(
+    drawn = http.post(
         f"{second.url}/v1/games/{game_id}/actions",
         json={"type": "draw", "source": "stock"},
         headers={"Authorization": f"Bearer {token}"},
@@ -154,7 +158,7 @@ def test_an_idle_seat_is_moved_for_once_by_one_of_two_sweepers(instances: Deploy
     )
     assert drawn.status_code == 200, drawn.text
     card = drawn.json()["hand"][0]
-    discarded = httpx.post(
+    discarded = http.post(
         f"{first.url}/v1/games/{game_id}/actions",
         json={"type": "discard", "card": card},
         headers={"Authorization": f"Bearer {token}"},
@@ -165,14 +169,14 @@ def test_an_idle_seat_is_moved_for_once_by_one_of_two_sweepers(instances: Deploy
     # The next turn (the idle seat's, or the other's if the round ended) runs out too: again
     # made once, by one of the two.
     next_turn = discarded.json()["turn"]
-    log = poll(log_through(first.url, game_id), lambda log: log["version"] >= 6, WAIT_SECONDS)
+    log = poll(log_through(http, first.url, game_id), lambda log: log["version"] >= 6, WAIT_SECONDS)
     assert_one_action_per_version(log)
     assert [e["seat"] for e in log["entries"][4:6]] == [next_turn, next_turn]
     # Every action but the other seat's two was the clock's (more, if a later clock ran out
     # before this look), each committed once.
     while True:  # counted between two reads of the same version
-        before = log_through(first.url, game_id)()["version"]
-        moves = bot_moves(first.url) + bot_moves(second.url)
-        if log_through(first.url, game_id)()["version"] == before:
+        before = log_through(http, first.url, game_id)()["version"]
+        moves = bot_moves(http, first.url) + bot_moves(http, second.url)
+        if log_through(http, first.url, game_id)()["version"] == before:
             break
     assert moves == before - 2

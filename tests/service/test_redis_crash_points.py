@@ -9,9 +9,7 @@ Every game still finishes: games of bots only, and a game a person plays through
 instance with an ``Idempotency-Key`` on every action, retried on the other instance when its
 answer is lost. Versions are contiguous, and each of the person's actions is in the log once.
 
-Timing: sweeps every 0.2 s, leases of 1 s; every wait polls with a generous deadline. The test
-talks through one ``httpx.Client`` (a new one per request costs tens of milliseconds of CPU,
-for its TLS context, at every poll)."""
+Timing: sweeps every 0.2 s, leases of 1 s; every wait polls with a generous deadline."""
 
 from __future__ import annotations
 
@@ -90,12 +88,6 @@ class Chaos:
             instance.stop()
 
 
-@pytest.fixture
-def http() -> Iterator[httpx.Client]:
-    with httpx.Client(timeout=TIMEOUT) as client:
-        yield client
-
-
 @pytest.fixture(params=["redis", "cluster"])
 def chaos(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Chaos]:
     env = {"SWEEP_SECONDS": "0.2", "BOT_LEASE_SECONDS": "1"}
@@ -153,6 +145,7 @@ class Person:
             f"{url}/v1/games/{self.game_id}/actions",
             json=body,
             headers={**headers, "Idempotency-Key": key},
+            timeout=TIMEOUT,
         )
         if answer.status_code == 200:
             self.sent.append(body)
@@ -167,7 +160,7 @@ class Person:
         once): unlike a ``GET`` of the game, a stream never starts a driver, so only the
         sweepers and the committing instances' drivers move the bots here."""
         url = f"{url}/v1/games/{self.game_id}/events"
-        with self.http.stream("GET", url, headers=headers) as stream:
+        with self.http.stream("GET", url, headers=headers, timeout=TIMEOUT) as stream:
             if stream.status_code == 204:  # the game is over: its stream has nothing to say
                 return {"status": "finished"}
             if stream.status_code != 200:
@@ -183,7 +176,7 @@ def create(http: httpx.Client, urls: list[str], players: list[Json]) -> Json:
     while True:
         for url in urls:
             try:
-                created = http.post(f"{url}/v1/games", json={"players": players})
+                created = http.post(f"{url}/v1/games", json={"players": players}, timeout=TIMEOUT)
             except httpx.TransportError:
                 continue
             assert created.status_code == 201, created.text
@@ -195,7 +188,7 @@ def create(http: httpx.Client, urls: list[str], players: list[Json]) -> Json:
 def game_log(http: httpx.Client, urls: list[str], game_id: str) -> Json:
     for url in urls:
         try:
-            response = http.get(f"{url}/v1/games/{game_id}/log")
+            response = http.get(f"{url}/v1/games/{game_id}/log", timeout=TIMEOUT)
         except httpx.TransportError:
             continue
         assert response.status_code == 200, response.text
@@ -242,7 +235,7 @@ def _stuck(http: httpx.Client, urls: list[str], games: list[str]) -> str:
     """What the games left unfinished look like: each one's public view and last entries."""
     lines = []
     for game_id in games:
-        view = http.get(f"{urls[0]}/v1/games/{game_id}").text
+        view = http.get(f"{urls[0]}/v1/games/{game_id}", timeout=TIMEOUT).text
         entries = game_log(http, urls, game_id).get("entries", [])[-4:]
         lines.append(f"{game_id}: {view[:600]} last: {entries}")
     return "not finished:\n" + "\n".join(lines)
@@ -262,6 +255,7 @@ def _over(http: httpx.Client, urls: list[str], game_id: str) -> bool:
                 f"{url}/v1/games/{game_id}/events",
                 headers={"Last-Event-ID": "999999"},
                 params={"idle_timeout": 0.01},
+                timeout=TIMEOUT,
             )
         except httpx.TransportError:
             continue

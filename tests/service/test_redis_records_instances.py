@@ -33,54 +33,56 @@ def instances(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
     tear_down(deployment)
 
 
-def created(base: str, body: Json) -> Json:
-    response = httpx.post(f"{base}/v1/games", json=body, timeout=30)
+def created(http: httpx.Client, base: str, body: Json) -> Json:
+    response = http.post(f"{base}/v1/games", json=body, timeout=30)
     assert response.status_code == 201, response.text
     answer: Json = response.json()
     return answer
 
 
-def got(base: str, path: str, **headers: str) -> Json:
-    response = httpx.get(f"{base}{path}", headers=headers, timeout=60)
+def got(http: httpx.Client, base: str, path: str, **headers: str) -> Json:
+    response = http.get(f"{base}{path}", headers=headers, timeout=60)
     assert response.status_code == 200, response.text
     answer: Json = response.json()
     return answer
 
 
-def wait_finished(base: str, game_id: str) -> None:
+def wait_finished(http: httpx.Client, base: str, game_id: str) -> None:
     deadline = time.monotonic() + WAIT_SECONDS
-    while got(base, f"/v1/games/{game_id}")["status"] != "finished":
+    while got(http, base, f"/v1/games/{game_id}")["status"] != "finished":
         assert time.monotonic() < deadline, f"game {game_id} not finished in {WAIT_SECONDS} s"
         time.sleep(0.2)
 
 
-def test_a_duplicate_match_across_two_instances(instances: Deployment) -> None:
+def test_a_duplicate_match_across_two_instances(instances: Deployment, http: httpx.Client) -> None:
     first, second = instances.urls
-    source = created(first, {"players": BOTS})["game_id"]
-    wait_finished(second, source)
-    again = created(second, {"players": BOTS, "deal_from": source, "rotate_seats": 1})
+    source = created(http, first, {"players": BOTS})["game_id"]
+    wait_finished(http, second, source)
+    again = created(http, second, {"players": BOTS, "deal_from": source, "rotate_seats": 1})
     assert again["view"]["deal_known"] is True
-    wait_finished(first, again["game_id"])
+    wait_finished(http, first, again["game_id"])
     dealt = [
-        got(base, f"/v1/games/{game_id}/record")["rounds"][0]
+        got(http, base, f"/v1/games/{game_id}/record")["rounds"][0]
         for base, game_id in ((first, source), (second, again["game_id"]))
     ]
     assert dealt[1]["hands"] == dealt[0]["hands"][::-1]
     assert (dealt[1]["upcard"], dealt[1]["stock"]) == (dealt[0]["upcard"], dealt[0]["stock"])
     # The review: computed by one instance, kept, the same from the other.
-    reviews = [got(base, f"/v1/games/{source}/review") for base in (first, second)]
+    reviews = [got(http, base, f"/v1/games/{source}/review") for base in (first, second)]
     assert reviews[0]["decisions"]
     assert reviews[0] == reviews[1]
 
 
-def test_a_seed_deals_the_same_game_on_either_instance(instances: Deployment) -> None:
+def test_a_seed_deals_the_same_game_on_either_instance(
+    instances: Deployment, http: httpx.Client
+) -> None:
     body = {"players": [{"name": "Ann"}, {"name": "Bob"}], "seed": 4242}
 
     def hand(base: str) -> list[str]:
-        game = created(base, body)
+        game = created(http, base, body)
         token = game["seats"][0]["token"]
         cards: list[str] = got(
-            base, f"/v1/games/{game['game_id']}", Authorization=f"Bearer {token}"
+            http, base, f"/v1/games/{game['game_id']}", Authorization=f"Bearer {token}"
         )["hand"]
         return cards
 

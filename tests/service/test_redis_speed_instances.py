@@ -40,13 +40,15 @@ def instances(tmp_path: Path) -> Iterator[Deployment]:
     tear_down(deployment)
 
 
-def timeouts(base: str) -> float:
+def timeouts(http: httpx.Client, base: str) -> float:
     """The call timeouts this instance has committed (its ``/metrics``)."""
-    text = httpx.get(f"{base}/metrics", timeout=10).text
+    text = http.get(f"{base}/metrics", timeout=10).text
     return sum(float(count) for count in _TIMEOUTS.findall(text))
 
 
-def test_a_call_times_out_once_on_one_of_two_instances(instances: Deployment) -> None:
+def test_a_call_times_out_once_on_one_of_two_instances(
+    instances: Deployment, http: httpx.Client
+) -> None:
     first, second = instances.instances
     bots = [{"bot": level} for level in ("easy", "normal", "hard", "easy") * 2]
     body = {
@@ -54,13 +56,13 @@ def test_a_call_times_out_once_on_one_of_two_instances(instances: Deployment) ->
         "rules": {"preset": "classic", "turns": "speed", "max_players": 10},
         "call_seconds": 3,
     }
-    created = httpx.post(f"{first.url}/v1/games", json=body, timeout=10)
+    created = http.post(f"{first.url}/v1/games", json=body, timeout=10)
     assert created.status_code == 201, created.text
     game_id = created.json()["game_id"]
     started = time.monotonic()
     # The bots choose at once; Ann and Bob never do: the caller ends the call at its deadline.
     log = poll(
-        log_through(second.url, game_id),
+        log_through(http, second.url, game_id),
         lambda log: any(e["action"]["type"] == "call_end" for e in log["entries"]),
         WAIT_SECONDS,
     )
@@ -71,20 +73,20 @@ def test_a_call_times_out_once_on_one_of_two_instances(instances: Deployment) ->
     assert end["action"]["number"] == 1
     assert sorted(m["seat"] for m in end["action"]["moves"]) == list(range(10))
     # Ann and Bob are away now: a bot chooses for each in every call, to the game's end.
-    view = httpx.get(f"{second.url}/v1/games/{game_id}", timeout=10).json()
+    view = http.get(f"{second.url}/v1/games/{game_id}", timeout=10).json()
     assert view["players"][0]["away"] is True
     assert view["players"][1]["away"] is True
     final = poll(
-        lambda: httpx.get(f"{first.url}/v1/games/{game_id}", timeout=10).json(),
+        lambda: http.get(f"{first.url}/v1/games/{game_id}", timeout=10).json(),
         lambda view: view["status"] == "finished",
         WAIT_SECONDS,
     )
-    entries = log_through(second.url, game_id)()["entries"]
+    entries = log_through(http, second.url, game_id)()["entries"]
     assert len(entries) == final["version"]
     assert_call_ends_once(entries)
     timed_out = [
         e for e in entries if e["action"]["type"] == "call_end" and e["action"]["timed_out"]
     ]
     # Both instances sweep; each timeout was committed once between them.
-    assert timeouts(first.url) + timeouts(second.url) == len(timed_out) >= 1
+    assert timeouts(http, first.url) + timeouts(http, second.url) == len(timed_out) >= 1
     print(f"\n{len(timed_out)} call(s) timed out; {final['version']} versions to the end")
