@@ -1,7 +1,10 @@
 """Game records, imports, reviews and given deals over HTTP, on the in-process app (games in
 memory): a finished bot game's record exported in both forms and imported back, a record edited
 to cheat refused at the line it cheats on, the review of that game, and a duplicate match (a new
-game dealt the same deals, seats rotated). Every wait polls for its outcome with a deadline."""
+game dealt the same deals, seats rotated). Every wait polls for its outcome with a deadline.
+
+The tests share one app and one finished bot game (module-scoped: the game takes seconds of
+CPU to play); none changes it, and each makes games of its own where it needs them."""
 
 from __future__ import annotations
 
@@ -23,14 +26,18 @@ Client = TestClient[Litestar]
 Json = dict[str, Any]
 
 BOTS = [{"bot": "easy"}, {"bot": "easy"}]
+SETTINGS = Settings(sweep_seconds=0.2, bot_lease_seconds=2.0, seed_secret="s" * 16)
+
+# One worker runs this module's tests: they share a module-scoped fixture (make test runs xdist).
+pytestmark = pytest.mark.xdist_group("test_records_api")
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def app() -> Litestar:
-    return create_app(Settings(sweep_seconds=0.2, bot_lease_seconds=2.0, seed_secret="s" * 16))
+    return create_app(SETTINGS)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def client(app: Litestar) -> Iterator[Client]:
     with TestClient(app) as test_client:
         yield test_client
@@ -44,7 +51,11 @@ def created(client: Client, **fields: Any) -> Json:
 
 
 def finished_bot_game(client: Client, **fields: Any) -> Json:
-    game_id = created(client, **fields)["game_id"]
+    return finished_view(client, created(client, **fields)["game_id"])
+
+
+def finished_view(client: Client, game_id: str) -> Json:
+    """The game's public view once it has finished."""
     return poll(
         lambda: client.get(f"/v1/games/{game_id}").json(),
         lambda v: v["status"] == "finished",
@@ -52,7 +63,7 @@ def finished_bot_game(client: Client, **fields: Any) -> Json:
     )
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def finished(client: Client) -> Json:
     return finished_bot_game(client, seed=7)
 
@@ -157,8 +168,8 @@ def test_a_duplicate_match_deals_the_same_hands_to_the_rotated_seats(
     first = client.get(f"/v1/games/{source}/record").json()["rounds"][0]
     again = created(client, deal_from=source, rotate_seats=1)
     assert again["view"]["deal_known"] is True
-    rematch = finished_bot_game(client, deal_from=source, rotate_seats=1)
-    record = client.get(f"/v1/games/{rematch['game_id']}/record").json()
+    finished_view(client, again["game_id"])
+    record = client.get(f"/v1/games/{again['game_id']}/record").json()
     dealt = record["rounds"][0]
     assert dealt["hands"] == [first["hands"][1], first["hands"][0]]
     assert dealt["upcard"] == first["upcard"]
@@ -206,7 +217,8 @@ def test_an_explicit_deal_is_dealt_as_given(client: Client) -> None:
         assert sorted(view["hand"]) == sorted(hands[seat["seat"]])
 
 
-def test_the_same_seed_deals_the_same_game_on_one_deployment_only(app: Litestar) -> None:
+def test_the_same_seed_deals_the_same_game_on_one_deployment_only() -> None:
+    app = create_app(SETTINGS)
     players = [{"name": "Ann"}, {"name": "Bob"}]
 
     def hand_of(application: Litestar) -> list[str]:
@@ -254,8 +266,10 @@ def test_the_record_s_actions_come_in_pages(client: Client, finished: Json) -> N
     ("params", "field"),
     [({"limit": 0}, "limit"), ({"limit": 1001}, "limit"), ({"since": -1}, "since")],
 )
-def test_a_bad_record_page_is_a_422_naming_it(client: Client, params: Json, field: str) -> None:
-    game_id = created(client, seed=3)["game_id"]
+def test_a_bad_record_page_is_a_422_naming_it(
+    client: Client, finished: Json, params: Json, field: str
+) -> None:
+    game_id = finished["game_id"]
     answer = client.get(f"/v1/games/{game_id}/record", params=params)
     assert answer.status_code == 422, answer.text
     assert answer.json()["field"] == field
