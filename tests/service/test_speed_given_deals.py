@@ -2,16 +2,20 @@
 speed game of bots dealt again with ``deal_from`` (its hands and the upcards on every seat's
 pile, the seats rotated or not), and ``deal`` with each seat's upcard, refused with a 422
 naming the field when the upcards do not fit, nothing stored. Every wait polls for its outcome
-with a deadline."""
+with a deadline. The tests share one app, and the finished game (module-scoped: it takes seconds
+of CPU to play); none changes what another reads."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
+from service.http.app import create_app
+from service.settings import Settings
 from tests.service.test_bot_seats import WAIT_SECONDS, poll
 
 Client = TestClient[Litestar]
@@ -19,6 +23,20 @@ Json = dict[str, Any]
 
 SPEED = {"preset": "classic", "turns": "speed", "jokers": 2, "joker_discards": "any_pile"}
 PEOPLE = [{"name": "Ann"}, {"name": "Bob"}]
+
+# One worker runs this module's tests: they share a module-scoped fixture (make test runs xdist).
+pytestmark = pytest.mark.xdist_group("test_speed_given_deals")
+
+
+@pytest.fixture(scope="module")
+def app() -> Litestar:
+    return create_app(Settings())
+
+
+@pytest.fixture(scope="module")
+def client(app: Litestar) -> Iterator[Client]:
+    with TestClient(app) as test_client:
+        yield test_client
 
 
 def created(client: Client, **fields: Any) -> Json:
@@ -40,7 +58,7 @@ def seat_views(client: Client, game: Json) -> list[Json]:
     return views
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def finished_speed(client: Client) -> Json:
     """A finished speed game of two bots, and its whole record."""
     game_id = created(client, players=[{"bot": "easy"}, {"bot": "easy"}], rules=SPEED, seed=5)[
