@@ -38,7 +38,6 @@ from service.http.rate_limits import STORE_NAME, rate_limit_middleware
 from service.http.read_timeout import ReadTimeoutMiddleware
 from service.http.strict_body import StrictBodyRequest, decode_body_strictly
 from service.openapi.document import FinishedJsonRenderPlugin, FinishedSwaggerRenderPlugin
-from service.openapi.links import finish_document
 from service.operations.routes import OperationsController
 from service.play.routes import play_routes
 from service.records.routes import RecordsController
@@ -189,7 +188,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
         on_shutdown=[backends.games.close, analyses.close],
         debug=False,
     )
-    finish_document(app)
     # Around everything Litestar does, CORS and unknown paths included: one log line each.
     app.asgi_handler = AccessLog(app.asgi_handler)
     return app

@@ -1,13 +1,15 @@
 """Finishing touches on the generated OpenAPI document, so that it says what the service does and
 clients can be generated from it (openapi-python-client, openapi-typescript; docs/contract.md).
 
-Two stages. ``finish_document`` (``service.openapi.links``), once when the app is built, on
-Litestar's document objects: the only error schema is the problem details one (Litestar adds its
-own 400 body for handlers with parameters), and the links from a created game or score sheet to its
-operations (so a client, or schemathesis's stateful phase, can follow a game from its creation to a
-seat claimed by its invite code, and on to that seat's views and turns, and a sheet from its
-creation to its rounds). ``finished``, on the document as a dict, the one the app serves and ``make
-openapi`` commits (``FinishedJsonRenderPlugin``, ``FinishedSwaggerRenderPlugin``):
+Two stages, both on the document's first use (``served_document``: building Litestar's document
+costs more than the rest of the app, and most apps never serve it). ``finish_document``
+(``service.openapi.links``), on Litestar's document objects: the only error schema is the
+problem details one (Litestar adds its own 400 body for handlers with parameters), and the links
+from a created game or score sheet to its operations (so a client, or schemathesis's stateful
+phase, can follow a game from its creation to a seat claimed by its invite code, and on to that
+seat's views and turns, and a sheet from its creation to its rounds). ``finished``, on the
+document as a dict, the one the app serves and ``make openapi`` commits
+(``FinishedJsonRenderPlugin``, ``FinishedSwaggerRenderPlugin``):
 
 - The body schemas are msgspec's own (``msgspec.json.schema_components``): msgspec is what
   decodes and checks every body, so its schema is what the service accepts (Litestar's loses
@@ -31,18 +33,18 @@ openapi`` commits (``FinishedJsonRenderPlugin``, ``FinishedSwaggerRenderPlugin``
 from __future__ import annotations
 
 import copy
-import weakref
 from collections.abc import Callable
 from typing import Any, Final
 
 import msgspec
-from litestar import Request
-from litestar.openapi.plugins import JsonRenderPlugin, OpenAPIRenderPlugin, SwaggerRenderPlugin
+from litestar import Litestar, Request
+from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 
 from service.http.openapi_declarations import EDIT_TOKEN, SEAT_TOKEN
 from service.http.problems import PROBLEM_MEDIA_TYPE
 from service.http.rate_limits import RATE_LIMITED_OPERATIONS
 from service.http.wire import Out, Strict
+from service.openapi.links import finish_document
 from service.streams import events as event_stream
 
 # -- the second stage: the document as a dict -----------------------------------------------------
@@ -321,16 +323,15 @@ def _operation_finished(path: str, operation: dict[str, Any]) -> None:
         operation["responses"]["200"]["content"] = copy.deepcopy(_EVENT_STREAM)
 
 
-_FINISHED: Final[weakref.WeakKeyDictionary[OpenAPIRenderPlugin, dict[str, Any]]] = (
-    weakref.WeakKeyDictionary()
-)
+SERVED_DOCUMENT_KEY: Final = "openapi_document"
+"""Where an app's state keeps its finished document."""
 
 
-def _finished_once(plugin: OpenAPIRenderPlugin, openapi_schema: dict[str, Any]) -> dict[str, Any]:
-    """The finished document of the app ``plugin`` renders for, computed on its first use."""
-    document = _FINISHED.get(plugin)
+def served_document(app: Litestar) -> dict[str, Any]:
+    """The document ``app`` serves, both stages done once, on its first use."""
+    document: dict[str, Any] | None = app.state.get(SERVED_DOCUMENT_KEY)
     if document is None:
-        document = _FINISHED[plugin] = finished(openapi_schema)
+        document = app.state[SERVED_DOCUMENT_KEY] = finished(finish_document(app).to_schema())
     return document
 
 
@@ -338,11 +339,11 @@ class FinishedJsonRenderPlugin(JsonRenderPlugin):
     """``/schema/openapi.json``: the finished document."""
 
     def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
-        return super().render(request, _finished_once(self, openapi_schema))
+        return super().render(request, served_document(request.app))
 
 
 class FinishedSwaggerRenderPlugin(SwaggerRenderPlugin):
     """Swagger UI on the finished document."""
 
     def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
-        return super().render(request, _finished_once(self, openapi_schema))
+        return super().render(request, served_document(request.app))

@@ -7,14 +7,13 @@ import json
 from typing import Any
 
 from service.http.app import create_app
-from service.openapi.document import finished
+from service.openapi.document import served_document
 from service.settings import Settings
 
 
 def document() -> dict[str, Any]:
     """The document exactly as served (the same dict the JSON render plugin encodes)."""
-    app = create_app(Settings())
-    return finished(app.openapi_schema.to_schema())
+    return served_document(create_app(Settings()))
 
 
 def render(schema: dict[str, Any]) -> str:
