@@ -7,15 +7,16 @@ the chance some other seat goes out on its own draw before this seat draws again
 *hazard*: the samples' weighted chance to be fully melded after a draw from the stock).
 
 Each candidate discard is then scored by ``engine.bots.race``: the outlook of the hand it
-leaves over this seat's next two draws, exact over the cards the stock may hold, weighed by
-the chance the round ends first (this seat keeps its last draw's deadwood), the chance this
-seat goes out first (the others score what they hold) and what the hand keeps while the race
-goes on. So it builds while the others are far from out and dumps its dear cards when they are
-near. A draw is scored the same way one draw further on: the stock, over each card it may hold
-followed by the best discard and one more draw, against each pile's top card followed by the
-best of its three best discards. A last turn is exact, as in every level. The budget is hands
-evaluated (one per distinct card the stock may hold in each stock value worked out), never
-time.
+leaves over this seat's next two draws (one in hands of more than 9 cards), exact over the
+cards the stock may hold, weighed by the chance the round ends first (this seat keeps its last
+draw's deadwood), the chance this seat goes out first (the others score what they hold) and
+what the hand keeps while the race goes on. So it builds while the others are far from out and
+dumps its dear cards when they are near. A draw is scored the same way one draw further on:
+the stock, over each card it may hold followed by the best discard and one more draw, against
+each pile's top card followed by the best of the first discards the discard step would weigh
+(never that card itself: throwing it back only passes the turn). A last turn is exact, as in
+every level. The budget is hands evaluated (one per distinct card the stock may hold in each
+stock value worked out), never time.
 """
 
 from __future__ import annotations
@@ -64,6 +65,10 @@ class Style:
     """... at most this many, the analyser's best first."""
     draw_discards: int = 3
     """Discards weighed after taking a pile's top card."""
+    two_draws_up_to: int = 9
+    """A discard that leaves at most this many cards is weighed over two draws, one leaving more
+    over one draw (``hard``'s race): where the two levels' discards differed in five-crowns,
+    rollouts found the two-draw choice the worse one in hands of 10 to 13 cards."""
 
 
 EXPERT_STYLE: Final = Style()
@@ -88,25 +93,43 @@ def _race(sight: Sight, rng: random.Random, style: Style, count: int, outlooks: 
     return read_race(sight, rng, outlooks, weights)
 
 
+def _candidates(
+    sight: Sight, ranked: list[tuple[Card, int]], style: Style, taken: Card | None
+) -> list[tuple[Card, int]]:
+    """The discards worth weighing, from ``ranked`` (least deadwood first): not the card just
+    ``taken`` from a pile while another will do (throwing it back only passes the turn, and two
+    experts would pass it to each other for ever), no wild the hand can use, within
+    ``style.spread`` points of the least deadwood, at most ``style.width`` of them."""
+    candidates = keeps_wilds(sight, [e for e in ranked if e[0] != taken] or ranked)
+    least = candidates[0][1]
+    return [e for e in candidates if e[1] <= least + style.spread][: style.width]
+
+
 def _best_discard(
     sight: Sight, ranked: list[tuple[Card, int]], rng: random.Random, work: int, style: Style
 ) -> Card:
-    candidates = keeps_wilds(sight, ranked)
-    least = candidates[0][1]
-    likely = [e for e in candidates if e[1] <= least + style.spread][: style.width]
+    likely = _candidates(sight, ranked, style, sight.upcard)
     if len(likely) == 1:
         return likely[0][0]
     outlooks = Outlooks(sight.wild, sight.rules, sight.stock)
     read = _race(sight, rng, style, style.samples, outlooks)
+    two_draws = len(sight.hand) - 1 <= style.two_draws_up_to
     return weigh_discards(
-        sight, likely, read, work, lambda now, rest: now.points(outlooks.outlook(rest))
+        sight,
+        likely,
+        read,
+        work,
+        lambda now, rest: (
+            now.points(outlooks.outlook(rest)) if two_draws else now.one_draw(outlooks.value(rest))
+        ),
     )
 
 
 def _draw(sight: Sight, rng: random.Random, style: Style) -> Action:
     """The source with the least points expected after this draw and the next: the stock over
-    each card it may hold (then the best discard), each pile's top card with the best of its
-    best discards. A draw that goes out is taken at once."""
+    each card it may hold (then the best discard), each pile's top card with the best of the
+    first discards ``_best_discard`` would weigh after taking it. A draw that goes out is taken
+    at once."""
     if not sight.tops:
         return STOCK
     hand, wild, rules = sight.hand, sight.wild, sight.rules
@@ -130,7 +153,8 @@ def _draw(sight: Sight, rng: random.Random, style: Style) -> Action:
         forbidden = top if forbid and drawn.count(top) == 1 else None
         if may_out and kept_after(drawn, wild, rules, forbidden) == 0:
             return draw_action(pile)
-        options = ranked_discards(drawn, wild, rules, forbidden)[: style.draw_discards]
+        ranked = ranked_discards(drawn, wild, rules, forbidden)
+        options = _candidates(sight, ranked, style, top)[: style.draw_discards]
         worth = min(race.one_draw(outlooks.value(without(drawn, c))) for c, _ in options)
         if worth < stock and (best is None or worth < best[0]):
             best = (worth, pile)

@@ -108,6 +108,19 @@ def test_a_bot_takes_an_upcard_that_goes_out() -> None:
         assert bot_move(state, level) == Discard(cards("7C")[0], go_out=True)
 
 
+def test_expert_keeps_the_card_it_takes_from_the_pile() -> None:
+    """Five-crowns' first round (3s wild), dealt 5C 9D JS with the wild 3C turned up: `expert`
+    takes the 3C to meld with the 5C, then throws a natural. It used to weigh the take by a
+    discard its discard step never considers, throw the 3C back and so pass the turn; two
+    experts passed it to each other for ever."""
+    state = stacked(["6H 5X JX", "5C 9D JS"], "3C", rules="five-crowns", dealer=0)
+    assert bot_move(state, "expert") == Draw("discard")
+    state = apply(state, 1, Draw("discard"))
+    thrown = bot_move(state, "expert")
+    assert isinstance(thrown, Discard)
+    assert thrown.card in cards("9D JS")
+
+
 def test_same_seed_same_move_and_unknown_levels_refused() -> None:
     state = new_game(["a", "b", "c"], "online", 5)
     for level in ALL_LEVELS:
