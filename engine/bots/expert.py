@@ -33,7 +33,7 @@ from engine.bots.hard import (
     reading_turn,
     weigh_discards,
 )
-from engine.bots.moves import STOCK, draw_action, keeps_wilds
+from engine.bots.moves import STOCK, draw_action, likely_discards
 from engine.bots.race import Outlooks
 from engine.cards import Card
 from engine.draw_values import kept_after, ranked_discards, with_card
@@ -100,9 +100,8 @@ def _candidates(
     ``taken`` from a pile while another will do (throwing it back only passes the turn, and two
     experts would pass it to each other for ever), no wild the hand can use, within
     ``style.spread`` points of the least deadwood, at most ``style.width`` of them."""
-    candidates = keeps_wilds(sight, [e for e in ranked if e[0] != taken] or ranked)
-    least = candidates[0][1]
-    return [e for e in candidates if e[1] <= least + style.spread][: style.width]
+    kept = [e for e in ranked if e[0] != taken] or ranked
+    return likely_discards(sight, kept, style.spread, style.width)
 
 
 def _best_discard(

@@ -37,7 +37,7 @@ from engine.bots.moves import (
     discards,
     draw_action,
     going_out,
-    keeps_wilds,
+    likely_discards,
 )
 from engine.bots.race import Outlooks, Race
 from engine.bots.reading import built_hands, seat_likelihood
@@ -213,9 +213,7 @@ def weigh_discards(
 def _best_discard(
     sight: Sight, ranked: list[tuple[Card, int]], rng: random.Random, work: int, race: RaceWeights
 ) -> Card:
-    candidates = keeps_wilds(sight, ranked)
-    least = candidates[0][1]
-    likely = [e for e in candidates if e[1] <= least + SPREAD][:WIDTH]
+    likely = likely_discards(sight, ranked, SPREAD, WIDTH)
     if len(likely) == 1:
         return likely[0][0]
     outlooks = Outlooks(sight.wild, sight.rules, sight.stock)

@@ -33,7 +33,7 @@ from engine.bots.moves import (
     discards,
     draw_action,
     going_out,
-    keeps_wilds,
+    likely_discards,
 )
 from engine.cards import Card
 from engine.draw_values import kept_after, stock_mean_below, with_card
@@ -146,9 +146,7 @@ def _lookahead(sight: Sight, ranked: Ranked, look: Lookahead) -> Card:
     turn it is the least deadwood now, which is the round's score."""
     if sight.out_seat is not None:
         return ranked[0][0]
-    candidates = keeps_wilds(sight, ranked)
-    least = candidates[0][1]
-    likely = [entry for entry in candidates if entry[1] <= least + look.spread][: look.width]
+    likely = likely_discards(sight, ranked, look.spread, look.width)
     best: tuple[float, Card] | None = None
     for card, left in likely:
         held = NORMAL_WEIGHT * left

@@ -83,3 +83,14 @@ def keeps_wilds(sight: Sight, ranked: list[tuple[Card, int]]) -> list[tuple[Card
         return ranked
     best_natural = naturals[0][1]
     return [e for e in ranked if not is_wild(e[0], sight.wild) or e[1] < best_natural]
+
+
+def likely_discards(
+    sight: Sight, ranked: list[tuple[Card, int]], spread: int, width: int | None
+) -> list[tuple[Card, int]]:
+    """The discards a look-ahead weighs, from ``ranked`` (least deadwood first): those
+    ``keeps_wilds`` keeps within ``spread`` points of the least deadwood, at most ``width``
+    (None: all of them)."""
+    candidates = keeps_wilds(sight, ranked)
+    least = candidates[0][1]
+    return [e for e in candidates if e[1] <= least + spread][:width]
