@@ -5,7 +5,7 @@ The hint is computed from the seat's view and the public log as that seat sees t
 Each hint analyses one hand per distinct unseen card, a few milliseconds for a game's hands, so
 it runs in a worker thread rather than holding the event loop. ``advise`` takes any hand of a
 deal's size with any wilds: its costly requests (draw-phase advice for more than
-``ADVICE_INLINE_CARDS`` cards) run in the analyses' worker processes (``service.analysis.pool``),
+``ADVICE_INLINE_CARDS`` cards) run in the analyses' worker processes (``service.workers.pool``),
 since a thread would hold the interpreter's lock for all of their time.
 """
 
@@ -24,13 +24,14 @@ from engine.advice import PackError, advise, hint
 from engine.cards import Card, Rank
 from engine.game.speed import check_chooser
 from engine.seen import sight
+from service.advice.deps import AppAdviceServices
+from service.advice.to_wire import hint_to_wire
 from service.advice.wire import AdviseRequest, HintOut
 from service.games import lifecycle as game_flow
 from service.games.acting_seat import Acting
-from service.http.dependencies import AppServices
 from service.http.openapi_declarations import SEAT, problems
 from service.http.problems import InvalidField, MissingWild
-from service.vocabulary import to_engine, to_wire
+from service.vocabulary import to_engine
 
 LARGEST_HAND: Final = 16
 """The largest hand a game holds after its draw (15 dealt, extended schedule, plus one)."""
@@ -89,9 +90,7 @@ def advised(asked: _Advising) -> HintOut | tuple[str, str]:
     worker process runs (the engine's error does not pickle, so it comes back as a value)."""
     hand, wild, rules, upcard, seen, players = asked
     try:
-        return to_wire.hint_to_wire(
-            advise(hand, wild, rules, upcard=upcard, seen=seen, players=players)
-        )
+        return hint_to_wire(advise(hand, wild, rules, upcard=upcard, seen=seen, players=players))
     except PackError as exc:
         return str(exc), exc.field
 
@@ -125,7 +124,7 @@ class AdviceController(Controller):
             raise engine.NotYourTurn(seat, state.turn)
         seen = sight(game.view(state, seat), game.public_log(state, seat), seat, state.rules)
         advice = await anyio.to_thread.run_sync(hint, seen, limiter=_HINTS)
-        return to_wire.hint_to_wire(advice)
+        return hint_to_wire(advice)
 
     @post(
         "/v1/advise",
@@ -140,7 +139,7 @@ class AdviceController(Controller):
         status_code=200,
         responses=problems(400, 413, 422, 503),
     )
-    async def advise(self, services: AppServices, data: JSONBody[AdviseRequest]) -> HintOut:
+    async def advise(self, services: AppAdviceServices, data: JSONBody[AdviseRequest]) -> HintOut:
         asked = _advising(data)
         if asked.upcard is not None and len(asked.hand) > ADVICE_INLINE_CARDS:
             answer = await services.analyses.run(advised, asked)

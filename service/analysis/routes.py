@@ -8,9 +8,9 @@ from litestar.params import JSONBody
 import engine
 from engine.cards import Card, Rank
 from engine.rules import PRESET_NAMES
-from service.analysis.pool import analysed, is_costly
+from service.analysis.costly import analysed, is_costly
+from service.analysis.deps import AppAnalysisServices
 from service.analysis.wire import AnalyseRequest, AnalyseResponse
-from service.http.dependencies import AppServices
 from service.http.openapi_declarations import problems
 from service.http.problems import InvalidField, MissingWild
 from service.operations import metrics
@@ -57,12 +57,12 @@ class AnalysisController(Controller):
         ),
     )
     async def analyse(
-        self, services: AppServices, data: JSONBody[AnalyseRequest]
+        self, services: AppAnalysisServices, data: JSONBody[AnalyseRequest]
     ) -> AnalyseResponse:
         hand, wild, rules = _inputs(data)
         settings = services.settings
         if is_costly(hand, wild, settings.analysis_inline_cards, settings.analysis_inline_wilds):
-            answer = await services.analyses.analyse(hand, wild, rules)
+            answer = await services.analyses.run(analysed, hand, wild, rules)
         else:
             answer = analysed(hand, wild, rules)
         metrics.ANALYSES_RUN.inc()

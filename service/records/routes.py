@@ -9,9 +9,9 @@ from litestar.params import FromPath, HeaderParameter, QueryParameter
 
 from engine.records import MAX_RECORD_BYTES
 from service.games.routes import LOG_PAGE_MAX, LogSince
-from service.http.dependencies import AppServices
 from service.http.openapi_declarations import problems
 from service.records import logic
+from service.records.deps import AppRecordServices
 from service.records.wire import RecordImported, RecordJson, ReviewOut
 
 AnyRequest = Request[Any, Any, Any]
@@ -64,7 +64,7 @@ class RecordsController(Controller):
     )
     async def record(
         self,
-        services: AppServices,
+        services: AppRecordServices,
         game_id: FromPath[str],
         accept: Accept = None,
         since: LogSince = 0,
@@ -94,7 +94,9 @@ class RecordsController(Controller):
         responses=problems(413, 422, 503),
         status_code=201,
     )
-    async def import_record(self, services: AppServices, request: AnyRequest) -> RecordImported:
+    async def import_record(
+        self, services: AppRecordServices, request: AnyRequest
+    ) -> RecordImported:
         body = await request.body()
         text = request.content_type[0] == _TEXT
         return await logic.import_record(services, body, text=text)
@@ -114,7 +116,7 @@ class RecordsController(Controller):
         ),
         responses=problems(404, 409, 503),
     )
-    async def game_review(self, services: AppServices, game_id: FromPath[str]) -> ReviewOut:
+    async def game_review(self, services: AppRecordServices, game_id: FromPath[str]) -> ReviewOut:
         return await logic.game_review(services, game_id)
 
     @get(
@@ -124,5 +126,7 @@ class RecordsController(Controller):
         description="As a finished game's review (`GET /v1/games/{game_id}/review`).",
         responses=problems(404, 503, descriptions={404: "No such record"}),
     )
-    async def record_review(self, services: AppServices, record_id: FromPath[str]) -> ReviewOut:
+    async def record_review(
+        self, services: AppRecordServices, record_id: FromPath[str]
+    ) -> ReviewOut:
         return await logic.record_review(services, record_id)

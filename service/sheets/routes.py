@@ -10,12 +10,12 @@ from litestar.datastructures import ResponseHeader
 from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 
 from service.http import idempotency
-from service.http.dependencies import AppServices
 from service.http.idempotency import IdempotencyKey
 from service.http.openapi_declarations import SHEET_EDITOR, problems
 from service.sheets import lifecycle as scoresheets
 from service.sheets import pages as sheet_pages
 from service.sheets import wire as sheet_wire
+from service.sheets.deps import AppSheetServices
 from service.sheets.lifecycle import SHEETS_PATH, Editor
 
 AnyRequest = Request[Any, Any, Any]
@@ -51,7 +51,7 @@ class ScoreSheetsController(Controller):
     )
     async def create(
         self,
-        services: AppServices,
+        services: AppSheetServices,
         data: JSONBody[sheet_wire.CreateSheetRequest],
         idempotency_key: IdempotencyKey = None,
     ) -> Response[sheet_wire.SheetCreated]:
@@ -66,7 +66,7 @@ class ScoreSheetsController(Controller):
         responses=problems(404, 503),
     )
     async def get_sheet(
-        self, services: AppServices, sheet_id: FromPath[str]
+        self, services: AppSheetServices, sheet_id: FromPath[str]
     ) -> sheet_wire.ScoreSheet:
         loaded = await scoresheets.load_sheet(services.sheets, sheet_id)
         return loaded.to_wire()
@@ -87,7 +87,7 @@ class ScoreSheetsController(Controller):
     )
     async def enter_round(
         self,
-        services: AppServices,
+        services: AppSheetServices,
         sheet_id: FromPath[str],
         round: RoundInPath,
         data: JSONBody[sheet_wire.EnterRoundRequest],
@@ -108,7 +108,9 @@ class ScoreSheetsController(Controller):
         media_type="text/csv",
         responses=problems(404, 503),
     )
-    async def export_csv(self, services: AppServices, sheet_id: FromPath[str]) -> Response[str]:
+    async def export_csv(
+        self, services: AppSheetServices, sheet_id: FromPath[str]
+    ) -> Response[str]:
         loaded = await scoresheets.load_sheet(services.sheets, sheet_id)
         return Response(
             sheet_pages.sheet_csv(loaded.to_wire()),
@@ -129,7 +131,7 @@ class ScoreSheetsController(Controller):
         responses=problems(404, 422, 503),
     )
     async def print_sheet(
-        self, services: AppServices, sheet_id: FromPath[str], paper: Paper = "a4"
+        self, services: AppSheetServices, sheet_id: FromPath[str], paper: Paper = "a4"
     ) -> Response[str]:
         loaded = await scoresheets.load_sheet(services.sheets, sheet_id)
         return Response(

@@ -3,22 +3,24 @@ lobby, a browser's stream URL, leaving before the deal, the rematch."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any, Final
 
-from litestar import Controller, Response, get, post
+from litestar import Controller, Request, Response, get, post
+from litestar.datastructures import ResponseHeader
 from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 
 from service.games.acting_seat import Acting
-from service.games.routes import LOCATION
-from service.games.wire import GameView
+from service.games.wire import CreateGameRequest, GameCreated, GameView
 from service.http import idempotency
 from service.http.auth import RequiredToken
-from service.http.dependencies import AppServices
 from service.http.idempotency import IdempotencyKey
 from service.http.openapi_declarations import SEAT, problems
-from service.tables import seating
+from service.tables import creation, seating
+from service.tables.deps import AppTableServices
 from service.tables.index import LOBBY_LIMIT
 from service.tables.wire import ClaimRequest, Lobby, SeatClaimed, StreamUrl
+
+AnyRequest = Request[Any, Any, Any]
 
 InviteCode = Annotated[
     str,
@@ -46,6 +48,47 @@ LobbyLimit = Annotated[
     ),
 ]
 
+LOCATION: Final = ResponseHeader(
+    name="Location", description="The path of the game.", documentation_only=True
+)
+
+
+class GameCreationController(Controller):
+    """``POST /v1/games``: a game dealt at once, or a table that waits for players (tables
+    decide which: ``service.tables.creation``)."""
+
+    path = "/v1/games"
+    tags = ("games",)
+
+    @post(
+        operation_id="createGame",
+        summary="Create a game (dealt at once), or a table with open seats",
+        description=(
+            "Answers with each named seat's token (shown only this once) and the public view. "
+            "With every seat named the first round is dealt at once. With an `open` seat the "
+            "game `waits` (no cards dealt) and has an `invite_code` that others claim seats "
+            "with (`POST /v1/invites/{code}`); `listed` shows it in the lobby. The last open "
+            "seat taken deals the first round. A `bot` seat is a computer player (no token) "
+            "that moves by itself, each action its own version and event. `turn_seconds` "
+            "starts a turn clock: a person's turn not done in time is played for them by a "
+            "`normal` bot, and they are shown `away` until their token acts. With `seed` the "
+            "shuffles are reproducible; without it they come from a cryptographic source."
+        ),
+        status_code=201,
+        response_headers=[LOCATION],
+        responses=problems(400, 413, 422, 503),
+    )
+    async def create(
+        self,
+        request: AnyRequest,
+        services: AppTableServices,
+        data: JSONBody[CreateGameRequest],
+        idempotency_key: IdempotencyKey = None,
+    ) -> Response[GameCreated]:
+        retry = idempotency.retry_of("createGame", idempotency_key, data)
+        client = services.proxies.client_of(request)
+        return idempotency.answered(await creation.create(services, data, retry, client=client))
+
 
 class InvitesController(Controller):
     path = "/v1/invites"
@@ -67,7 +110,7 @@ class InvitesController(Controller):
     )
     async def claim(
         self,
-        services: AppServices,
+        services: AppTableServices,
         code: InviteCode,
         data: JSONBody[ClaimRequest],
         idempotency_key: IdempotencyKey = None,
@@ -91,7 +134,10 @@ class TablesController(Controller):
         responses=problems(422, 503),
     )
     async def lobby(
-        self, services: AppServices, cursor: LobbyCursor = None, limit: LobbyLimit = LOBBY_LIMIT
+        self,
+        services: AppTableServices,
+        cursor: LobbyCursor = None,
+        limit: LobbyLimit = LOBBY_LIMIT,
     ) -> Lobby:
         return await seating.lobby(services, limit, cursor)
 
@@ -114,7 +160,7 @@ class SeatsController(Controller):
     )
     async def stream_url(
         self,
-        services: AppServices,
+        services: AppTableServices,
         game_id: FromPath[str],
         acting_seat: Acting,
         idempotency_key: IdempotencyKey = None,
@@ -139,7 +185,7 @@ class SeatsController(Controller):
     )
     async def leave(
         self,
-        services: AppServices,
+        services: AppTableServices,
         game_id: FromPath[str],
         seat_token: RequiredToken,
         idempotency_key: IdempotencyKey = None,
@@ -164,7 +210,7 @@ class SeatsController(Controller):
     )
     async def rematch(
         self,
-        services: AppServices,
+        services: AppTableServices,
         game_id: FromPath[str],
         acting_seat: Acting,
         seat_token: RequiredToken,

@@ -23,7 +23,7 @@ from litestar.testing import TestClient
 from schemathesis.config import SchemathesisConfig
 from schemathesis.core.transport import Response
 
-from service.http.app import create_app
+from service.app import create_app
 from service.settings import Settings
 
 # Statuses a schema-valid request may still earn: a game id or token that is not real (404/401),

@@ -14,7 +14,7 @@ from litestar.testing import TestClient
 
 import engine
 from engine.cards import JOKER, Card, format_card, format_rank, parse_card
-from service.http.app import create_app
+from service.app import create_app
 from service.settings import Settings
 from tests.engine.reference import is_valid_meld, reference_min_deadwood
 from tests.service.test_games_api import assert_problem

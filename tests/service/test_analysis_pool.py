@@ -1,4 +1,4 @@
-"""Costly analyses in worker processes (``service.analysis.pool``): answered as the event loop
+"""Costly analyses in worker processes (``service.workers.pool``): answered as the event loop
 would answer them, from another process, refused with 503 past the queue's bound, and the
 processes started with the first costly analysis and stopped with the app."""
 
@@ -19,11 +19,12 @@ from litestar.testing import TestClient
 
 import engine
 from engine.cards import JOKER, parse_cards, parse_rank
-from service.analysis.pool import AnalysisPool, is_costly
-from service.http.app import create_app
+from service.analysis.costly import analysed, is_costly
+from service.analysis.to_wire import analysis_to_wire
+from service.app import create_app
 from service.http.problems import AnalysesBusy
 from service.settings import Settings
-from service.vocabulary import to_wire
+from service.workers.pool import WorkerPool
 from tests.service.costly_hands import LARGER_THAN_A_DEAL as LARGE
 from tests.service.costly_hands import SLOWEST_KNOWN as SLOW
 from tests.service.costly_hands import codes, hold_a_worker
@@ -42,8 +43,8 @@ def pooled() -> Iterator[tuple[Litestar, TestClient[Litestar]]]:
         yield app, client
 
 
-def pool_of(app: Litestar) -> AnalysisPool:
-    pool: AnalysisPool = app.state["services"].analyses
+def pool_of(app: Litestar) -> WorkerPool:
+    pool: WorkerPool = app.state["services"].analyses
     return pool
 
 
@@ -51,7 +52,7 @@ class HeldWorker:
     """A job that holds the app's one worker process (``costly_hands.hold_a_worker``), run on
     the app's event loop; built once the job runs in the worker."""
 
-    def __init__(self, client: TestClient[Litestar], pool: AnalysisPool, folder: Path) -> None:
+    def __init__(self, client: TestClient[Litestar], pool: WorkerPool, folder: Path) -> None:
         started, self._release = folder / "started", folder / "release"
         self._answer = client.blocking_portal.start_task_soon(
             pool.run, hold_a_worker, str(started), str(self._release)
@@ -86,9 +87,7 @@ def test_a_costly_hand_is_analysed_in_another_process(
     app, client = pooled
     assert pool_of(app).started is False  # nothing costly yet: no process
     hand = parse_cards(LARGE["hand"])
-    expected = to_wire.analysis_to_wire(
-        engine.analyse(hand, 8, engine.Rules.preset_named("classic"))
-    )
+    expected = analysis_to_wire(engine.analyse(hand, 8, engine.Rules.preset_named("classic")))
 
     def not_here(*_: Any) -> engine.Analysis:
         raise AssertionError("analysed on the event loop's process")
@@ -127,15 +126,17 @@ def test_past_the_queue_an_analysis_is_refused_with_retry_after(
 
 def test_the_bound_counts_every_analysis_running_or_waiting() -> None:
     async def scenario() -> None:
-        pool = AnalysisPool(processes=1, queue=1)
+        pool = WorkerPool(processes=1, queue=1)
         hand, wild = parse_cards(SLOW["hand"]), parse_rank(SLOW["wild"])
         rules = engine.Rules.from_spec(SLOW["rules"])
         try:
-            waiting = [asyncio.ensure_future(pool.analyse(hand, wild, rules)) for _ in range(2)]
+            waiting = [
+                asyncio.ensure_future(pool.run(analysed, hand, wild, rules)) for _ in range(2)
+            ]
             await asyncio.sleep(0)
             assert pool.pending == 2
             with pytest.raises(AnalysesBusy):
-                await pool.analyse(hand, wild, rules)
+                await pool.run(analysed, hand, wild, rules)
             answers = await asyncio.gather(*waiting)
             least = engine.min_deadwood(hand, wild, rules)
             assert [a.deadwood_points for a in answers] == [least, least]
@@ -154,7 +155,7 @@ def test_a_wait_for_room_ends_once_jobs_have_ended_and_left_that_much(tmp_path: 
     there: not at the first job's end when it leaves too little."""
 
     async def scenario() -> None:
-        pool = AnalysisPool(processes=1, queue=1)
+        pool = WorkerPool(processes=1, queue=1)
         started, release = tmp_path / "started", [tmp_path / "release-0", tmp_path / "release-1"]
         try:
             jobs = [

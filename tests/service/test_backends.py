@@ -10,16 +10,16 @@ from litestar.channels.backends.memory import MemoryChannelsBackend
 from litestar.stores.memory import MemoryStore as LitestarMemoryStore
 from litestar.stores.redis import RedisStore as LitestarRedisStore
 
-from service.bots.due_moves import MemoryDueMoves
-from service.bots.redis_due_moves import RedisDueMoves
+from service.app.backends import build_backends
 from service.settings import Settings
 from service.sheets.redis_store import RedisSheetStore
 from service.sheets.store import MemorySheetStore
-from service.storage.backends import build_backends
+from service.storage.channels import channel_of
+from service.storage.due_moves import MemoryDueMoves
 from service.storage.game_store import MemoryStore
+from service.storage.redis_due_moves import RedisDueMoves
 from service.storage.redis_game_store import RedisStore
 from service.storage.redis_keys import events_key
-from service.streams.channels import channel_of
 from service.streams.redis_channels import GameEventsBackend
 from service.tables.index import MemoryTableIndex
 from service.tables.redis_index import RedisTableIndex

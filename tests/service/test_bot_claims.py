@@ -22,17 +22,17 @@ import msgspec
 import pytest
 
 from engine import game
-from service.analysis.pool import AnalysisPool
+from service.app.services import Services
 from service.bots import turns
 from service.bots.tasks import BotTasks
 from service.games import lifecycle
 from service.games.wire import CreateGameRequest
-from service.http.dependencies import Services
 from service.http.problems import AnalysesBusy
 from service.operations import crash_points
 from service.settings import Settings
 from service.storage.game_store import MemoryStore
 from service.tables.index import MemoryTableIndex
+from service.workers.pool import WorkerPool
 from tests.service.test_table_store import create, services_on
 
 _R = TypeVar("_R")
@@ -40,7 +40,7 @@ LEASE = 0.3
 WAIT_SECONDS = 60.0
 
 
-class InlinePool(AnalysisPool):
+class InlinePool(WorkerPool):
     """The bots' decisions on the event loop: what a worker process runs, without one."""
 
     def __init__(self) -> None:
@@ -50,7 +50,7 @@ class InlinePool(AnalysisPool):
         return work(*args, **kwargs)
 
 
-class BusyPool(AnalysisPool):
+class BusyPool(WorkerPool):
     def __init__(self) -> None:
         super().__init__(processes=1, queue=0)
 
@@ -64,7 +64,7 @@ class SimulatedCrash(Exception):
 
 @asynccontextmanager
 async def two_instances(
-    pool: AnalysisPool | None = None, crash: tuple[tuple[str, float], ...] = ()
+    pool: WorkerPool | None = None, crash: tuple[tuple[str, float], ...] = ()
 ) -> AsyncIterator[tuple[Services, Services]]:
     """Two instances on one memory store: the first with ``crash`` points, the second without."""
     store = MemoryStore()

@@ -9,8 +9,8 @@ import asyncio
 import pytest
 from litestar.testing import TestClient
 
+from service.app import create_app
 from service.bots.holdings import BotGameHoldings
-from service.http.app import create_app
 from service.http.problems import BotGamesQuotaReached
 from service.settings import Settings
 from tests.service.test_games_api import assert_problem

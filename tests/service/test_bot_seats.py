@@ -17,7 +17,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.http.app import create_app
+from service.app import create_app
 from service.settings import Settings
 from tests.service.test_events import parse_events
 from tests.service.test_tables import bearer

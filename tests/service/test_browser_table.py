@@ -17,7 +17,7 @@ import pytest
 from litestar import Litestar
 from playwright.sync_api import Page, Request, sync_playwright
 
-from service.http.app import create_app
+from service.app import create_app
 from service.settings import Settings
 
 CHROMIUM = Path("/usr/bin/chromium")

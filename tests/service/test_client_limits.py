@@ -19,7 +19,7 @@ from litestar import Litestar, Request
 from litestar.stores.memory import MemoryStore
 from litestar.testing import TestClient
 
-from service.http.app import create_app
+from service.app import create_app
 from service.http.client_address import TrustedProxies
 from service.http.rate_limits import QUOTA_OPERATIONS, RATE_LIMITED_OPERATIONS, STORE_NAME
 from service.settings import Settings

@@ -17,7 +17,7 @@ from engine import advice as engine_advice
 from service.advice import routes as advice_routes
 from service.advice.routes import ADVICE_INLINE_CARDS
 from service.advice.wire import AdviseRequest
-from service.http.app import create_app
+from service.app import create_app
 from service.settings import Settings
 from tests.service.costly_hands import COSTLY_ADVICE
 from tests.service.test_analysis_pool import HeldWorker, pool_of

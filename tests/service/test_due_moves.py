@@ -1,4 +1,4 @@
-"""The due moves (``service.bots.due_moves``) on memory, Redis and a Redis Cluster: one suite
+"""The due moves (``service.storage.due_moves``) on memory, Redis and a Redis Cluster: one suite
 for all three. A game's entry is written by its create and commits, in the same step as the
 version (so a commit refused writes nothing); an entry is taken once its time has come, moved on
 by the lease as it is taken, so two takers racing never both get it while the lease holds; a
@@ -15,16 +15,16 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from service.analysis.pool import AnalysisPool
+from service.app import create_app
+from service.app.services import Services
 from service.bots import tasks, turns
-from service.bots.due_moves import DueMoves
 from service.games.wire import CreateGameRequest
-from service.http.app import create_app
-from service.http.dependencies import Services
 from service.settings import Settings
+from service.storage.due_moves import DueMoves
 from service.storage.game_store import MemoryStore, Store
 from service.storage.redis_keys import SHARDS, shard_of
 from service.tables.index import MemoryTableIndex
+from service.workers.pool import WorkerPool
 from tests.service.costly_hands import hold_a_worker
 from tests.service.test_store import StoreKind, beside, new_id, run, store_kind
 from tests.service.test_table_store import create, services_on
@@ -323,7 +323,7 @@ def test_a_commit_that_puts_a_bot_on_turn_starts_it_unless_games_wait_for_room(
     asyncio.run(scenario())
 
 
-async def _fill(pool: AnalysisPool, tmp_path: Path) -> tuple[list[asyncio.Task[str]], Path]:
+async def _fill(pool: WorkerPool, tmp_path: Path) -> tuple[list[asyncio.Task[str]], Path]:
     """Every place of the pool taken by a job that holds its worker until the returned file
     exists: the jobs, and that file's path."""
     release = tmp_path / "release"

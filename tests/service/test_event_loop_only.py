@@ -16,7 +16,7 @@ import litestar.concurrency
 import pytest
 from litestar.testing import TestClient
 
-from service.http.app import create_app
+from service.app import create_app
 from service.settings import Settings
 
 

@@ -16,15 +16,15 @@ from litestar.response import ServerSentEventMessage
 from litestar.testing import TestClient
 
 from engine.game.state import GameState
+from service.app import create_app
+from service.app.services import Services
 from service.games.lifecycle import view_of
 from service.games.records import GameRecord
 from service.games.wire import GameView
-from service.http.app import create_app
-from service.http.dependencies import Services
 from service.settings import Settings
+from service.storage.channels import channel_of
 from service.storage.game_store import StoreUnavailable
 from service.streams import events as event_stream
-from service.streams.channels import channel_of
 from service.streams.wire import GameEvent
 from tests.service.http_player import HttpGame
 

@@ -14,7 +14,7 @@ import redis
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.http.app import create_app
+from service.app import create_app
 from service.settings import Settings
 from service.storage.game_store import MemoryStore
 from service.storage.redis_game_store import RedisStore

@@ -10,7 +10,7 @@ import pytest
 from litestar.stores.redis import RedisStore
 from litestar.testing import TestClient
 
-from service.http.app import create_app
+from service.app import create_app
 from service.http.rate_limits import STORE_NAME
 from service.settings import Settings
 from service.storage.game_store import MemoryStore, StoreFull

@@ -33,7 +33,7 @@ from playwright.sync_api import (
 )
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from service.http.app import create_app
+from service.app import create_app
 from service.settings import Settings
 from tests.service.test_browser_table import CHROMIUM, CHROMIUM_ARGS
 

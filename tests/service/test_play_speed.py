@@ -24,7 +24,7 @@ import pytest
 from litestar import Litestar
 from playwright.sync_api import Browser, Page, Route, expect
 
-from service.http.app import create_app
+from service.app import create_app
 from service.settings import Settings
 from tests.service import test_play_page as play
 from tests.service.test_play_page import (

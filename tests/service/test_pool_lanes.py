@@ -1,4 +1,4 @@
-"""The worker pool's two lanes (``service.analysis.pool``): work for games with a person goes
+"""The worker pool's two lanes (``service.workers.pool``): work for games with a person goes
 before work for games of bots only, has a queue of its own, and (with two processes or more)
 always finds a process bot-only work may not take; a bot's decision takes its game's lane;
 stopping the pool with work queued refuses
@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
-from service.analysis.pool import _LANE as pool_lane
-from service.analysis.pool import AnalysisPool, Lane, work_for
-from service.http.app import create_app
+from service.app import create_app
 from service.http.problems import AnalysesBusy
 from service.settings import Settings
+from service.workers.pool import _LANE as pool_lane
+from service.workers.pool import Lane, WorkerPool, work_for
 from tests.service.costly_hands import hold_a_worker, note_done
 
 
@@ -42,7 +42,7 @@ def in_lane(bots_only: bool, job: Callable[[], Awaitable[str]]) -> asyncio.Task[
     return asyncio.ensure_future(lane())
 
 
-async def held(pool: AnalysisPool, bots_only: bool, folder: Path, name: str) -> asyncio.Task[str]:
+async def held(pool: WorkerPool, bots_only: bool, folder: Path, name: str) -> asyncio.Task[str]:
     """A job holding one of the pool's processes until ``folder/name.release`` exists."""
     started = folder / f"{name}.started"
     task = in_lane(
@@ -52,9 +52,9 @@ async def held(pool: AnalysisPool, bots_only: bool, folder: Path, name: str) -> 
     return task
 
 
-def scenario(body: Callable[[AnalysisPool], Coroutine[Any, Any, None]], **sizes: int) -> None:
+def scenario(body: Callable[[WorkerPool], Coroutine[Any, Any, None]], **sizes: int) -> None:
     async def run() -> None:
-        pool = AnalysisPool(**sizes)
+        pool = WorkerPool(**sizes)
         try:
             await body(pool)
         finally:
@@ -66,7 +66,7 @@ def scenario(body: Callable[[AnalysisPool], Coroutine[Any, Any, None]], **sizes:
 def test_a_persons_work_goes_before_bot_only_work_queued_earlier(tmp_path: Path) -> None:
     log = tmp_path / "order"
 
-    async def body(pool: AnalysisPool) -> None:
+    async def body(pool: WorkerPool) -> None:
         holding = await held(pool, True, tmp_path, "hold")
         bots = [in_lane(True, partial(pool.run, note_done, f"bots{i}", str(log))) for i in range(3)]
         await until(lambda: pool.pending == 4, "the bots' jobs queued")
@@ -83,7 +83,7 @@ def test_a_persons_work_goes_before_bot_only_work_queued_earlier(tmp_path: Path)
 
 
 def test_bot_only_work_cannot_fill_the_persons_queue(tmp_path: Path) -> None:
-    async def body(pool: AnalysisPool) -> None:
+    async def body(pool: WorkerPool) -> None:
         holding = await held(pool, True, tmp_path, "hold")
         waiting = in_lane(True, lambda: pool.run(note_done, "bots", str(tmp_path / "log")))
         await until(lambda: pool.pending == 2, "the bots' job queued")
@@ -99,7 +99,7 @@ def test_bot_only_work_cannot_fill_the_persons_queue(tmp_path: Path) -> None:
 
 
 def test_with_two_processes_bot_only_work_leaves_one_to_people(tmp_path: Path) -> None:
-    async def body(pool: AnalysisPool) -> None:
+    async def body(pool: WorkerPool) -> None:
         first = await held(pool, True, tmp_path, "bots1")
         second = in_lane(
             True,
@@ -123,7 +123,7 @@ def test_stopping_with_work_queued_refuses_it_without_a_traceback(
     failures: list[threading.ExceptHookArgs] = []
     monkeypatch.setattr(threading, "excepthook", failures.append)
 
-    async def body(pool: AnalysisPool) -> None:
+    async def body(pool: WorkerPool) -> None:
         holding = await held(pool, True, tmp_path, "hold")
         queued = [
             in_lane(True, partial(pool.run, note_done, f"q{i}", str(tmp_path / "log")))
@@ -152,7 +152,7 @@ def test_a_bots_decision_takes_the_lane_of_its_games_seats(
     """Through the app: the decisions of a game of bots only go in the bots' lane, those of a
     game a person plays in go in the people's (the game's load sets the lane of its task)."""
     app = create_app(Settings(bot_games_per_client=0))
-    pool: AnalysisPool = app.state["services"].bots.pool
+    pool: WorkerPool = app.state["services"].bots.pool
     lanes: dict[str, set[Lane]] = {}
     run = pool.run
 

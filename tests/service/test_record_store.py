@@ -12,6 +12,7 @@ from collections.abc import Callable, Coroutine, Iterator
 
 import pytest
 
+from service.app.redis_backends import backends_beside
 from service.records.store import (
     SEED_SECRET_KEY,
     MemoryRecordStore,
@@ -21,7 +22,6 @@ from service.records.store import (
 )
 from service.settings import Settings
 from service.storage.game_store import StoreFull
-from service.storage.redis_backends import backends_beside
 from service.storage.redis_game_store import RedisStore
 from tests.service.conftest_redis import delete_prefixed
 

@@ -17,8 +17,8 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from engine.records import MAX_RECORD_BYTES
+from service.app import create_app
 from service.games import records as game_records
-from service.http.app import create_app
 from service.settings import Settings
 from tests.service.test_bot_seats import WAIT_SECONDS, poll
 

@@ -19,7 +19,7 @@ import pytest
 import yaml  # type: ignore[import-untyped]  # PyYAML comes with litestar, without stubs
 from litestar.testing import TestClient
 
-from service.http.app import create_app
+from service.app import create_app
 from service.settings import Settings
 from tests.redis_servers import free_port
 

@@ -12,9 +12,9 @@ from collections.abc import Callable
 import pytest
 from litestar.channels import ChannelsPlugin
 
+from service.storage.channels import channel_of
 from service.storage.redis_game_store import RedisStore
 from service.storage.redis_keys import events_key
-from service.streams.channels import channel_of
 from service.streams.redis_channels import GameEventsBackend
 from tests.redis_servers import RedisServer
 

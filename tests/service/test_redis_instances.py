@@ -18,8 +18,8 @@ from typing import Any
 import httpx
 import pytest
 
+from service.app.backends import build_backends
 from service.settings import Settings
-from service.storage.backends import build_backends
 from service.streams.redis_channels import GameEventsBackend
 from tests.redis_servers import (
     LIMITS_OFF,

@@ -10,7 +10,7 @@ import pytest
 from litestar.testing import TestClient
 
 from service.__main__ import APP_FACTORY
-from service.http.app import create_app
+from service.app import create_app
 from service.settings import Settings, SettingsError
 from service.storage.game_store import MemoryStore
 

@@ -17,7 +17,8 @@ import redis
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.http.app import create_app
+from service.app import create_app
+from service.app.redis_backends import backends_beside
 from service.settings import Settings
 from service.sheets import lifecycle as scoresheets
 from service.sheets import wire as sheet_wire
@@ -28,7 +29,6 @@ from service.sheets.store import (
     StoredSheet,
 )
 from service.storage.game_store import StoreFull
-from service.storage.redis_backends import backends_beside
 from service.storage.redis_game_store import RedisStore
 from tests.service.conftest_redis import delete_prefixed
 from tests.service.manual_clock import ManualClock

@@ -25,9 +25,9 @@ from engine.game import Discard, Draw, apply, legal_actions, new_game
 from engine.game.speed import choosers
 from engine.rules import Rules
 from engine.seeds import mixed_seed
-from service.bots import calls
+from service.app import create_app
+from service.games import calls
 from service.games.records import GameRecord
-from service.http.app import create_app
 from service.records.given import SEED_LIMIT
 from tests.service.test_bot_seats import FAST_SWEEPS, WAIT_SECONDS, create, log_of, poll, public
 from tests.service.test_events import parse_events

@@ -9,10 +9,10 @@ import pytest
 import redis.asyncio as aioredis
 import redis.exceptions as redis_errors
 
-from service.analysis.pool import AnalysisPool
 from service.bots import tasks as bot_tasks
 from service.bots.tasks import BotTasks
 from service.storage.redis_connection import sent
+from service.workers.pool import WorkerPool
 
 
 def test_a_cancelled_command_that_surfaces_as_a_connection_error_stays_a_cancellation() -> None:
@@ -53,7 +53,7 @@ def test_a_sweeper_that_swallows_its_cancellation_does_not_hold_the_shutdown(
         await asyncio.sleep(3600)  # runs on, until cancelled a second time
 
     async def scenario() -> None:
-        tasks = BotTasks(AnalysisPool(processes=1, queue=1))
+        tasks = BotTasks(WorkerPool(processes=1, queue=1))
         tasks.start(drive, stubborn_sweep)
         await asyncio.sleep(0)  # the sweeper starts
         await asyncio.wait_for(tasks.close(), timeout=60)

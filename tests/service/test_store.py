@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from service.app.backends import Backends, memory_backends_beside
+from service.app.redis_backends import backends_beside
 from service.settings import Settings
-from service.storage.backends import Backends, memory_backends_beside
 from service.storage.game_store import GameExists, MemoryStore, Store, StoredGame
-from service.storage.redis_backends import backends_beside
 from service.storage.redis_game_store import RedisStore
 from service.storage.redis_keys import game_key, log_key
 from tests.service.conftest_redis import delete_prefixed

@@ -11,7 +11,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.http.app import create_app
+from service.app import create_app
 from service.settings import Settings
 from tests.service.asgi_calls import asgi_post, status_and_body
 from tests.service.test_games_api import assert_problem

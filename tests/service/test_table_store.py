@@ -18,12 +18,11 @@ import redis
 from litestar.channels import ChannelsPlugin
 from litestar.channels.backends.memory import MemoryChannelsBackend
 
-from service.analysis.pool import AnalysisPool
+from service.app.services import Services
 from service.bots.tasks import BotTasks
 from service.games.decoded_cache import DecodedGames
 from service.games.wire import CreateGameRequest, GameCreated, PlayerIn
 from service.http.client_address import TrustedProxies
-from service.http.dependencies import Services
 from service.http.problems import TableFull
 from service.settings import Settings
 from service.sheets.store import MemorySheetStore
@@ -32,6 +31,7 @@ from service.streams.limits import StreamSlots
 from service.tables import creation, seating
 from service.tables.index import TableIndex
 from service.tables.wire import SeatClaimed
+from service.workers.pool import WorkerPool
 from tests.service.test_store import DAY, StoreKind, beside, new_id, run, store_kind
 
 __all__ = ["store_kind"]  # the fixture, shared with the store suite
@@ -133,13 +133,13 @@ async def services_on(
             store_kind="memory",
             channels=channels,
             decoded=DecodedGames(),
-            analyses=AnalysisPool(processes=1, queue=1),
+            analyses=WorkerPool(processes=1, queue=1),
             streams=StreamSlots(per_instance=8, per_client=8),
             proxies=TrustedProxies(()),
             tables=index,
             sheets=MemorySheetStore(ttl=game_ttl),
             due=beside(store).due,
-            bots=BotTasks(AnalysisPool(processes=1, queue=1)),
+            bots=BotTasks(WorkerPool(processes=1, queue=1)),
         )
     finally:
         await channels._on_shutdown()

@@ -10,6 +10,7 @@ import engine
 from engine.analysis import analysis_document, build_document
 from engine.cards import ACE, KING
 from engine.rules import RulesSpec
+from service.analysis.to_wire import analysis_to_wire
 from service.analysis.wire import AnalyseResponse, DiscardOut
 from service.http.problems import InvalidField
 from service.vocabulary import to_engine, to_wire
@@ -75,8 +76,8 @@ def test_the_wire_answer_is_the_engine_s_analysis_document(
     would show here), and the document meets the published schema's constraints."""
     analysis = engine.analyse(hand.split(), wild, rules)
     document = analysis_document(analysis)
-    assert msgspec.to_builtins(to_wire.analysis_to_wire(analysis)) == document
-    assert msgspec.convert(document, AnalyseResponse) == to_wire.analysis_to_wire(analysis)
+    assert msgspec.to_builtins(analysis_to_wire(analysis)) == document
+    assert msgspec.convert(document, AnalyseResponse) == analysis_to_wire(analysis)
     assert msgspec.json.decode(msgspec.json.encode(document)) == document  # plain JSON values
 
 

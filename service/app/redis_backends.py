@@ -1,4 +1,4 @@
-"""The Redis family of backends (``service.storage.backends``): the games' store and everything
+"""The Redis family of backends (``service.app.backends``): the games' store and everything
 beside it on the store's one client and key prefix, so a Redis Cluster deployment is one pool per
 node and every key of the service shares one prefix."""
 
@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from litestar.stores.redis import RedisStore as LitestarRedisStore
 
-from service.bots.redis_due_moves import RedisDueMoves
+from service.app.backends import Backends
 from service.records.redis_store import RedisRecordStore
 from service.settings import Settings
 from service.sheets.redis_store import RedisSheetStore
-from service.storage.backends import Backends
+from service.storage.redis_due_moves import RedisDueMoves
 from service.storage.redis_game_store import RedisStore
 from service.streams.redis_channels import GameEventsBackend
 from service.tables.redis_index import RedisTableIndex

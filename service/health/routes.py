@@ -5,9 +5,9 @@ from __future__ import annotations
 from litestar import Controller, get
 from prometheus_client import REGISTRY, generate_latest
 
-from service.http.dependencies import AppServices
+from service.health.deps import AppHealthServices
+from service.health.wire import Health, Readiness
 from service.http.openapi_declarations import problems
-from service.operations.wire import Health, Readiness
 
 
 class OperationsController(Controller):
@@ -29,7 +29,7 @@ class OperationsController(Controller):
         description="503 while the store (Redis) cannot be reached.",
         responses=problems(503),
     )
-    async def readyz(self, services: AppServices) -> Readiness:
+    async def readyz(self, services: AppHealthServices) -> Readiness:
         await services.store.ping()
         return Readiness(status="ready", store=services.store_kind)
 

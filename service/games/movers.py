@@ -5,9 +5,9 @@ A game record says it in four fields (``game_records.GameRecord``): ``bots`` (ea
 level, None for a person), ``away`` (the seats whose turn the clock played), ``turn_seconds``
 and ``turn_started``. From them and the state alone, ``mover`` says whether a bot is to move
 now and ``due_at`` when the next bot move is due; every commit of a game with bots or a clock
-writes its entry in the due moves (``service.bots.due_moves``, ``entry_due``) in the same atomic
-step, and ``after_commit`` starts this instance's driver (``service.bots.turns``) when a bot is
-to move at once.
+writes its entry in the due moves (``service.storage.due_moves``, ``entry_due``) in the same atomic
+step; told of the commit (``service.games.bus``), the bots' drivers start at once when a bot is
+to move now (``service.bots.reactions``).
 """
 
 from __future__ import annotations
@@ -18,10 +18,9 @@ from typing import Final
 import msgspec
 
 from engine.game.state import GameState
-from service.bots import calls
+from service.games import calls
 from service.games.records import GameRecord
 from service.games.wire import PlayerOut
-from service.http.dependencies import Services
 
 TAKEOVER_LEVEL: Final = "normal"
 """The level that plays a person's overdue turn, and a seat its player left during play."""
@@ -80,22 +79,13 @@ def stalled(record: GameRecord, state: GameState, now: float, lease: float) -> b
     return due is not None and now > due + lease
 
 
-def look_after(services: Services, game_id: str, record: GameRecord, state: GameState) -> None:
-    """Drive the game here if the move the service owes in it is overdue by more than a lease
-    (what a request that loads a game does: no game waits on the sweepers alone)."""
-    if controlled(record) and stalled(
-        record, state, time.time(), services.settings.bot_lease_seconds
-    ):
-        services.bots.nudge(game_id)
-
-
 def committed(
     before: GameRecord, old: GameState, new: GameState, head: bytes, *, by_token: bool
 ) -> GameRecord:
     """The record after the seat on turn in ``old`` acted: ``head`` the new state's, the turn's
     start moved on if the seat on turn changed or a round was dealt. A seat whose token acted
     is back from away; a person whose overdue turn a bot played (``by_token`` false) is away.
-    In a speed game, a seat chose (``service.bots.calls.committed``)."""
+    In a speed game, a seat chose (``service.games.calls.committed``)."""
     if calls.is_speed(old):
         return calls.committed(before, old, new, head, by_token=by_token)
     seat = old.turn
@@ -122,16 +112,6 @@ def seated_players(players: list[PlayerOut], record: GameRecord) -> list[PlayerO
 
 
 def entry_due(record: GameRecord, state: GameState) -> float | None:
-    """The game's due entry as the commit of ``record`` writes it (``service.bots.due_moves``):
+    """The game's due entry as the commit of ``record`` writes it (``service.storage.due_moves``):
     when the service's next move is due, None if it never is."""
     return due_at(record, state) if controlled(record) else None
-
-
-async def after_commit(
-    services: Services, game_id: str, record: GameRecord, state: GameState
-) -> None:
-    """After a commit (which wrote the game's due entry with it): when a bot is to move now,
-    start this instance's driver, which claims the game before it decides (unless other games
-    wait for room: then it waits its turn among them, ``BotTasks.nudge_in_turn``)."""
-    if controlled(record) and mover(record, state, time.time()) is not None:
-        services.bots.nudge_in_turn(game_id)

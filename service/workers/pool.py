@@ -1,4 +1,5 @@
-"""Costly analyses in worker processes, so that one large hand never holds up the event loop.
+"""Worker processes for costly work (analyses, reviews, the bots' decisions), so that one large
+hand never holds up the event loop.
 
 An exact analysis holds the interpreter's lock for all of its time (the compiled search never
 lets go of it), so a worker thread does not free the event loop: a 30-card hand with eight
@@ -37,11 +38,7 @@ from contextvars import ContextVar
 from functools import partial
 from typing import Any, Final, TypeVar
 
-import engine
-from engine.cards import JOKER, Card, Rank, rank_of
-from service.analysis.wire import AnalyseResponse
 from service.http.problems import AnalysesBusy
-from service.vocabulary import to_wire
 
 RETRY_AFTER_SECONDS: Final = 1
 FED_AHEAD: Final = 1
@@ -49,29 +46,6 @@ FED_AHEAD: Final = 1
 queue, so a process that ends one starts the next at once, not after a round trip through the
 event loop (which halved the bots' moves a second, their decisions being a millisecond or two)."""
 _R = TypeVar("_R")
-
-
-def is_costly(hand: list[Card], wild: Rank, inline_cards: int, inline_wilds: int) -> bool:
-    """Whether the analysis of ``hand`` should leave the event loop: more cards than
-    ``inline_cards`` and more wilds than ``inline_wilds``.
-
-    The exact search's cost grows with the hand and, far faster, with its wilds (each can fill
-    any meld). Measured by hill-climbing towards the slowest hands: at 16 cards, a millisecond or
-    two whatever the wilds; at 30 cards, about 2 ms with no wild, 20 ms with two, 50 ms with
-    four, and over 100 ms with eight. Counting them costs next to nothing."""
-    if len(hand) <= inline_cards:
-        return False
-    wilds = 0
-    for card in hand:
-        if card == JOKER or rank_of(card) == wild:
-            wilds += 1
-    return wilds > inline_wilds
-
-
-def analysed(hand: list[Card], wild: Rank, rules: engine.Rules) -> AnalyseResponse:
-    """The analysis as the wire has it; what a worker process runs (its answer comes back
-    pickled, so its wire structs, not the engine's values)."""
-    return to_wire.analysis_to_wire(engine.analyse(hand, wild, rules))
 
 
 def _yield_to_the_event_loop() -> None:
@@ -97,7 +71,7 @@ def work_for(bots_only: bool) -> None:
     _LANE.set(Lane.BOTS_ONLY if bots_only else Lane.PEOPLE)
 
 
-class AnalysisPool:
+class WorkerPool:
     """Worker processes for costly analyses (and, a pool of their own, the computer players'
     decisions: ``service.bots.turns``), with a bounded queue per lane."""
 
@@ -151,10 +125,6 @@ class AnalysisPool:
     def started(self) -> bool:
         """Whether the processes are up (from the first costly analysis until ``close``)."""
         return self._executor is not None
-
-    async def analyse(self, hand: list[Card], wild: Rank, rules: engine.Rules) -> AnalyseResponse:
-        """The analysis, from a worker process; ``AnalysesBusy`` when the queue is full."""
-        return await self.run(analysed, hand, wild, rules)
 
     async def run(self, work: Callable[..., _R], *args: Any, **kwargs: Any) -> _R:
         """``work(*args, **kwargs)`` in a worker process (a module-level function, its

@@ -3,7 +3,7 @@ clients can be generated from it (openapi-python-client, openapi-typescript; doc
 
 Two stages, both on the document's first use (``served_document``: building Litestar's document
 costs more than the rest of the app, and most apps never serve it). ``finish_document``
-(``service.openapi.links``), on Litestar's document objects: the only error schema is the
+(``service.app.links``), on Litestar's document objects: the only error schema is the
 problem details one (Litestar adds its own 400 body for handlers with parameters), and the links
 from a created game or score sheet to its operations (so a client, or schemathesis's stateful
 phase, can follow a game from its creation to a seat claimed by its invite code, and on to that
@@ -40,11 +40,11 @@ import msgspec
 from litestar import Litestar, Request
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 
+from service.app.links import finish_document
 from service.http.openapi_declarations import EDIT_TOKEN, SEAT_TOKEN
 from service.http.problems import PROBLEM_MEDIA_TYPE
 from service.http.rate_limits import RATE_LIMITED_OPERATIONS
 from service.http.wire import Out, Strict
-from service.openapi.links import finish_document
 from service.streams import events as event_stream
 
 # -- the second stage: the document as a dict -----------------------------------------------------

@@ -2,7 +2,7 @@
 memory (the default, one instance), or all in one Redis or Redis Cluster (``REDIS_URL``), on one
 client and key prefix, shared by every instance.
 
-Each feature owns its backends (``service.tables.index``, ``service.bots.due_moves``,
+Each feature owns its backends (``service.tables.index``, ``service.storage.due_moves``,
 ``service.sheets.store``, ``service.streams.redis_channels``); this module only picks the family.
 Only a Redis deployment imports the Redis client code.
 """
@@ -17,10 +17,10 @@ from litestar.channels.backends.memory import MemoryChannelsBackend
 from litestar.stores.base import Store as LitestarStore
 from litestar.stores.memory import MemoryStore as LitestarMemoryStore
 
-from service.bots.due_moves import DueMoves
 from service.records.store import MemoryRecordStore, RecordStore
 from service.settings import Settings
 from service.sheets.store import MemorySheetStore, SheetStore
+from service.storage.due_moves import DueMoves
 from service.storage.game_store import MemoryStore, Store
 from service.tables.index import MemoryTableIndex, TableIndex
 
@@ -49,7 +49,7 @@ class Backends:
 def build_backends(settings: Settings) -> Backends:
     """The backends ``settings`` chooses: Redis when ``REDIS_URL`` is set, else memory."""
     if settings.redis_url:
-        from service.storage.redis_backends import redis_backends  # noqa: PLC0415
+        from service.app.redis_backends import redis_backends  # noqa: PLC0415
 
         return redis_backends(settings, settings.redis_url)
     return memory_backends(settings)

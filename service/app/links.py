@@ -1,4 +1,4 @@
-"""The first stage of finishing the OpenAPI document (``service.openapi.document``), on
+"""The first stage of finishing the OpenAPI document (``service.app.document``), on
 Litestar's document objects: Litestar's own error bodies out (every error is a problem), and the
 links from a response to the operations it leads to, so a client, or schemathesis's stateful
 phase, can follow a game from its creation to a seat claimed by its invite code and on to that

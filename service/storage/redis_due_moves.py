@@ -1,4 +1,4 @@
-"""The moves the service owes (``service.bots.due_moves``) in Redis, for every instance: one
+"""The moves the service owes (``service.storage.due_moves``) in Redis, for every instance: one
 sorted set of due entries per shard of the games, in the games' own slot (the layout:
 ``service.storage.redis_keys``), written by the games' commits; a lease key per game being
 driven; and the sweeping instances, which share the shards between them.

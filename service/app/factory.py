@@ -21,32 +21,38 @@ from litestar.static_files import create_static_files_router
 from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]  # no py.typed
 
 from service.advice.routes import AdviceController
-from service.analysis.pool import AnalysisPool
 from service.analysis.routes import AnalysisController
+from service.app.backends import build_backends
+from service.app.document import FinishedJsonRenderPlugin, FinishedSwaggerRenderPlugin
+from service.app.services import Services, services_from_state
 from service.bots import turns as bot_turns
 from service.bots.holdings import BotGameHoldings
 from service.bots.tasks import BotTasks
 from service.games.acting_seat import acting_seat
 from service.games.decoded_cache import DecodedGames
 from service.games.routes import GamesController
+from service.health.routes import OperationsController
 from service.http.access_log import AccessLog, access_log_config
 from service.http.auth import seat_token, viewer_token
 from service.http.client_address import TrustedProxies
-from service.http.dependencies import Services, services_from_state
 from service.http.problems import EXCEPTION_MAP, schema_page_not_found_as_problem
 from service.http.rate_limits import STORE_NAME, rate_limit_middleware
 from service.http.read_timeout import ReadTimeoutMiddleware
 from service.http.strict_body import StrictBodyRequest, decode_body_strictly
-from service.openapi.document import FinishedJsonRenderPlugin, FinishedSwaggerRenderPlugin
-from service.operations.routes import OperationsController
 from service.play.routes import play_routes
 from service.records.routes import RecordsController
 from service.settings import Settings
 from service.sheets.lifecycle import sheet_editor
 from service.sheets.routes import ScoreSheetsController
-from service.storage.backends import build_backends
 from service.streams.limits import StreamSlots
-from service.tables.routes import InvitesController, SeatsController, TablesController
+from service.streams.routes import StreamsController
+from service.tables.routes import (
+    GameCreationController,
+    InvitesController,
+    SeatsController,
+    TablesController,
+)
+from service.workers.pool import WorkerPool
 
 API_VERSION = "1.0.0"
 DOCS_ASSETS = "/schema/assets"
@@ -108,8 +114,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         subscriber_max_backlog=64,
         subscriber_backlog_strategy="dropleft",
     )
-    analyses = AnalysisPool(processes=settings.analysis_processes, queue=settings.analysis_queue)
-    bots = BotTasks(AnalysisPool(processes=settings.bot_processes, queue=settings.bot_queue))
+    analyses = WorkerPool(processes=settings.analysis_processes, queue=settings.analysis_queue)
+    bots = BotTasks(WorkerPool(processes=settings.bot_processes, queue=settings.bot_queue))
     services = Services(
         settings=settings,
         store=backends.games,
@@ -140,7 +146,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
     app = Litestar(
         route_handlers=[
             AnalysisController,
+            GameCreationController,
             GamesController,
+            StreamsController,
             AdviceController,
             InvitesController,
             TablesController,

@@ -6,7 +6,7 @@ game record's ``turn_started`` is then the open call's start, and its deadline t
 ``call_seconds``. The service owes a choice at once for every bot seat and every away seat
 (a person whose call ran out, until their token acts again: a ``normal`` bot chooses for
 them), and the caller's timeout (``CALL_TIMEOUT``) at the deadline. Both are made by the
-turn clock's machinery (``service.bots.seats`` and ``turns``): one due entry per game, the
+turn clock's machinery (``service.games.movers`` and ``turns``): one due entry per game, the
 sweepers on every instance, and the game's compare-and-set, so each happens exactly once.
 """
 
