@@ -31,6 +31,7 @@ from service.games import lifecycle as game_flow
 from service.games.acting_seat import Acting
 from service.http.openapi_declarations import SEAT, problems
 from service.http.problems import InvalidField, MissingWild
+from service.http.route_policy import Limit, policy
 from service.vocabulary import to_engine
 
 LARGEST_HAND: Final = 16
@@ -101,6 +102,7 @@ class AdviceController(Controller):
     @get(
         "/v1/games/{game_id:str}/hint",
         operation_id="getHint",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         security=SEAT,
         summary="Advice for the seat on turn: which source to draw from, or what to discard",
         description=(
@@ -129,6 +131,7 @@ class AdviceController(Controller):
     @post(
         "/v1/advise",
         operation_id="adviseHand",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         summary="The hint for a bare hand, for tools",
         description=(
             "Stateless: with `upcard`, the advice for the draw (the hand before it); without, "

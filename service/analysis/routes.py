@@ -13,6 +13,7 @@ from service.analysis.deps import AppAnalysisServices
 from service.analysis.wire import AnalyseRequest, AnalyseResponse
 from service.http.openapi_declarations import problems
 from service.http.problems import InvalidField, MissingWild
+from service.http.route_policy import Limit, policy
 from service.operations import metrics
 from service.vocabulary import to_engine, to_wire
 from service.vocabulary.wire import PresetsOut
@@ -43,6 +44,7 @@ class AnalysisController(Controller):
     @post(
         "/analyse",
         operation_id="analyseHand",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         summary="Best melds, deadwood and ranked discards of a hand",
         description=(
             "Arranges the hand into melds with the least possible deadwood under the rules, and "
@@ -71,6 +73,7 @@ class AnalysisController(Controller):
     @get(
         "/rules",
         operation_id="listRules",
+        opt=policy(limits=()),
         summary="The rule presets, with every option",
         sync_to_thread=False,
     )

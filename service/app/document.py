@@ -33,17 +33,19 @@ document as a dict, the one the app serves and ``make openapi`` commits
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import msgspec
 from litestar import Litestar, Request
+from litestar.handlers import BaseRouteHandler
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
+from litestar.routes import HTTPRoute
 
 from service.app.links import finish_document
 from service.http.openapi_declarations import EDIT_TOKEN, SEAT_TOKEN
 from service.http.problems import PROBLEM_MEDIA_TYPE
-from service.http.rate_limits import RATE_LIMITED_OPERATIONS
+from service.http.route_policy import limits_of, openapi_of
 from service.http.wire import Out, Strict
 from service.streams import events as event_stream
 
@@ -163,46 +165,10 @@ def _event_schemas() -> dict[str, dict[str, Any]]:
     return schemas
 
 
-_EVENT_STREAM: Final = {
-    "text/event-stream": {
-        "schema": {
-            "oneOf": [
-                {"$ref": "#/components/schemas/GameStreamMessage"},
-                {
-                    "type": "string",
-                    "description": "The stream's text, to a client that reads the body whole.",
-                },
-            ]
-        }
-    }
-}
-"""The stream: each of its messages a ``GameStreamMessage`` (as OpenAPI 3.1 readers such as
-schemathesis check it), or the whole body as text. The text is for generated clients that read
-a response whole: openapi-python-client parses a ``text/*`` body with its schema, and raised a
-bare ``TypeError`` on a 200 when the schema was only the messages; now it returns the text.
-docs/contract.md shows how to follow the stream instead."""
-
 _OPTIONAL_TOKEN: Final = (
     " With a seat's token (`seatToken`, `Authorization: Bearer <token>`) it answers as that seat "
     "sees it; without one, the public view."
 )
-
-
-_RECORD_TEXT: Final = {
-    "schema": {"type": "string", "description": "The text notation of docs/records.md."},
-    "example": '[Game "three-thirteen"]\n[Format "1"]\n[Record "whole"]\n...',
-}
-_RECORD_BODY: Final = {
-    "required": True,
-    "description": (
-        "A whole record in its JSON form; the route takes its text notation too, sent as "
-        "`Content-Type: text/plain` (not declared here: generated clients refuse a text body)."
-    ),
-    "content": {
-        "application/json": {"schema": {"type": "object", "additionalProperties": True}},
-    },
-}
-"""A record's JSON form, which the handler reads itself (no ``data`` to declare it)."""
 
 
 _RATE_LIMITED: Final = {
@@ -264,8 +230,9 @@ def _struct_doc_as_markdown(schema: dict[str, Any]) -> None:
         schema["description"] = " ".join(schema["description"].replace("``", "`").split())
 
 
-def finished(document: dict[str, Any]) -> dict[str, Any]:
-    """The document ``document`` finished (a copy): see this module's docstring."""
+def finished(document: dict[str, Any], handlers: Mapping[str, BaseRouteHandler]) -> dict[str, Any]:
+    """The document ``document`` finished (a copy): see this module's docstring. ``handlers``:
+    the app's route handlers by operation id, for what each route declares of itself."""
     document = copy.deepcopy(document)
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
     structs = _structs()
@@ -287,10 +254,10 @@ def finished(document: dict[str, Any]) -> dict[str, Any]:
         if issubclass(struct, Strict) and name in schemas:
             _default_described(schemas[name])
     document["components"]["securitySchemes"] = SECURITY_SCHEMES
-    for path, item in document.get("paths", {}).items():
+    for item in document.get("paths", {}).values():
         for method, operation in item.items():
             if method in ("get", "put", "post", "delete", "patch"):
-                _operation_finished(path, operation)
+                _operation_finished(operation, handlers.get(operation.get("operationId", "")))
     schemas = dict(sorted(schemas.items()))
     document["components"]["schemas"] = schemas
     _walk(document, _typed_enum)
@@ -298,9 +265,10 @@ def finished(document: dict[str, Any]) -> dict[str, Any]:
     return document
 
 
-def _operation_finished(path: str, operation: dict[str, Any]) -> None:
-    """Its security stated (none: ``[]``), a 429 where it is rate limited, every response
-    header's schema, and the event stream's messages."""
+def _operation_finished(operation: dict[str, Any], handler: BaseRouteHandler | None) -> None:
+    """Its security stated (none: ``[]``), a 429 where its route is rate limited, every
+    response header's schema, and what its route declares beyond the framework
+    (``route_policy``'s ``openapi`` fragment)."""
     security = operation.setdefault("security", [])
     if {} in security:
         # A token the operation takes but does not need. As ``[{seatToken: []}, {}]`` it is
@@ -310,17 +278,32 @@ def _operation_finished(path: str, operation: dict[str, Any]) -> None:
         operation["x-optional-security"] = [requirement for requirement in security if requirement]
         operation["security"] = []
         operation["description"] = (operation.get("description", "") + _OPTIONAL_TOKEN).strip()
-    if operation.get("operationId") in RATE_LIMITED_OPERATIONS:
+    if handler is not None and limits_of(handler):
         operation["responses"].setdefault("429", _RATE_LIMITED)
     for response in operation.get("responses", {}).values():
         for header in (response.get("headers") or {}).values():
             header.setdefault("schema", {"type": "string"})
-    if path == "/v1/records" and "requestBody" not in operation:
-        operation["requestBody"] = copy.deepcopy(_RECORD_BODY)
-    if path == "/v1/games/{game_id}/record":
-        operation["responses"]["200"]["content"]["text/plain"] = copy.deepcopy(_RECORD_TEXT)
-    if path == "/v1/games/{game_id}/events":
-        operation["responses"]["200"]["content"] = copy.deepcopy(_EVENT_STREAM)
+    if handler is not None:
+        _merged(operation, openapi_of(handler))
+
+
+def _merged(target: dict[str, Any], fragment: Mapping[str, Any]) -> None:
+    """``fragment`` merged into ``target``: objects key by key, any other value replacing."""
+    for key, value in fragment.items():
+        if isinstance(value, Mapping) and isinstance(target.get(key), dict):
+            _merged(target[key], value)
+        else:
+            target[key] = copy.deepcopy(value)
+
+
+def _handlers_by_operation(app: Litestar) -> dict[str, BaseRouteHandler]:
+    return {
+        handler.operation_id: handler
+        for route in app.routes
+        if isinstance(route, HTTPRoute)
+        for handler in route.route_handlers
+        if isinstance(handler.operation_id, str)
+    }
 
 
 SERVED_DOCUMENT_KEY: Final = "openapi_document"
@@ -331,7 +314,9 @@ def served_document(app: Litestar) -> dict[str, Any]:
     """The document ``app`` serves, both stages done once, on its first use."""
     document: dict[str, Any] | None = app.state.get(SERVED_DOCUMENT_KEY)
     if document is None:
-        document = app.state[SERVED_DOCUMENT_KEY] = finished(finish_document(app).to_schema())
+        handlers = _handlers_by_operation(app)
+        generated = finish_document(app, handlers).to_schema()
+        document = app.state[SERVED_DOCUMENT_KEY] = finished(generated, handlers)
     return document
 
 

@@ -20,6 +20,13 @@ from service.games.wire import GameView
 from service.http.auth import OptionalToken, RequiredToken
 from service.http.idempotency import IdempotencyKey
 from service.http.openapi_declarations import SEAT, SEAT_OR_PUBLIC, problems
+from service.http.route_policy import (
+    SAME_AUTHORIZATION,
+    Limit,
+    RouteLink,
+    from_answer,
+    policy,
+)
 
 AnyRequest = Request[Any, Any, Any]
 
@@ -48,6 +55,10 @@ LogLimit = Annotated[
     ),
 ]
 
+_GAME_ID: Final = {"game_id": from_answer("/game_id")}
+_SAME_SEAT: Final = {**_GAME_ID, "header.Authorization": SAME_AUTHORIZATION}
+_DRAW_FROM_STOCK: Final = {"type": "draw", "source": "stock"}
+
 
 class GamesController(Controller):
     path = "/v1/games"
@@ -56,6 +67,7 @@ class GamesController(Controller):
     @get(
         "/{game_id:str}",
         operation_id="getGame",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         security=SEAT_OR_PUBLIC,
         summary="The game as the public, or a seat, sees it",
         description=(
@@ -76,6 +88,23 @@ class GamesController(Controller):
     @post(
         "/{game_id:str}/actions",
         operation_id="applyAction",
+        opt=policy(
+            limits=(),
+            links={
+                "200": {
+                    # The view holds the seat's hand: its next moves, its rematch.
+                    "DiscardFirstCard": RouteLink(
+                        "applyAction",
+                        _SAME_SEAT,
+                        {"type": "discard", "card": from_answer("/hand/0")},
+                    ),
+                    "DrawAgain": RouteLink("applyAction", _SAME_SEAT, _DRAW_FROM_STOCK),
+                    "GetSeatViewAfter": RouteLink("getGame", _SAME_SEAT),
+                    "GetSeatLog": RouteLink("getGameLog", _SAME_SEAT),
+                    "AskForRematch": RouteLink("rematchGame", _SAME_SEAT),
+                }
+            },
+        ),
         security=SEAT,
         summary="Draw, discard (perhaps going out) or lay off, as the seat on turn",
         description=(
@@ -101,6 +130,7 @@ class GamesController(Controller):
     @get(
         "/{game_id:str}/log",
         operation_id="getGameLog",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         security=SEAT_OR_PUBLIC,
         summary="The actions so far, hidden cards hidden, a page at a time",
         description=(

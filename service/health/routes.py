@@ -8,6 +8,7 @@ from prometheus_client import REGISTRY, generate_latest
 from service.health.deps import AppHealthServices
 from service.health.wire import Health, Readiness
 from service.http.openapi_declarations import problems
+from service.http.route_policy import policy
 
 
 class OperationsController(Controller):
@@ -16,6 +17,7 @@ class OperationsController(Controller):
     @get(
         "/healthz",
         operation_id="healthz",
+        opt=policy(limits=()),
         summary="The process is up",
         sync_to_thread=False,
     )
@@ -25,6 +27,7 @@ class OperationsController(Controller):
     @get(
         "/readyz",
         operation_id="readyz",
+        opt=policy(limits=()),
         summary="The game store answers",
         description="503 while the store (Redis) cannot be reached.",
         responses=problems(503),
@@ -36,6 +39,7 @@ class OperationsController(Controller):
     @get(
         "/metrics",
         operation_id="metrics",
+        opt=policy(limits=()),
         summary="Prometheus metrics",
         description=(
             "Request counts and latencies per route, games created, actions applied, retried "

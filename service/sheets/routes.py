@@ -3,7 +3,7 @@ enter or correct a round with its edit token, export it as CSV, print it."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from litestar import Controller, Request, Response, get, post, put
 from litestar.datastructures import ResponseHeader
@@ -12,6 +12,14 @@ from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 from service.http import idempotency
 from service.http.idempotency import IdempotencyKey
 from service.http.openapi_declarations import SHEET_EDITOR, problems
+from service.http.route_policy import (
+    SAME_AUTHORIZATION,
+    Limit,
+    RouteLink,
+    bearer_from_answer,
+    from_answer,
+    policy,
+)
 from service.sheets import lifecycle as scoresheets
 from service.sheets import pages as sheet_pages
 from service.sheets import wire as sheet_wire
@@ -28,6 +36,9 @@ Paper = Annotated[
     QueryParameter(name="paper", description="The page size the print dialog starts with."),
 ]
 
+_SHEET_ID: Final = {"sheet_id": from_answer("/sheet_id")}
+_TWO_SEATS_SCORE: Final = {"entries": [{"seat": 0, "points": 5}, {"seat": 1, "points": 0}]}
+
 
 class ScoreSheetsController(Controller):
     path = SHEETS_PATH
@@ -35,6 +46,26 @@ class ScoreSheetsController(Controller):
 
     @post(
         operation_id="createScoreSheet",
+        opt=policy(
+            limits=(Limit.PER_MINUTE, Limit.CREATIONS),
+            links={
+                # A two-seat entry: sheets of more seats refuse it, naming the seat with none.
+                "201": {
+                    "GetSheet": RouteLink("getScoreSheet", _SHEET_ID),
+                    "ExportSheet": RouteLink("exportScoreSheet", _SHEET_ID),
+                    "PrintSheet": RouteLink("printScoreSheet", _SHEET_ID),
+                    "EnterFirstRound": RouteLink(
+                        "enterRound",
+                        {
+                            **_SHEET_ID,
+                            "round": "1",
+                            "header.Authorization": bearer_from_answer("/edit_token"),
+                        },
+                        _TWO_SEATS_SCORE,
+                    ),
+                }
+            },
+        ),
         summary="Start a score sheet for a game played with real cards",
         description=(
             "Answers with the sheet, every round's cards dealt, wild rank and dealer already "
@@ -61,6 +92,7 @@ class ScoreSheetsController(Controller):
     @get(
         "/{sheet_id:str}",
         operation_id="getScoreSheet",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         summary="The score sheet: rounds, entries, totals and winners",
         description="Anyone with the id may read it; no token needed.",
         responses=problems(404, 503),
@@ -74,6 +106,23 @@ class ScoreSheetsController(Controller):
     @put(
         "/{sheet_id:str}/rounds/{round:int}",
         operation_id="enterRound",
+        opt=policy(
+            limits=(Limit.PER_MINUTE,),
+            links={
+                "200": {
+                    "GetSheetAfter": RouteLink("getScoreSheet", _SHEET_ID),
+                    "EnterNextRound": RouteLink(
+                        "enterRound",
+                        {
+                            **_SHEET_ID,
+                            "round": from_answer("/next_round"),
+                            "header.Authorization": SAME_AUTHORIZATION,
+                        },
+                        _TWO_SEATS_SCORE,
+                    ),
+                }
+            },
+        ),
         security=SHEET_EDITOR,
         summary="Enter a round, or correct one entered before",
         description=(
@@ -104,6 +153,7 @@ class ScoreSheetsController(Controller):
     @get(
         "/{sheet_id:str}/export.csv",
         operation_id="exportScoreSheet",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         summary="The sheet as CSV: a row per round, a column per player, then the totals",
         media_type="text/csv",
         responses=problems(404, 503),
@@ -121,6 +171,7 @@ class ScoreSheetsController(Controller):
     @get(
         "/{sheet_id:str}/sheet",
         operation_id="printScoreSheet",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         summary="The sheet as a page to print, with a chart of the running totals",
         description=(
             "One HTML document laid out for A4 and US Letter: a row per round with its wild "

@@ -15,6 +15,7 @@ from service.games.lifecycle import LoadedGame
 from service.http.auth import OptionalToken
 from service.http.openapi_declarations import SEAT_OR_PUBLIC, problems
 from service.http.problems import InvalidField
+from service.http.route_policy import Limit, policy
 from service.streams.deps import AppStreamServices
 from service.streams.events import RETRY_MS, game_events
 
@@ -40,6 +41,25 @@ IdleTimeout = Annotated[
         ),
     ),
 ]
+
+_EVENT_STREAM: Final = {
+    "text/event-stream": {
+        "schema": {
+            "oneOf": [
+                {"$ref": "#/components/schemas/GameStreamMessage"},
+                {
+                    "type": "string",
+                    "description": "The stream's text, to a client that reads the body whole.",
+                },
+            ]
+        }
+    }
+}
+"""The stream: each of its messages a ``GameStreamMessage`` (as OpenAPI 3.1 readers such as
+schemathesis check it), or the whole body as text. The text is for generated clients that read
+a response whole: openapi-python-client parses a ``text/*`` body with its schema, and raised a
+bare ``TypeError`` on a 200 when the schema was only the messages; now it returns the text.
+docs/contract.md shows how to follow the stream instead."""
 
 
 _lifetimes: Final = random.Random()  # a spread, no secret
@@ -88,6 +108,10 @@ class StreamsController(Controller):
     @get(
         "/{game_id:str}/events",
         operation_id="getGameEvents",
+        opt=policy(
+            limits=(Limit.PER_MINUTE,),
+            openapi={"responses": {"200": {"content": _EVENT_STREAM}}},
+        ),
         security=SEAT_OR_PUBLIC,
         summary="Server-sent events: one per applied action, as the viewer sees it",
         description=(

@@ -15,6 +15,13 @@ from service.http import idempotency
 from service.http.auth import RequiredToken
 from service.http.idempotency import IdempotencyKey
 from service.http.openapi_declarations import SEAT, problems
+from service.http.route_policy import (
+    Limit,
+    RouteLink,
+    bearer_from_answer,
+    from_answer,
+    policy,
+)
 from service.tables import creation, seating
 from service.tables.deps import AppTableServices
 from service.tables.index import LOBBY_LIMIT
@@ -28,6 +35,12 @@ InviteCode = Annotated[
         description="The table's invite code: eight letters and digits; case and hyphens ignored."
     ),
 ]
+
+_GAME_ID: Final = {"game_id": from_answer("/game_id")}
+_FIRST_SEAT: Final = {**_GAME_ID, "header.Authorization": bearer_from_answer("/seats/0/token")}
+_SECOND_SEAT: Final = {**_GAME_ID, "header.Authorization": bearer_from_answer("/seats/1/token")}
+_CLAIMED: Final = {**_GAME_ID, "header.Authorization": bearer_from_answer("/token")}
+_DRAW_FROM_STOCK: Final = {"type": "draw", "source": "stock"}
 
 
 LobbyCursor = Annotated[
@@ -62,6 +75,22 @@ class GameCreationController(Controller):
 
     @post(
         operation_id="createGame",
+        opt=policy(
+            limits=(Limit.PER_MINUTE, Limit.CREATIONS),
+            links={
+                "201": {
+                    "GetPublicView": RouteLink("getGame", _GAME_ID),
+                    "GetSeatView": RouteLink("getGame", _FIRST_SEAT),
+                    "GetLog": RouteLink("getGameLog", _GAME_ID),
+                    "FollowEvents": RouteLink("getGameEvents", _GAME_ID),
+                    "FirstSeatDraws": RouteLink("applyAction", _FIRST_SEAT, _DRAW_FROM_STOCK),
+                    "SecondSeatDraws": RouteLink("applyAction", _SECOND_SEAT, _DRAW_FROM_STOCK),
+                    "ClaimOpenSeat": RouteLink(
+                        "claimInvite", {"code": from_answer("/invite_code")}, {"name": "Guest"}
+                    ),
+                }
+            },
+        ),
         summary="Create a game (dealt at once), or a table with open seats",
         description=(
             "Answers with each named seat's token (shown only this once) and the public view. "
@@ -97,6 +126,22 @@ class InvitesController(Controller):
     @post(
         "/{code:str}",
         operation_id="claimInvite",
+        opt=policy(
+            limits=(Limit.PER_MINUTE, Limit.CLAIMS),
+            links={
+                "201": {
+                    "GetClaimedSeatView": RouteLink("getGame", _CLAIMED),
+                    "ClaimedSeatDraws": RouteLink("applyAction", _CLAIMED, _DRAW_FROM_STOCK),
+                    "ClaimedSeatStreamUrl": RouteLink("createStreamUrl", _CLAIMED),
+                    "ClaimedSeatLeaves": RouteLink("leaveGame", _CLAIMED),
+                    "ClaimNextOpenSeat": RouteLink(
+                        "claimInvite",
+                        {"code": from_answer("/view/invite_code")},
+                        {"name": "Guest"},
+                    ),
+                }
+            },
+        ),
         summary="Take the lowest open seat of the table with this invite code",
         description=(
             "Answers with the game, the seat, its token (shown to this caller only, this once) "
@@ -125,6 +170,7 @@ class TablesController(Controller):
 
     @get(
         operation_id="listTables",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         summary="The lobby: listed tables waiting for players",
         description=(
             "Every instance shows the same lobby (on Redis, one index for all). Newest change "
@@ -149,6 +195,7 @@ class SeatsController(Controller):
     @post(
         "/{game_id:str}/stream-url",
         operation_id="createStreamUrl",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         security=SEAT,
         summary="A URL a browser EventSource opens to follow this seat's private stream",
         description=(
@@ -173,6 +220,7 @@ class SeatsController(Controller):
     @post(
         "/{game_id:str}/leave",
         operation_id="leaveGame",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         security=SEAT,
         summary="Leave: before the deal the seat opens again, during play a bot takes it over",
         description=(
@@ -196,6 +244,10 @@ class SeatsController(Controller):
     @post(
         "/{game_id:str}/rematch",
         operation_id="rematchGame",
+        opt=policy(
+            limits=(Limit.PER_MINUTE, Limit.CREATIONS),
+            links={"201": {"GetRematchSeatView": RouteLink("getGame", _CLAIMED)}},
+        ),
         security=SEAT,
         summary="This seat's place in the finished game's rematch",
         description=(

@@ -21,7 +21,8 @@ from litestar.testing import TestClient
 
 from service.app import create_app
 from service.http.client_address import TrustedProxies
-from service.http.rate_limits import QUOTA_OPERATIONS, RATE_LIMITED_OPERATIONS, STORE_NAME
+from service.http.rate_limits import STORE_NAME
+from service.http.route_policy import Limit, declares_limits, limits_of
 from service.settings import Settings
 from service.tables import invite_codes
 from tests.service.test_games_api import assert_problem
@@ -130,12 +131,28 @@ UNLIMITED_OPERATIONS = {"applyAction", "listRules", "healthz", "readyz", "metric
 
 
 def test_every_operation_that_costs_work_is_rate_limited(client: TestClient[Litestar]) -> None:
-    """A limit named after an operation id that does not exist would limit nothing, silently;
-    a new route not named here would be unlimited, silently."""
+    """Every route of the document says which limits count its calls (its ``opt``): a new
+    route that said nothing would be unlimited, silently. Only the exempt count against none;
+    what the service keeps counts against the daily quota, invite codes against theirs."""
     document = client.get("/schema/openapi.json").json()
     served = {op["operationId"] for item in document["paths"].values() for op in item.values()}
-    assert served >= RATE_LIMITED_OPERATIONS | QUOTA_OPERATIONS
-    assert served - RATE_LIMITED_OPERATIONS == UNLIMITED_OPERATIONS
+    handlers = {
+        handler.operation_id: handler
+        for route in client.app.routes
+        for handler in route.route_handlers
+        if handler.operation_id in served
+    }
+    assert set(handlers) == served
+    assert {op for op, handler in handlers.items() if not declares_limits(handler)} == set()
+    limits = {op: limits_of(handler) for op, handler in handlers.items()}
+    assert {op for op, counted in limits.items() if not counted} == UNLIMITED_OPERATIONS
+    assert {op for op, counted in limits.items() if Limit.CREATIONS in counted} == {
+        "createGame",
+        "createScoreSheet",
+        "rematchGame",
+    }
+    assert {op for op, counted in limits.items() if Limit.CLAIMS in counted} == {"claimInvite"}
+    assert all(Limit.PER_MINUTE in counted for counted in limits.values() if counted)
 
 
 def test_a_join_by_invite_code_is_rate_limited() -> None:
