@@ -16,6 +16,7 @@ from typing import Final, NamedTuple
 import anyio
 import anyio.to_thread
 from litestar import Controller, get, post
+from litestar.di import Provide
 from litestar.params import FromPath, JSONBody
 
 import engine
@@ -28,7 +29,7 @@ from service.advice.deps import AppAdviceServices
 from service.advice.to_wire import hint_to_wire
 from service.advice.wire import AdviseRequest, HintOut
 from service.games import lifecycle as game_flow
-from service.games.acting_seat import Acting
+from service.games.acting_seat import Acting, acting_seat
 from service.http.openapi_declarations import SEAT, problems
 from service.http.problems import InvalidField, MissingWild
 from service.http.route_policy import Limit, policy
@@ -98,6 +99,7 @@ def advised(asked: _Advising) -> HintOut | tuple[str, str]:
 
 class AdviceController(Controller):
     tags = ("advice",)
+    dependencies = {"acting_seat": Provide(acting_seat)}  # noqa: RUF012  # Litestar's declaration
 
     @get(
         "/v1/games/{game_id:str}/hint",

@@ -28,7 +28,6 @@ from service.app.services import Services, services_from_state
 from service.bots import turns as bot_turns
 from service.bots.holdings import BotGameHoldings
 from service.bots.tasks import BotTasks
-from service.games.acting_seat import acting_seat
 from service.games.decoded_cache import DecodedGames
 from service.games.routes import GamesController
 from service.health.routes import OperationsController
@@ -42,7 +41,6 @@ from service.http.strict_body import StrictBodyRequest, decode_body_strictly
 from service.play.routes import play_routes
 from service.records.routes import RecordsController
 from service.settings import Settings
-from service.sheets.lifecycle import sheet_editor
 from service.sheets.routes import ScoreSheetsController
 from service.streams.limits import StreamSlots
 from service.streams.routes import StreamsController
@@ -68,10 +66,9 @@ DEPENDENCIES: Final = {
     "services": Provide(services_from_state, sync_to_thread=False),
     "viewer_token": Provide(viewer_token, sync_to_thread=False),
     "seat_token": Provide(seat_token, sync_to_thread=False),
-    "acting_seat": Provide(acting_seat),
-    "sheet_editor": Provide(sheet_editor),
 }
-"""What a handler receives by naming it as a parameter (``service.http.auth``)."""
+"""What every handler may receive by naming it as a parameter (``service.http.auth``); a
+feature's own (``acting_seat``, ``sheet_editor``) are its controllers'."""
 
 
 def openapi_config() -> OpenAPIConfig:

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Final
 
 from litestar import Controller, Request, Response, get, post, put
 from litestar.datastructures import ResponseHeader
+from litestar.di import Provide
 from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 
 from service.http import idempotency
@@ -43,6 +44,7 @@ _TWO_SEATS_SCORE: Final = {"entries": [{"seat": 0, "points": 5}, {"seat": 1, "po
 class ScoreSheetsController(Controller):
     path = SHEETS_PATH
     tags = ("scoresheets",)
+    dependencies = {"sheet_editor": Provide(scoresheets.sheet_editor)}  # noqa: RUF012  # Litestar's declaration
 
     @post(
         operation_id="createScoreSheet",

@@ -7,9 +7,10 @@ from typing import Annotated, Any, Final
 
 from litestar import Controller, Request, Response, get, post
 from litestar.datastructures import ResponseHeader
+from litestar.di import Provide
 from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 
-from service.games.acting_seat import Acting
+from service.games.acting_seat import Acting, acting_seat
 from service.games.wire import CreateGameRequest, GameCreated, GameView
 from service.http import idempotency
 from service.http.auth import RequiredToken
@@ -191,6 +192,7 @@ class TablesController(Controller):
 class SeatsController(Controller):
     path = "/v1/games"
     tags = ("tables",)
+    dependencies = {"acting_seat": Provide(acting_seat)}  # noqa: RUF012  # Litestar's declaration
 
     @post(
         "/{game_id:str}/stream-url",
