@@ -67,18 +67,22 @@ def memory_backends(settings: Settings) -> Backends:
 
 
 def memory_backends_beside(games: MemoryStore, settings: Settings) -> Backends:
-    """Every other in-memory backend beside ``games`` (its due moves are the store's own)."""
+    """Every other in-memory backend beside ``games`` (its due moves are the store's own),
+    their expiry on its clock."""
     return Backends(
         kind="memory",
         games=games,
         channels=MemoryChannelsBackend(history=settings.event_history),
-        tables=MemoryTableIndex(game_ttl=settings.game_ttl),
+        tables=MemoryTableIndex(game_ttl=settings.game_ttl, clock=games.clock),
         due=games.due,
         sheets=MemorySheetStore(
             ttl=settings.game_ttl,
             idempotency_ttl=settings.idempotency_ttl,
             max_sheets=settings.max_sheets,
+            clock=games.clock,
         ),
         rate_limits=LitestarMemoryStore(),
-        records=MemoryRecordStore(ttl=settings.game_ttl, max_values=settings.max_games),
+        records=MemoryRecordStore(
+            ttl=settings.game_ttl, max_values=settings.max_games, clock=games.clock
+        ),
     )

@@ -69,9 +69,9 @@ def test_codes_expire_with_their_table_or_when_kept_shorter(store_kind: StoreKin
             assert await index.reserve_code(code, new_id())
         await index.keep_code(shortened, 0.1)
         await index.keep_code(kept, DAY)
-        await asyncio.sleep(0.2)
+        await store_kind.elapse(0.2)
         assert await index.game_of_code(shortened) is None
-        await asyncio.sleep(0.5)
+        await store_kind.elapse(0.5)
         assert await index.game_of_code(lapsing) is None
         assert await index.game_of_code(kept) is not None
         assert await index.reserve_code(lapsing, new_id())  # free again
@@ -84,7 +84,7 @@ def test_the_lobby_lists_newest_first_updates_and_forgets(store_kind: StoreKind)
         games = [new_id() for _ in range(3)]
         for game_id in games:
             await index.list_table(game_id, f'{{"g":"{game_id}"}}'.encode())
-            await asyncio.sleep(0.002)  # distinct expiry times, on Redis's millisecond clock
+            await store_kind.elapse(0.002)  # distinct expiry times, on Redis's millisecond clock
         assert await index.listed() == [f'{{"g":"{g}"}}'.encode() for g in games[::-1]]
         await index.list_table(games[0], b'{"g":"updated"}')
         assert (await index.listed())[0] == b'{"g":"updated"}'
@@ -102,7 +102,7 @@ def test_lobby_entries_expire_and_leave_no_key_behind(
         await index.list_table(new_id(), b"{}")
         await index.list_table(new_id(), b"{}")
         assert len(await index.listed()) == 2
-        await asyncio.sleep(0.5)
+        await store_kind.elapse(0.5)
         assert await index.listed() == []
 
     indexed(store_kind, check, game_ttl=0.3)
@@ -237,8 +237,6 @@ def test_a_waiting_table_expires_like_a_game(store_kind: StoreKind) -> None:
         async with services_on(store, index, game_ttl=0.3) as services:
             created = await create(services, open_table(2))
             await store_kind.elapse(0.45)  # the game's TTL: Redis's clock, or the memory store's
-            if store_kind.name == "memory":
-                await asyncio.sleep(0.45)  # the memory lobby keeps the machine's time
             assert await store.load(created.game_id) is None
             assert (await seating.lobby(services)).tables == []
 
