@@ -31,7 +31,7 @@ from service.advice.wire import AdviseRequest, HintOut
 from service.games import lifecycle as game_flow
 from service.games.acting_seat import Acting, acting_seat
 from service.http.openapi_declarations import SEAT, problems
-from service.http.problems import InvalidField, MissingWild
+from service.http.problems import InvalidField
 from service.http.route_policy import Limit, policy
 from service.vocabulary import to_engine
 
@@ -57,22 +57,9 @@ class _Advising(NamedTuple):
     players: int
 
 
-def _wild_of(data: AdviseRequest, rules: engine.Rules) -> Rank:
-    if data.wild is not None:
-        wild = to_engine.rank_from_code(data.wild, "wild")
-        if wild not in rules.ranks:
-            raise InvalidField(
-                f"wild rank {data.wild!r} is not a rank of the {rules.preset} pack", field="wild"
-            )
-        return wild
-    if data.round is not None:
-        return rules.wild_rank(data.round)
-    raise MissingWild("give the wild rank as `wild`, or the round as `round`", field="wild")
-
-
 def _advising(data: AdviseRequest) -> _Advising:
     rules = to_engine.rules_from_wire(data.rules)
-    wild = _wild_of(data, rules)
+    wild = to_engine.wild_from_wire(data.wild, data.round, rules)
     hand = to_engine.cards_from_codes(data.hand, "hand")
     upcard: Card | None = None
     if data.upcard is not None:

@@ -12,7 +12,6 @@ from service.analysis.costly import analysed, is_costly
 from service.analysis.deps import AppAnalysisServices
 from service.analysis.wire import AnalyseRequest, AnalyseResponse
 from service.http.openapi_declarations import problems
-from service.http.problems import InvalidField, MissingWild
 from service.http.route_policy import Limit, policy
 from service.operations import metrics
 from service.vocabulary import to_engine, to_wire
@@ -23,17 +22,7 @@ def _inputs(data: AnalyseRequest) -> tuple[list[Card], Rank, engine.Rules]:
     """The hand, the wild rank and the rules of a request, or the problem with them."""
     rules = to_engine.rules_from_wire(data.rules)
     hand = to_engine.cards_from_codes(data.hand, "hand")
-    if data.wild is not None:
-        wild = to_engine.rank_from_code(data.wild, "wild")
-        if wild not in rules.ranks:
-            raise InvalidField(
-                f"wild rank {data.wild!r} is not a rank of the {rules.preset} pack",
-                field="wild",
-            )
-    elif data.round is not None:
-        wild = rules.wild_rank(data.round)
-    else:
-        raise MissingWild("give the wild rank as `wild`, or the round as `round`", field="wild")
+    wild = to_engine.wild_from_wire(data.wild, data.round, rules)
     return hand, wild, rules
 
 

@@ -159,11 +159,11 @@ class MemoryStore:
         """Idempotency-Key answers held (expired ones included until a create drops them)."""
         return len(self._saved)
 
-
     @property
     def clock(self) -> Callable[[], float]:
         """The seconds its expiry counts, for the memory backends beside it to count the same."""
         return self._clock
+
     async def create(
         self,
         game_id: str,

@@ -25,7 +25,7 @@ from engine.cards import (
     parse_rank,
 )
 from engine.rules import PRESET_NAMES
-from service.http.problems import InvalidField
+from service.http.problems import InvalidField, MissingWild
 from service.vocabulary.wire import RulesSpec
 
 _CARD_OF_CODE: Final[dict[str, Card]] = {}
@@ -97,3 +97,18 @@ def _rules_of_overrides(encoded: bytes) -> engine.Rules:
     """Keyed by the overrides' JSON (the struct holds a list, so it has no hash); a RulesError
     is raised again each time, never remembered."""
     return engine.Rules.from_spec(msgspec.json.decode(encoded))
+
+
+def wild_from_wire(wild: str | None, round_number: int | None, rules: engine.Rules) -> Rank:
+    """A request's wild rank: its ``wild`` (a rank of the rules' pack), else the wild of its
+    ``round``; 422 naming ``wild`` when it has neither."""
+    if wild is not None:
+        rank = rank_from_code(wild, "wild")
+        if rank not in rules.ranks:
+            raise InvalidField(
+                f"wild rank {wild!r} is not a rank of the {rules.preset} pack", field="wild"
+            )
+        return rank
+    if round_number is not None:
+        return rules.wild_rank(round_number)
+    raise MissingWild("give the wild rank as `wild`, or the round as `round`", field="wild")
