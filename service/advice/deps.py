@@ -3,7 +3,7 @@ worker processes for costly hands."""
 
 from __future__ import annotations
 
-from typing import Protocol, TypeAlias, runtime_checkable
+from typing import TypeAlias
 
 from litestar.di import NamedDependency
 
@@ -11,10 +11,13 @@ from service.games.deps import GameServices
 from service.workers.pool import WorkerPool
 
 
-@runtime_checkable  # Litestar checks an injected value against its parameter's type
-class AdviceServices(GameServices, Protocol):
-    @property
-    def analyses(self) -> WorkerPool: ...
+class AdviceServices(GameServices):
+    # An interface by inheritance (the composition root's ``Services`` derives from every
+    # feature's), not a Protocol: Litestar checks an injected value against its parameter's type
+    # on every request, and a runtime-checkable protocol's check walks all its members each time
+    # where a class's is one lookup in the value's type.
+    __slots__ = ()
+    analyses: WorkerPool
 
 
 AppAdviceServices: TypeAlias = NamedDependency[AdviceServices]

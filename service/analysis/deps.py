@@ -3,7 +3,7 @@ worker processes."""
 
 from __future__ import annotations
 
-from typing import Protocol, TypeAlias, runtime_checkable
+from typing import TypeAlias
 
 from litestar.di import NamedDependency
 
@@ -11,13 +11,14 @@ from service.settings import Settings
 from service.workers.pool import WorkerPool
 
 
-@runtime_checkable  # Litestar checks an injected value against its parameter's type
-class AnalysisServices(Protocol):
-    @property
-    def settings(self) -> Settings: ...
-
-    @property
-    def analyses(self) -> WorkerPool: ...
+class AnalysisServices:
+    # An interface by inheritance (the composition root's ``Services`` derives from every
+    # feature's), not a Protocol: Litestar checks an injected value against its parameter's type
+    # on every request, and a runtime-checkable protocol's check walks all its members each time
+    # where a class's is one lookup in the value's type.
+    __slots__ = ()
+    settings: Settings
+    analyses: WorkerPool
 
 
 AppAnalysisServices: TypeAlias = NamedDependency[AnalysisServices]

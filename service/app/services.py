@@ -3,8 +3,8 @@ the indexes of the tables (invite codes and the lobby), the due moves and the co
 tasks, the worker processes, the limits on open streams and the score sheets' store.
 
 Handlers receive it as their ``services`` parameter (Litestar's ``Provide``: the app factory
-registers ``services_from_state``), each typed by its feature's own protocol of what it needs
-(``service.<feature>.deps``), which this one class satisfies: no feature imports it."""
+registers ``services_from_state``), each typed by its feature's own class of what it needs
+(``service.<feature>.deps``), which this one class derives from: no feature imports it."""
 
 from __future__ import annotations
 
@@ -14,25 +14,40 @@ from typing import Literal
 from litestar.channels import ChannelsPlugin
 from litestar.datastructures import State
 
+from service.advice.deps import AdviceServices
+from service.analysis.deps import AnalysisServices
+from service.bots.deps import BotServices
 from service.bots.holdings import BotGameHoldings
 from service.bots.reactions import drivers_told
 from service.bots.tasks import BotTasks
 from service.games.bus import GameBus
 from service.games.decoded_cache import DecodedGames
+from service.health.deps import HealthServices
 from service.http.client_address import TrustedProxies
 from service.records.store import MemoryRecordStore, RecordStore
 from service.settings import Settings
+from service.sheets.deps import SheetServices
 from service.sheets.store import SheetStore
 from service.storage.due_moves import DueMoves
 from service.storage.game_store import Store
+from service.streams.deps import StreamServices
 from service.streams.limits import StreamSlots
 from service.streams.shared_slices import SharedSlices
+from service.tables.deps import TableServices
 from service.tables.index import TableIndex
 from service.workers.pool import WorkerPool
 
 
 @dataclass(frozen=True, slots=True)
-class Services:
+class Services(
+    TableServices,
+    BotServices,
+    StreamServices,
+    AdviceServices,
+    AnalysisServices,
+    SheetServices,
+    HealthServices,
+):
     settings: Settings
     store: Store
     store_kind: Literal["memory", "redis"]

@@ -3,7 +3,7 @@ it): the games' own needs, this instance's drivers and the moves due."""
 
 from __future__ import annotations
 
-from typing import Protocol, TypeAlias, runtime_checkable
+from typing import TypeAlias
 
 from litestar.di import NamedDependency
 
@@ -12,17 +12,16 @@ from service.games.deps import GameServices
 from service.storage.due_moves import DueMoves
 
 
-@runtime_checkable  # Litestar checks an injected value against its parameter's type
-class BotServices(GameServices, Protocol):
-    @property
-    def bots(self) -> BotTasks:
-        """This instance's drivers, sweeper and decision processes."""
-        ...
-
-    @property
-    def due(self) -> DueMoves:
-        """The moves bots and turn clocks owe, beside the store."""
-        ...
+class BotServices(GameServices):
+    # An interface by inheritance (the composition root's ``Services`` derives from every
+    # feature's), not a Protocol: Litestar checks an injected value against its parameter's type
+    # on every request, and a runtime-checkable protocol's check walks all its members each time
+    # where a class's is one lookup in the value's type.
+    __slots__ = ()
+    bots: BotTasks
+    """This instance's drivers, sweeper and decision processes."""
+    due: DueMoves
+    """The moves bots and turn clocks owe, beside the store."""
 
 
 AppBotServices: TypeAlias = NamedDependency[BotServices]

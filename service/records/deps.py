@@ -3,7 +3,7 @@ write-once values (imported records, reviews, the seed secret) and the worker pr
 
 from __future__ import annotations
 
-from typing import Protocol, TypeAlias, runtime_checkable
+from typing import TypeAlias
 
 from litestar.di import NamedDependency
 
@@ -12,17 +12,16 @@ from service.records.store import RecordStore
 from service.workers.pool import WorkerPool
 
 
-@runtime_checkable  # Litestar checks an injected value against its parameter's type
-class RecordServices(GameServices, Protocol):
-    @property
-    def records(self) -> RecordStore:
-        """Imported records, reviews and the seed secret, beside the games."""
-        ...
-
-    @property
-    def analyses(self) -> WorkerPool:
-        """Where reviews are computed, off the event loop."""
-        ...
+class RecordServices(GameServices):
+    # An interface by inheritance (the composition root's ``Services`` derives from every
+    # feature's), not a Protocol: Litestar checks an injected value against its parameter's type
+    # on every request, and a runtime-checkable protocol's check walks all its members each time
+    # where a class's is one lookup in the value's type.
+    __slots__ = ()
+    records: RecordStore
+    """Imported records, reviews and the seed secret, beside the games."""
+    analyses: WorkerPool
+    """Where reviews are computed, off the event loop."""
 
 
 AppRecordServices: TypeAlias = NamedDependency[RecordServices]

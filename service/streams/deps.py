@@ -3,7 +3,7 @@ streams, the slices streams share and the clients' addresses."""
 
 from __future__ import annotations
 
-from typing import Protocol, TypeAlias, runtime_checkable
+from typing import TypeAlias
 
 from litestar.di import NamedDependency
 
@@ -13,20 +13,17 @@ from service.streams.limits import StreamSlots
 from service.streams.shared_slices import SharedSlices
 
 
-@runtime_checkable  # Litestar checks an injected value against its parameter's type
-class StreamServices(GameServices, Protocol):
-    @property
-    def streams(self) -> StreamSlots:
-        """The open streams, bounded per instance and per client."""
-        ...
-
-    @property
-    def shared_slices(self) -> SharedSlices:
-        """The events streams rendered lately, for the other streams of their game and viewer."""
-        ...
-
-    @property
-    def proxies(self) -> TrustedProxies: ...
+class StreamServices(GameServices):
+    # An interface by inheritance (the composition root's ``Services`` derives from every
+    # feature's), not a Protocol: Litestar checks an injected value against its parameter's type
+    # on every request, and a runtime-checkable protocol's check walks all its members each time
+    # where a class's is one lookup in the value's type.
+    __slots__ = ()
+    streams: StreamSlots
+    """The open streams, bounded per instance and per client."""
+    shared_slices: SharedSlices
+    """The events streams rendered lately, for the other streams of their game and viewer."""
+    proxies: TrustedProxies
 
 
 AppStreamServices: TypeAlias = NamedDependency[StreamServices]

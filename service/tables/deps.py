@@ -3,7 +3,7 @@ the invite codes and the lobby, each client's games of bots only, and the client
 
 from __future__ import annotations
 
-from typing import Protocol, TypeAlias, runtime_checkable
+from typing import TypeAlias
 
 from litestar.di import NamedDependency
 
@@ -13,20 +13,17 @@ from service.records.deps import RecordServices
 from service.tables.index import TableIndex
 
 
-@runtime_checkable  # Litestar checks an injected value against its parameter's type
-class TableServices(RecordServices, Protocol):
-    @property
-    def tables(self) -> TableIndex:
-        """Invite codes and the lobby, beside the store."""
-        ...
-
-    @property
-    def bot_games(self) -> BotGameHoldings:
-        """Each client's games of bots only in play here, bounded."""
-        ...
-
-    @property
-    def proxies(self) -> TrustedProxies: ...
+class TableServices(RecordServices):
+    # An interface by inheritance (the composition root's ``Services`` derives from every
+    # feature's), not a Protocol: Litestar checks an injected value against its parameter's type
+    # on every request, and a runtime-checkable protocol's check walks all its members each time
+    # where a class's is one lookup in the value's type.
+    __slots__ = ()
+    tables: TableIndex
+    """Invite codes and the lobby, beside the store."""
+    bot_games: BotGameHoldings
+    """Each client's games of bots only in play here, bounded."""
+    proxies: TrustedProxies
 
 
 AppTableServices: TypeAlias = NamedDependency[TableServices]
