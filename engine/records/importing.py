@@ -196,6 +196,20 @@ class _Importer:
     def _call(self, game: GameState, version: int, call: CallEnd, at: Where) -> GameState:
         """The game after a speed call: its choices, made again where the game made one
         again (the record's version says how often), then the caller's timeout if it had one."""
+        self._check_call_open(game, call, at)
+        choices = self._call_choices(game, version, call, at)
+        try:
+            game = _played(game, choices, timed_out=call.timed_out)
+        except EngineError as error:
+            self.fail(at, str(error))
+        ended = game.last_record_action
+        if ended != call:
+            self.fail(at, _call_difference(ended, call))
+        return game
+
+    def _check_call_open(self, game: GameState, call: CallEnd, at: Where) -> None:
+        """The call line is the call the replay has open: its number and phase, the seats
+        choosing in play order, every card shown."""
         if game.rules.turns != "speed":
             self.fail(at, "a call line in a game played in turns")
         phase = game.phase.value
@@ -208,13 +222,16 @@ class _Importer:
             )
         if any(m.card is None for m in call.moves):
             self.fail(at, "a whole record shows every card drawn")
-        made = [
-            m for m in call.moves if not call.timed_out or m.action != default_choice(game, m.seat)
-        ]
-        if call.timed_out and len(made) == len(seats):
+
+    def _call_choices(self, game: GameState, version: int, call: CallEnd, at: Where) -> list[Move]:
+        """The choices to make for a call that ends at ``version``: under a timeout only those
+        that differ from the caller's default, each as often as the versions say."""
+        moves = call.moves
+        made = [m for m in moves if not call.timed_out or m.action != default_choice(game, m.seat)]
+        if call.timed_out and len(made) == len(moves):
             self.fail(at, "the call timed out, yet no seat's choice is the caller's default")
-        if call.timed_out and not made and version > game.version + 1 and len(seats) > 1:
-            made = [call.moves[0]]  # a default chosen by the seat, then made again
+        if call.timed_out and not made and version > game.version + 1 and len(moves) > 1:
+            made = [moves[0]]  # a default chosen by the seat, then made again
         choices = _with_repeats(made, version - game.version - len(made) - 1, call.timed_out)
         if choices is None:
             self.fail(
@@ -222,17 +239,7 @@ class _Importer:
                 f"version {version}: this call's choices end it at version "
                 f"{game.version + len(made) + 1}",
             )
-        try:
-            for move in choices:
-                game = apply(game, move.seat, move.action)
-            if call.timed_out:
-                game = apply(game, CALLER, CALL_TIMEOUT)
-        except EngineError as error:
-            self.fail(at, str(error))
-        ended = game.last_record_action
-        if ended != call:
-            self.fail(at, _call_difference(ended, call))
-        return game
+        return choices
 
     def _check_result(
         self, index: int, replayed: RoundResult, recorded: RoundResult | None
@@ -245,6 +252,13 @@ class _Importer:
         wrong = end_mismatch(self.record.headers, game)
         if wrong is not None:
             self.fail(wrong.where, wrong.message)
+
+
+def _played(game: GameState, choices: list[Move], *, timed_out: bool) -> GameState:
+    """The game after a call's choices, and the caller's timeout if the call timed out."""
+    for move in choices:
+        game = apply(game, move.seat, move.action)
+    return apply(game, CALLER, CALL_TIMEOUT) if timed_out else game
 
 
 def _with_repeats(made: list[Move], extra: int, timed_out: bool) -> list[Move] | None:
