@@ -63,9 +63,11 @@ MISTAKE: Final = 7.0
 """Beyond this, a ``blunder``."""
 ACCURACY_SCALE: Final = 10.0
 """Points lost at which a decision's accuracy reaches 0."""
-REVIEW_BUDGET: Final = 20_000
-"""Most analyses one review does by default: a game's draws and discards with a choice (an
-11-round game of 4 players has 240 to 540; a round nobody goes out of can have any number)."""
+REVIEW_BUDGET: Final = 10_000
+"""Most analyses one review does by default, one per draw and discard (a speed call's choices
+one each): an 11-round game of 4 players needs 240 to 540, a round nobody goes out of any
+number. Replaying a version without one (a lay-off, a speed choice made again) is not counted:
+the game's length bounds it (``bench_review`` has the figures)."""
 SAME: Final = 1e-9
 """Figures closer than this are equal (the hint's means are sums of whole numbers over one
 total, so ties are exact up to rounding)."""

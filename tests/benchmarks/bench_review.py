@@ -11,8 +11,9 @@ and for 4,000 versions (2 players, its stock reshuffled again and again): the re
 version of each, and their ratio: at most about 1 for a review linear in the game's length,
 about the ratio of the versions (3.1) for one quadratic, as the review was while it read each
 sight afresh from the log (2.10 and 6.35 ms a version, ``review_afresh`` in
-tests/engine/review_reference.py). Then the long game under a budget of 1,000 analyses, which
-stops early and says where.
+tests/engine/review_reference.py). Then the long game under a budget of 1,000 analyses, and a
+game of 20,000 versions under the default budget (``REVIEW_BUDGET``): each stops at its budget
+and says where.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from engine.draw_values import clear_memo
 from engine.game import GameState, apply, legal_actions, new_game, public_log, view
 from engine.game.speed import choosers
 from engine.records import (
+    REVIEW_BUDGET,
     import_record,
     parse_located,
     print_record,
@@ -167,17 +169,21 @@ def scaling_rows() -> None:
         f"ratio {per[1] / per[0]:.2f} for {long.version / short.version:.1f}x the versions "
         "(1 is linear; quadratic would be the versions' ratio)",
     )
-    budget = 1_000
+    budget_row(long, 1_000)
+    budget_row(stalled_game(20_000), REVIEW_BUDGET)
+
+
+def budget_row(game: GameState, budget: int) -> None:
     clear_memo()
     start = time.process_time()
-    cut = review_game(long, budget)
+    cut = review_game(game, budget)
     seconds = time.process_time() - start
     over = cut.over_budget
     reached = "complete" if over is None else f"stopped after version {over.reviewed}"
     row(
-        f"review, {long.version} versions, budget {budget} analyses",
+        f"review, {game.version} versions, budget {budget} analyses",
         seconds,
-        f"{reached} of {long.version}, {len(cut.decisions)} decisions",
+        f"{reached} of {game.version}, {len(cut.decisions)} decisions",
     )
 
 
