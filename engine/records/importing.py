@@ -5,8 +5,9 @@ reshuffled stock the pack of that reshuffle, and the game is replayed action by 
 ``apply``: the replay is the game, and the record is only believed where the replay agrees with
 it. The first disagreement raises ``RecordNotLegal`` naming its line (text) or path (JSON): an
 action the rules refuse (a card not in hand, out of turn, a go-out that does not meld), a draw
-that took another card than the record says, a round, a score or a result the replay does not
-reach.
+that took another card than the record says, a round the replay does not deal, or a claim of
+a result (out seats, each score line's points, melds and deadwood), the totals or the winners
+that the replay does not reach (``engine.records.claims``).
 
 A speed game's call line is replayed as its choices (a call that timed out: the choices that
 differ from the caller's default, then the timeout), then checked against the call's end the
