@@ -19,7 +19,7 @@ from service.http import idempotency
 from service.http.idempotency import Retry, SavedAnswer
 from service.http.problems import GameNotFound, InvalidSeat
 from service.operations import metrics
-from service.records.given import given_deals, mixed
+from service.records.given import given_deals, seeded
 from service.storage.game_store import GameExists, StoreUnavailable
 from service.tables import invite_codes
 from service.tables import waiting_tables as waiting
@@ -59,7 +59,9 @@ async def create(
                 field="listed",
             )
         given = await given_deals(services, request, rules, len(names))
-        request = msgspec.structs.replace(request, seed=await mixed(services, request.seed))
+        request = msgspec.structs.replace(
+            request, **(await seeded(services, request.seed, request.seed_key))._asdict()
+        )
         if client is None or not all(levels):
             return await game_flow.create_game(
                 services, request, named, bots, given=given, retry=retry
@@ -73,7 +75,9 @@ async def create(
     if request.deal_from is not None or request.deal is not None:
         field = "deal" if request.deal is not None else "deal_from"
         raise InvalidSeat(f"{field}: a game of given deals has every seat named", field=field)
-    request = msgspec.structs.replace(request, seed=await mixed(services, request.seed))
+    request = msgspec.structs.replace(
+        request, **(await seeded(services, request.seed, request.seed_key))._asdict()
+    )
     return await _create_table(services, request, names, bots, retry)
 
 
@@ -139,7 +143,7 @@ async def _create_table(
         record = GameRecord(
             state=b"", token_hashes=hashes, created=game_records.now(), table=seating
         )
-        answer = _table_created(game_id, record, seating, tokens)
+        answer = _table_created(game_id, record, seating, tokens, request.seed_key)
         # The code first: a table is never stored with a code another waiting table holds.
         if not await services.tables.reserve_code(code, game_id):
             continue
@@ -166,7 +170,11 @@ async def _create_table(
 
 
 def _table_created(
-    game_id: str, record: GameRecord, seating: Seating, tokens: list[str | None]
+    game_id: str,
+    record: GameRecord,
+    seating: Seating,
+    tokens: list[str | None],
+    seed_key: str | None,
 ) -> SavedAnswer:
     """The answer to a table's creation (201): its people's tokens, its code, its view."""
     return game_flow.created_answer(
@@ -179,6 +187,7 @@ def _table_created(
             ],
             invite_code=seating.invite_code,
             view=waiting_view(game_id, seating, None),
+            seed_key=seed_key,
         ),
         game_id,
     )
