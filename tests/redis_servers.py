@@ -31,6 +31,7 @@ LIMITS_OFF: dict[str, str] = {
     "CREATIONS_PER_DAY": "0",
     "CLAIMS_PER_DAY": "0",
     "BOT_GAMES_PER_CLIENT": "0",
+    "CLOCK_GAMES_PER_CLIENT": "0",
 }
 """The environment of an instance with the per-client limits off (they are on by default): for
 tests and load tools whose every request comes from one address."""
