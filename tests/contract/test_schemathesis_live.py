@@ -9,14 +9,14 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.redis_servers import LIMITS_OFF
+from tests.redis_servers import LIMITS_OFF, STARTUP_SECONDS
+from tests.waiting import eventually
 
 ROOT = Path(__file__).parents[2]
 BIN = Path(sys.executable).parent
@@ -63,16 +63,17 @@ def served(tmp_path: Path) -> Iterator[str]:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
+
+        def healthy() -> bool:
             assert server.poll() is None, (tmp_path / "server.log").read_text(errors="replace")
-            try:
-                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "python -m service did not start"
-            time.sleep(0.1)
+            return httpx.get(f"{url}/healthz", timeout=1).status_code == 200
+
+        eventually(
+            healthy,
+            "python -m service to start",
+            seconds=STARTUP_SECONDS,
+            ignoring=(httpx.TransportError,),
+        )
         yield url
     finally:
         server.terminate()
