@@ -19,8 +19,8 @@ import httpx
 import pytest
 
 from tests.redis_servers import RedisServer, ServiceInstance, redis_server_installed
-from tests.service.test_bot_seats import poll
 from tests.service.test_redis_instances import Deployment, tear_down
+from tests.waiting import eventually
 
 pytestmark = [
     pytest.mark.redis,
@@ -96,7 +96,12 @@ def test_an_instance_killed_mid_game_of_bots_leaves_it_to_the_other(
     assert created.status_code == 201, created.text
     game_id = created.json()["game_id"]
     # The first instance drives the game it created; kill it in the middle.
-    poll(log_through(http, second.url, game_id), lambda log: log["version"] >= 30, WAIT_SECONDS)
+    eventually(
+        log_through(http, second.url, game_id),
+        "version 30",
+        until=lambda log: log["version"] >= 30,
+        seconds=WAIT_SECONDS,
+    )
     first.kill()
     at_kill = log_through(http, second.url, game_id)()["version"]
     # The second instance's sweeper takes the game once the dead one's lease runs out.
@@ -135,8 +140,11 @@ def test_an_idle_seat_is_moved_for_once_by_one_of_two_sweepers(
     idle = created["view"]["turn"]
     other = 1 - idle
     started = time.monotonic()
-    log = poll(
-        log_through(http, second.url, game_id), lambda log: log["version"] >= 2, WAIT_SECONDS
+    log = eventually(
+        log_through(http, second.url, game_id),
+        "version 2",
+        until=lambda log: log["version"] >= 2,
+        seconds=WAIT_SECONDS,
     )
     assert time.monotonic() - started >= 2.5
     assert [(e["seat"], e["action"]["type"]) for e in log["entries"]] == [
@@ -169,7 +177,12 @@ def test_an_idle_seat_is_moved_for_once_by_one_of_two_sweepers(
     # The next turn (the idle seat's, or the other's if the round ended) runs out too: again
     # made once, by one of the two.
     next_turn = discarded.json()["turn"]
-    log = poll(log_through(http, first.url, game_id), lambda log: log["version"] >= 6, WAIT_SECONDS)
+    log = eventually(
+        log_through(http, first.url, game_id),
+        "version 6",
+        until=lambda log: log["version"] >= 6,
+        seconds=WAIT_SECONDS,
+    )
     assert_one_action_per_version(log)
     assert [e["seat"] for e in log["entries"][4:6]] == [next_turn, next_turn]
     # Every action but the other seat's two was the clock's (more, if a later clock ran out

@@ -18,10 +18,10 @@ import httpx
 import pytest
 
 from tests.redis_servers import redis_server_installed
-from tests.service.test_bot_seats import poll
 from tests.service.test_redis_bot_instances import WAIT_SECONDS, deploy_sweeping, log_through
 from tests.service.test_redis_instances import Deployment, tear_down
 from tests.service.test_speed_games import assert_call_ends_once
+from tests.waiting import eventually
 
 pytestmark = [
     pytest.mark.redis,
@@ -61,10 +61,11 @@ def test_a_call_times_out_once_on_one_of_two_instances(
     game_id = created.json()["game_id"]
     started = time.monotonic()
     # The bots choose at once; Ann and Bob never do: the caller ends the call at its deadline.
-    log = poll(
+    log = eventually(
         log_through(http, second.url, game_id),
-        lambda log: any(e["action"]["type"] == "call_end" for e in log["entries"]),
-        WAIT_SECONDS,
+        "the caller to end the call",
+        until=lambda log: any(e["action"]["type"] == "call_end" for e in log["entries"]),
+        seconds=WAIT_SECONDS,
     )
     assert time.monotonic() - started >= 2.5
     end = next(e for e in log["entries"] if e["action"]["type"] == "call_end")
@@ -76,10 +77,11 @@ def test_a_call_times_out_once_on_one_of_two_instances(
     view = http.get(f"{second.url}/v1/games/{game_id}", timeout=10).json()
     assert view["players"][0]["away"] is True
     assert view["players"][1]["away"] is True
-    final = poll(
+    final = eventually(
         lambda: http.get(f"{first.url}/v1/games/{game_id}", timeout=10).json(),
-        lambda view: view["status"] == "finished",
-        WAIT_SECONDS,
+        "the game to finish",
+        until=lambda view: view["status"] == "finished",
+        seconds=WAIT_SECONDS,
     )
     entries = log_through(http, second.url, game_id)()["entries"]
     assert len(entries) == final["version"]
