@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
@@ -25,6 +24,7 @@ from service.http.rate_limits import QUOTA_OPERATIONS, RATE_LIMITED_OPERATIONS, 
 from service.settings import Settings
 from service.tables import invite_codes
 from tests.service.test_games_api import assert_problem
+from tests.waiting import WAIT_SECONDS, eventually_async
 
 TWO = {"players": [{"name": "a"}, {"name": "b"}]}
 
@@ -35,7 +35,7 @@ async def _open_streams(
     """Open ``count`` streams at once; the statuses, the refusals (read whole), and the open
     ones' stack (closing it closes them)."""
     stack = contextlib.AsyncExitStack()
-    client = await stack.enter_async_context(httpx.AsyncClient(base_url=url, timeout=10))
+    client = await stack.enter_async_context(httpx.AsyncClient(base_url=url, timeout=WAIT_SECONDS))
     statuses: list[int] = []
     refused: list[httpx.Response] = []
     for _ in range(count):
@@ -60,10 +60,9 @@ def test_streams_past_a_clients_share_are_refused_429_and_freed_when_closed(
             game_id = (await client.post("/v1/games", json=TWO)).json()["game_id"]
         statuses, refused, stack = await _open_streams(url, game_id, 5)
         await stack.aclose()
-        deadline = time.monotonic() + 30
-        while app.state["services"].streams.open:  # the server sees the disconnections
-            assert time.monotonic() < deadline, "the closed streams' slots were never freed"
-            await asyncio.sleep(0.01)
+        # The server sees the disconnections.
+        streams = app.state["services"].streams
+        await eventually_async(lambda: not streams.open, "the closed streams' slots to be freed")
         again, _, stack = await _open_streams(url, game_id, 3)
         await stack.aclose()
         return statuses, refused, again
@@ -231,8 +230,8 @@ class _HeldStore(MemoryStore):
     async def get(self, key: str, renew_for: int | timedelta | None = None) -> bytes | None:
         if self.held_client in key and not self.released.is_set():
             self.holding.set()
-            while not self.released.is_set():  # set from the test's thread
-                await asyncio.sleep(0.005)
+            # Released from the test's thread.
+            await eventually_async(self.released.is_set, "the test to release the held client")
         return await super().get(key, renew_for)
 
 
