@@ -5,7 +5,6 @@ first instance that needed it and kept in the store)."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,6 +13,7 @@ import pytest
 
 from tests.redis_servers import redis_server_installed
 from tests.service.test_redis_instances import Deployment, deploy, tear_down
+from tests.waiting import eventually
 
 pytestmark = [
     pytest.mark.xdist_group("test_redis_records_instances"),
@@ -48,10 +48,12 @@ def got(http: httpx.Client, base: str, path: str, **headers: str) -> Json:
 
 
 def wait_finished(http: httpx.Client, base: str, game_id: str) -> None:
-    deadline = time.monotonic() + WAIT_SECONDS
-    while got(http, base, f"/v1/games/{game_id}")["status"] != "finished":
-        assert time.monotonic() < deadline, f"game {game_id} not finished in {WAIT_SECONDS} s"
-        time.sleep(0.2)
+    eventually(
+        lambda: got(http, base, f"/v1/games/{game_id}"),
+        f"game {game_id} to finish",
+        until=lambda view: view["status"] == "finished",
+        seconds=WAIT_SECONDS,
+    )
 
 
 def test_a_duplicate_match_across_two_instances(instances: Deployment, http: httpx.Client) -> None:
