@@ -25,9 +25,10 @@ WAIT_SECONDS = 60.0
 """The default bound: far past anything a passing test waits for, on any machine we run on."""
 
 FIRST_PAUSE = 0.001
-LONGEST_PAUSE = 0.05
-"""The backoff: the pause after each try doubles from the first to the longest, so a condition
-that holds soon is seen soon, and a long wait asks about twenty times a second."""
+LONGEST_PAUSE = 0.1
+"""The backoff: the pause after a try is a tenth of the time waited so far, kept between these
+two, so a condition is seen at most about a tenth of its time late (or 0.1 s), and a long wait,
+often an HTTP request a try, asks ten times a second."""
 
 SHOWN_CHARACTERS = 2000
 """How much of the last answer a failure shows (a game's view can be long)."""
@@ -39,8 +40,7 @@ class _Tries:
     def __init__(self, what: str, seconds: float) -> None:
         self.what = what
         self.seconds = seconds
-        self.ends = time.monotonic() + seconds
-        self.pause = FIRST_PAUSE
+        self.started = time.monotonic()
         self.count = 0
         self.last: object = "nothing (no try finished)"
 
@@ -50,7 +50,8 @@ class _Tries:
 
     def next_pause(self) -> float:
         """The pause before the next try; fails the wait once the bound has passed."""
-        if time.monotonic() >= self.ends:
+        waited = time.monotonic() - self.started
+        if waited >= self.seconds:
             shown = repr(self.last)
             if len(shown) > SHOWN_CHARACTERS:
                 shown = shown[:SHOWN_CHARACTERS] + "…"
@@ -58,9 +59,7 @@ class _Tries:
                 f"waited {self.seconds:g} s for {self.what} ({self.count} tries);"
                 f" last seen: {shown}"
             )
-        pause = self.pause
-        self.pause = min(2 * self.pause, LONGEST_PAUSE)
-        return pause
+        return min(max(waited / 10, FIRST_PAUSE), LONGEST_PAUSE)
 
 
 def _holds(answer: object, until: Callable[[Any], object] | None) -> bool:
