@@ -82,7 +82,7 @@ def redis_server_installed() -> bool:
     return shutil.which("redis-server") is not None and shutil.which("redis-cli") is not None
 
 
-def redis_cli(port: int, *args: str, timeout: float = 10.0) -> str:
+def redis_cli(port: int, *args: str, timeout: float = STARTUP_SECONDS) -> str:
     done = subprocess.run(
         ["redis-cli", "-h", "127.0.0.1", "-p", str(port), *args],
         capture_output=True,
@@ -230,7 +230,7 @@ class RedisClusterServers:
                 ["redis-cli", *create],
                 capture_output=True,
                 check=True,
-                timeout=30,
+                timeout=STARTUP_SECONDS,
             )
             self._wait_until_ok()
         except BaseException:

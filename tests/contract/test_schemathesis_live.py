@@ -77,7 +77,7 @@ def served(tmp_path: Path) -> Iterator[str]:
         yield url
     finally:
         server.terminate()
-        server.wait(timeout=30)
+        server.wait(timeout=STARTUP_SECONDS)
         log.close()
 
 
