@@ -201,7 +201,7 @@ def test_leaving_during_play_hands_the_seat_to_a_normal_bot(client: Client) -> N
     # The bot plays the seat's turn at once; the token no longer acts for the seat.
     view = eventually(
         lambda: public(client, game_id),
-        "the bots to move twice",
+        "the bot to play the seat's turn",
         until=lambda v: v["version"] >= 2,
         seconds=WAIT_SECONDS,
     )
@@ -222,7 +222,7 @@ def test_an_idle_seat_has_its_turn_played_once_and_is_away_until_it_acts(client:
     started = time.monotonic()
     view = eventually(
         lambda: public(client, game_id),
-        "the bots to move twice",
+        "the clock to play the idle seat's turn",
         until=lambda v: v["version"] >= 2,
         seconds=WAIT_SECONDS,
     )
@@ -274,7 +274,7 @@ def test_a_live_stream_shows_each_bot_action_and_the_away_seat(
     base = live_server_for(create_app(FAST_SWEEPS))
 
     async def scenario() -> tuple[list[Json], int]:
-        async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        async with httpx.AsyncClient(base_url=base, timeout=WAIT_SECONDS) as client:
             players = {"players": [{"name": "Ann"}, {"bot": "normal"}], "turn_seconds": 3}
             created = (await client.post("/v1/games", json=players)).json()
 
@@ -302,7 +302,7 @@ def test_a_seat_left_off_turn_reaches_the_stream_as_a_new_snapshot(
     base = live_server_for(create_app(FAST_SWEEPS))
 
     async def scenario() -> tuple[list[Json], int]:
-        async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        async with httpx.AsyncClient(base_url=base, timeout=WAIT_SECONDS) as client:
             players = {"players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]}
             created = (await client.post("/v1/games", json=players)).json()
             game_id = created["game_id"]

@@ -56,7 +56,7 @@ def test_streams_past_a_clients_share_are_refused_429_and_freed_when_closed(
     url = live_server_for(app)
 
     async def scenario() -> tuple[list[int], list[httpx.Response], list[int]]:
-        async with httpx.AsyncClient(base_url=url) as client:
+        async with httpx.AsyncClient(base_url=url, timeout=WAIT_SECONDS) as client:
             game_id = (await client.post("/v1/games", json=TWO)).json()["game_id"]
         statuses, refused, stack = await _open_streams(url, game_id, 5)
         await stack.aclose()
@@ -82,7 +82,7 @@ def test_streams_past_the_instances_bound_are_refused_503(
     url = live_server_for(app)
 
     async def scenario() -> tuple[list[int], list[httpx.Response]]:
-        async with httpx.AsyncClient(base_url=url) as client:
+        async with httpx.AsyncClient(base_url=url, timeout=WAIT_SECONDS) as client:
             game_id = (await client.post("/v1/games", json=TWO)).json()["game_id"]
         statuses, refused, stack = await _open_streams(url, game_id, 3)
         await stack.aclose()

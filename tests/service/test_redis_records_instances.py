@@ -34,7 +34,7 @@ def instances(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
 
 
 def created(http: httpx.Client, base: str, body: Json) -> Json:
-    response = http.post(f"{base}/v1/games", json=body, timeout=30)
+    response = http.post(f"{base}/v1/games", json=body, timeout=WAIT_SECONDS)
     assert response.status_code == 201, response.text
     answer: Json = response.json()
     return answer

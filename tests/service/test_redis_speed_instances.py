@@ -42,7 +42,7 @@ def instances(tmp_path: Path) -> Iterator[Deployment]:
 
 def timeouts(http: httpx.Client, base: str) -> float:
     """The call timeouts this instance has committed (its ``/metrics``)."""
-    text = http.get(f"{base}/metrics", timeout=10).text
+    text = http.get(f"{base}/metrics", timeout=WAIT_SECONDS).text
     return sum(float(count) for count in _TIMEOUTS.findall(text))
 
 
@@ -56,7 +56,7 @@ def test_a_call_times_out_once_on_one_of_two_instances(
         "rules": {"preset": "classic", "turns": "speed", "max_players": 10},
         "call_seconds": 3,
     }
-    created = http.post(f"{first.url}/v1/games", json=body, timeout=10)
+    created = http.post(f"{first.url}/v1/games", json=body, timeout=WAIT_SECONDS)
     assert created.status_code == 201, created.text
     game_id = created.json()["game_id"]
     started = time.monotonic()
@@ -74,11 +74,11 @@ def test_a_call_times_out_once_on_one_of_two_instances(
     assert end["action"]["number"] == 1
     assert sorted(m["seat"] for m in end["action"]["moves"]) == list(range(10))
     # Ann and Bob are away now: a bot chooses for each in every call, to the game's end.
-    view = http.get(f"{second.url}/v1/games/{game_id}", timeout=10).json()
+    view = http.get(f"{second.url}/v1/games/{game_id}", timeout=WAIT_SECONDS).json()
     assert view["players"][0]["away"] is True
     assert view["players"][1]["away"] is True
     final = eventually(
-        lambda: http.get(f"{first.url}/v1/games/{game_id}", timeout=10).json(),
+        lambda: http.get(f"{first.url}/v1/games/{game_id}", timeout=WAIT_SECONDS).json(),
         "the game to finish",
         until=lambda view: view["status"] == "finished",
         seconds=WAIT_SECONDS,
