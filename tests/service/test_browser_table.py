@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import http.server
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -158,7 +157,9 @@ def test_a_browser_on_another_origin_joins_follows_its_stream_acts_and_stops_at_
         # The browser reconnects once, with the last id; the 204 stops it for good.
         wait_for(page, "window.source.readyState === EventSource.CLOSED")
         opened = len(streams)
-        time.sleep(4)  # longer than EventSource's reconnection delay
+        # Longer than EventSource's reconnection delay, a duration on the browser's clock: a
+        # wait in the page, so its requests reach the handler (a plain sleep delivers none).
+        page.wait_for_timeout(4000)
         assert len(streams) == opened == 2
         assert streams[1].all_headers().get("last-event-id") == str(final)
         response = streams[1].response()
