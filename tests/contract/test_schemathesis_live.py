@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from tests.redis_servers import LIMITS_OFF, STARTUP_SECONDS
-from tests.waiting import eventually
+from tests.waiting import WAIT_SECONDS, eventually
 
 ROOT = Path(__file__).parents[2]
 BIN = Path(sys.executable).parent
@@ -87,6 +87,9 @@ def test_schemathesis_finds_no_failure_against_a_live_server(served: str) -> Non
             *(str(BIN / "schemathesis"), "run", f"{served}/schema/openapi.json"),
             *DOCUMENTED_OPTIONS,
             *("--max-examples", str(MAX_EXAMPLES)),
+            # Each request's bound (schemathesis's default is 10 s, which a costly analysis
+            # exceeded on a loaded machine): a hung request still fails the run.
+            *("--request-timeout", str(WAIT_SECONDS)),
         ],
         cwd=ROOT,  # where it reads schemathesis.toml
         capture_output=True,
