@@ -71,9 +71,10 @@ format: $(STAMP) ## format the code in place
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix --quiet .
 
-lint: $(STAMP) ## ruff: style and lint checks
+lint: $(STAMP) ## ruff: style and lint checks; import-linter: the floors of the house
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 typecheck: $(STAMP) ## mypy --strict
 	$(BIN)/mypy

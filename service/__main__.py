@@ -31,7 +31,7 @@ event stream is a request that ends only when its client leaves or after ``idle_
 for up to five minutes. Streams cut off reconnect (EventSource does, with ``Last-Event-ID``) to
 another instance; a bot's move cut off is made by another instance once its lease runs out."""
 
-APP_FACTORY = "service.http.app:create_served_app"
+APP_FACTORY = "service.app:create_served_app"
 """The app factory the worker process imports: the app, its startup heap frozen (``gc.freeze``)."""
 
 

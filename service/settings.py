@@ -54,7 +54,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     event_history: int = 64
     """Notices per game kept by the in-memory channel (a stream catches up from the log anyway)."""
     analysis_processes: int = 1
-    """Worker processes for costly analyses (see ``service.analysis.pool``), started with the
+    """Worker processes for costly analyses (see ``service.workers.pool``), started with the
     first one."""
     analysis_queue: int = 8
     """Costly analyses that may wait for a worker process; one more is refused with 503."""

@@ -7,7 +7,9 @@
 - ``import_record`` (``import_text``, ``import_json``): a record replayed under its rules, or
   ``RecordNotLegal`` naming its first line (or path) that is not legal;
 - ``deal_from``: a finished game's deals for a new game (``new_game(deals=...)``);
-- ``review_game``: every draw and discard of every seat against the hint's exact figures;
+- ``review_game``: every draw and discard of every seat against the hint's exact figures, at
+  most ``REVIEW_BUDGET`` analyses (``GameReview.over_budget``, an ``OverBudget``, says where
+  a review past its budget stopped);
 - ``engine.seeds.mixed_seed``: a client's seed mixed with a deployment secret.
 """
 
@@ -17,10 +19,20 @@ from engine.records.json_form import record_from_json, record_json
 from engine.records.notation import MAX_RECORD_BYTES, print_record
 from engine.records.parsing import Places, parse_located, parse_record
 from engine.records.record import Dealt, GameRecord, Headers, RoundRecord, record_of, record_page
-from engine.records.review import Decision, GameReview, Grade, RoundTally, Tally, review_game
+from engine.records.review import (
+    REVIEW_BUDGET,
+    Decision,
+    GameReview,
+    Grade,
+    OverBudget,
+    RoundTally,
+    Tally,
+    review_game,
+)
 
 __all__ = [
     "MAX_RECORD_BYTES",
+    "REVIEW_BUDGET",
     "Dealt",
     "Decision",
     "GameRecord",
@@ -28,6 +40,7 @@ __all__ = [
     "GivenDeals",
     "Grade",
     "Headers",
+    "OverBudget",
     "Places",
     "RoundRecord",
     "RoundTally",

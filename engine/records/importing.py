@@ -5,8 +5,9 @@ reshuffled stock the pack of that reshuffle, and the game is replayed action by 
 ``apply``: the replay is the game, and the record is only believed where the replay agrees with
 it. The first disagreement raises ``RecordNotLegal`` naming its line (text) or path (JSON): an
 action the rules refuse (a card not in hand, out of turn, a go-out that does not meld), a draw
-that took another card than the record says, a round, a score or a result the replay does not
-reach.
+that took another card than the record says, a round the replay does not deal, or a claim of
+a result (out seats, each score line's points, melds and deadwood), the totals or the winners
+that the replay does not reach (``engine.records.claims``).
 
 A speed game's call line is replayed as its choices (a call that timed out: the choices that
 differ from the caller's default, then the timeout), then checked against the call's end the
@@ -18,7 +19,6 @@ where the game did to end each call at the recorded version.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import NoReturn
 
 from engine.cards import Card, format_card
@@ -27,6 +27,7 @@ from engine.game import GameState, LogEntry, RoundResult, Shuffles, apply, hand_
 from engine.game.actions import CALL_TIMEOUT, CALLER, CallEnd, Move
 from engine.game.dealing import pack_of
 from engine.game.speed import choosers, default_choice
+from engine.records.claims import Where, end_mismatch, result_mismatch
 from engine.records.json_form import record_from_json
 from engine.records.parsing import Places, parse_located
 from engine.records.record import GameRecord, RoundRecord
@@ -49,18 +50,12 @@ def import_json(value: object) -> GameState:
     return import_record(record_from_json(value))
 
 
-@dataclass(frozen=True, slots=True)
-class _Where:
-    path: str
-    place: tuple[object, ...]
-
-
 class _Importer:
     def __init__(self, record: GameRecord, places: Places | None) -> None:
         self.record = record
         self.places = places
 
-    def fail(self, where: _Where, message: str) -> NoReturn:
+    def fail(self, where: Where, message: str) -> NoReturn:
         line = None if self.places is None else self.places.line(*where.place)
         raise RecordNotLegal(message, line=line, path=where.path)
 
@@ -68,19 +63,19 @@ class _Importer:
         h = self.record.headers
         if not self.record.whole:
             self.fail(
-                _Where("record", ("header", "Record")),
+                Where("record", ("header", "Record")),
                 "a public record holds no deals: only a finished game's whole record replays",
             )
         n = len(h.players)
         if not 0 <= h.first_dealer < n:
-            self.fail(_Where("first_dealer", ("header", "FirstDealer")), "no such seat")
+            self.fail(Where("first_dealer", ("header", "FirstDealer")), "no such seat")
         packs: list[tuple[Card, ...]] = []
         for index, entry in enumerate(self.record.rounds):
             packs += self._packs(index, entry)
         try:
             game = replay(h.players, h.rules, Shuffles(h.first_dealer, tuple(packs)), [])
         except EngineError as error:
-            self.fail(_Where("players", ("header", "Player0")), str(error))
+            self.fail(Where("players", ("header", "Player0")), str(error))
         for index, entry in enumerate(self.record.rounds):
             game = self._round(game, index, entry)
         self._check_end(game)
@@ -92,7 +87,7 @@ class _Importer:
         rules, n = self.record.headers.rules, len(self.record.headers.players)
         dealt = entry.dealt
         assert dealt is not None  # a whole record's rounds all have their deal
-        round_at = _Where(f"rounds[{index}]", ("round", index))
+        round_at = Where(f"rounds[{index}]", ("round", index))
         if len(dealt.hands) != n or not set(entry.active) <= set(range(n)) or not entry.active:
             self.fail(round_at, f"the deal must give {n} hands and name the seats dealt in")
         if not 1 <= entry.round <= rules.rounds + 1:
@@ -101,18 +96,23 @@ class _Importer:
         left = Counter(rules.pack(n))
         for seat, hand in enumerate(dealt.hands):
             wanted = size if seat in entry.active else 0
-            at = _Where(f"rounds[{index}].hands[{seat}]", ("hand", index, seat))
+            at = Where(f"rounds[{index}].hands[{seat}]", ("hand", index, seat))
             if len(hand) != wanted:
                 self.fail(at, f"seat {seat} is dealt {wanted} cards, not {len(hand)}")
             self._take(left, hand, at)
         upcards = entry.upcards if rules.turns == "speed" else (entry.upcard,)
-        upcard_at = _Where(
+        upcard_at = Where(
             f"rounds[{index}].upcard{'s' if entry.upcards else ''}", ("upcard", index)
         )
         if len(upcards) != (len(entry.active) if rules.turns == "speed" else 1):
             self.fail(upcard_at, "a speed game's deal turns up one card for each seat dealt in")
+        if entry.upcards and entry.upcard != entry.upcards[0]:
+            self.fail(
+                Where(f"rounds[{index}].upcard", ("upcard", index)),
+                f"a speed deal's upcard is its first seat's, {format_card(entry.upcards[0])}",
+            )
         self._take(left, upcards, upcard_at)
-        stock_at = _Where(f"rounds[{index}].stock", ("stock", index))
+        stock_at = Where(f"rounds[{index}].stock", ("stock", index))
         self._take(left, dealt.stock, stock_at)
         if +left:
             missing = " ".join(format_card(c) for c in sorted((+left).elements()))
@@ -120,7 +120,7 @@ class _Importer:
         pack = pack_of(dealt.hands, upcards, dealt.stock, entry.dealer, entry.active)
         return [pack, *(cards[::-1] for cards in dealt.restocks)]
 
-    def _take(self, left: Counter[Card], cards: tuple[Card, ...], where: _Where) -> None:
+    def _take(self, left: Counter[Card], cards: tuple[Card, ...], where: Where) -> None:
         for c in cards:
             if c not in left:
                 self.fail(where, f"the pack has no {format_card(c)}")
@@ -131,7 +131,7 @@ class _Importer:
     # the play
 
     def _round(self, game: GameState, index: int, entry: RoundRecord) -> GameState:
-        round_at = _Where(f"rounds[{index}]", ("round", index))
+        round_at = Where(f"rounds[{index}]", ("round", index))
         if game.status != "playing":
             self.fail(round_at, "the game is over before this round")
         dealt = (game.round, game.deal, game.dealer, game.active)
@@ -144,7 +144,7 @@ class _Importer:
             )
         ended: RoundResult | None = None
         for number, logged in enumerate(entry.actions):
-            at = _Where(f"rounds[{index}].actions[{number}]", ("action", index, number))
+            at = Where(f"rounds[{index}].actions[{number}]", ("action", index, number))
             if ended is not None:
                 self.fail(at, "the round is already over")
             before = game
@@ -154,19 +154,19 @@ class _Importer:
         if ended is None:
             if entry.result is not None:
                 self.fail(
-                    _Where(f"rounds[{index}].result", ("out", index)),
+                    Where(f"rounds[{index}].result", ("out", index)),
                     "the round is not over after its last action",
                 )
             if index + 1 < len(self.record.rounds):
                 self.fail(
-                    _Where(f"rounds[{index + 1}]", ("round", index + 1)),
+                    Where(f"rounds[{index + 1}]", ("round", index + 1)),
                     f"round {entry.round} is not over",
                 )
             return game
         self._check_result(index, ended, entry.result)
         return game
 
-    def _step(self, game: GameState, logged: LogEntry, at: _Where) -> GameState:
+    def _step(self, game: GameState, logged: LogEntry, at: Where) -> GameState:
         """The game after one recorded action, which must take the card it says it takes."""
         if type(logged.action) is CallEnd:
             return self._call(game, logged.version, logged.action, at)
@@ -194,9 +194,23 @@ class _Importer:
             )
         return game
 
-    def _call(self, game: GameState, version: int, call: CallEnd, at: _Where) -> GameState:
+    def _call(self, game: GameState, version: int, call: CallEnd, at: Where) -> GameState:
         """The game after a speed call: its choices, made again where the game made one
         again (the record's version says how often), then the caller's timeout if it had one."""
+        self._check_call_open(game, call, at)
+        choices = self._call_choices(game, version, call, at)
+        try:
+            game = _played(game, choices, timed_out=call.timed_out)
+        except EngineError as error:
+            self.fail(at, str(error))
+        ended = game.last_record_action
+        if ended != call:
+            self.fail(at, _call_difference(ended, call))
+        return game
+
+    def _check_call_open(self, game: GameState, call: CallEnd, at: Where) -> None:
+        """The call line is the call the replay has open: its number and phase, the seats
+        choosing in play order, every card shown."""
         if game.rules.turns != "speed":
             self.fail(at, "a call line in a game played in turns")
         phase = game.phase.value
@@ -209,13 +223,16 @@ class _Importer:
             )
         if any(m.card is None for m in call.moves):
             self.fail(at, "a whole record shows every card drawn")
-        made = [
-            m for m in call.moves if not call.timed_out or m.action != default_choice(game, m.seat)
-        ]
-        if call.timed_out and len(made) == len(seats):
+
+    def _call_choices(self, game: GameState, version: int, call: CallEnd, at: Where) -> list[Move]:
+        """The choices to make for a call that ends at ``version``: under a timeout only those
+        that differ from the caller's default, each as often as the versions say."""
+        moves = call.moves
+        made = [m for m in moves if not call.timed_out or m.action != default_choice(game, m.seat)]
+        if call.timed_out and len(made) == len(moves):
             self.fail(at, "the call timed out, yet no seat's choice is the caller's default")
-        if call.timed_out and not made and version > game.version + 1 and len(seats) > 1:
-            made = [call.moves[0]]  # a default chosen by the seat, then made again
+        if call.timed_out and not made and version > game.version + 1 and len(moves) > 1:
+            made = [moves[0]]  # a default chosen by the seat, then made again
         choices = _with_repeats(made, version - game.version - len(made) - 1, call.timed_out)
         if choices is None:
             self.fail(
@@ -223,58 +240,26 @@ class _Importer:
                 f"version {version}: this call's choices end it at version "
                 f"{game.version + len(made) + 1}",
             )
-        try:
-            for move in choices:
-                game = apply(game, move.seat, move.action)
-            if call.timed_out:
-                game = apply(game, CALLER, CALL_TIMEOUT)
-        except EngineError as error:
-            self.fail(at, str(error))
-        ended = game.last_record_action
-        if ended != call:
-            self.fail(at, _call_difference(ended, call))
-        return game
+        return choices
 
     def _check_result(
         self, index: int, replayed: RoundResult, recorded: RoundResult | None
     ) -> None:
-        out_at = _Where(f"rounds[{index}].result", ("out", index))
-        if recorded is None:
-            self.fail(out_at, "the round ends after its last action, and the record has no result")
-        mine = (replayed.out_seat, replayed.replayed, replayed.tiebreak)
-        if (recorded.out_seat, recorded.replayed, recorded.tiebreak) != mine:
-            self.fail(
-                out_at,
-                f"the replay ends the round with out seat {_seat(replayed.out_seat)}"
-                f"{' replayed' if replayed.replayed else ''}"
-                f"{' tiebreak' if replayed.tiebreak else ''}",
-            )
-        scores = {s.seat: s.points for s in replayed.results}
-        for number, score in enumerate(recorded.results):
-            at = _Where(f"rounds[{index}].result.scores[{number}]", ("score", index, score.seat))
-            if score.seat not in scores:
-                self.fail(at, f"seat {score.seat} did not play this round")
-            if scores.pop(score.seat) != score.points:
-                self.fail(
-                    at,
-                    f"seat {score.seat} scores {_points(replayed, score.seat)} in the "
-                    f"replay, not {score.points}",
-                )
-        if scores:
-            self.fail(out_at, f"no score for seat {min(scores)}")
+        wrong = result_mismatch(index, replayed, recorded)
+        if wrong is not None:
+            self.fail(wrong.where, wrong.message)
 
     def _check_end(self, game: GameState) -> None:
-        h = self.record.headers
-        if h.status != game.status:
-            self.fail(_Where("status", ("header", "Status")), f"the replay is {game.status}")
-        if h.totals != game.totals:
-            self.fail(
-                _Where("totals", ("header", "Totals")),
-                f"the replay's totals are {' '.join(map(str, game.totals))}",
-            )
-        if h.winners != game.winners:
-            shown = "none" if game.winners is None else " ".join(map(str, game.winners))
-            self.fail(_Where("winners", ("header", "Winners")), f"the replay's winners are {shown}")
+        wrong = end_mismatch(self.record.headers, game)
+        if wrong is not None:
+            self.fail(wrong.where, wrong.message)
+
+
+def _played(game: GameState, choices: list[Move], *, timed_out: bool) -> GameState:
+    """The game after a call's choices, and the caller's timeout if the call timed out."""
+    for move in choices:
+        game = apply(game, move.seat, move.action)
+    return apply(game, CALLER, CALL_TIMEOUT) if timed_out else game
 
 
 def _with_repeats(made: list[Move], extra: int, timed_out: bool) -> list[Move] | None:
@@ -309,11 +294,3 @@ def _call_difference(ended: object, call: CallEnd) -> str:
                 f"not {format_card(theirs.card)}"
             )
     return "the call ends otherwise in the replay"
-
-
-def _seat(seat: int | None) -> str:
-    return "-" if seat is None else str(seat)
-
-
-def _points(result: RoundResult, seat: int) -> int:
-    return next(s.points for s in result.results if s.seat == seat)

@@ -16,6 +16,7 @@ from engine.cards import Card, format_card, parse_card
 from engine.errors import CardCodeError, NotationError, RulesError
 from engine.game import Discard, Draw, LayOff, LogEntry, RoundResult, SeatResult
 from engine.game.actions import CALLER, DISCARD_PHASE, DRAW_PHASE, CallEnd, Move
+from engine.names import name_fault
 from engine.records.record import FORMAT, Dealt, GameRecord, Headers, RoundRecord
 from engine.rules import Rules
 
@@ -210,7 +211,7 @@ def record_from_json(value: object) -> GameRecord:
     status = top.at("status").text()
     if status not in ("playing", "finished"):
         top.at("status").fail("expected 'playing' or 'finished'")
-    players = tuple(p.text() for p in top.at("players").items())
+    players = tuple(_name(p) for p in top.at("players").items())
     bots = tuple(b.opt(_Reader.text) for b in top.at("bots").items())
     if len(bots) != len(players):
         top.at("bots").fail(f"{len(bots)} bot levels for {len(players)} players")
@@ -236,6 +237,15 @@ def record_from_json(value: object) -> GameRecord:
     whole = visibility == "whole"
     rounds = tuple(_round_in(r, whole) for r in top.at("rounds").items())
     return GameRecord(headers, rounds)
+
+
+def _name(player: _Reader) -> str:
+    """A player's name, which obeys the rule of every name shown (``engine.names``)."""
+    name = player.text()
+    fault = name_fault(name)
+    if fault is not None:
+        player.fail(fault)
+    return name
 
 
 def _round_in(r: _Reader, whole: bool) -> RoundRecord:

@@ -146,7 +146,7 @@ def _result_lines(result: RoundResult) -> list[str]:
     flags = (" replayed" if result.replayed else "") + (" tiebreak" if result.tiebreak else "")
     lines = [f"out {out}{flags}"]
     for s in result.results:
-        melds = "".join(" " + _meld_text(m) for m in s.melds)
+        melds = "".join(" " + meld_text(m) for m in s.melds)
         lines.append(f"score {s.seat} {s.points}{melds} deadwood{_cards(s.deadwood)}")
     return lines
 
@@ -156,7 +156,8 @@ def _out_seats(result: RoundResult) -> tuple[int, ...]:
     return result.out_seats or (() if result.out_seat is None else (result.out_seat,))
 
 
-def _meld_text(meld: Meld) -> str:
+def meld_text(meld: Meld) -> str:
+    """A meld as a score line writes it: ``run(4H 5H JK=6H)``."""
     cards = " ".join(
         format_card(c) + ("" if s is None else "=" + format_card(s))
         for c, s in zip(meld.cards, meld.stands_for, strict=True)

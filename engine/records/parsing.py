@@ -16,6 +16,7 @@ from engine.cards import Card
 from engine.errors import NotationError, RulesError
 from engine.game import LogEntry, RoundResult, SeatResult
 from engine.game.actions import CALLER, DISCARD_PHASE, DRAW_PHASE, CallEnd, Discard, Draw, Move
+from engine.names import name_fault
 from engine.records import readers
 from engine.records.notation import CALL, GAME, MAX_RECORD_BYTES, MOVES, RULE_PREFIX, TIMEOUT
 from engine.records.record import FORMAT, Dealt, GameRecord, Headers, RoundRecord
@@ -133,6 +134,9 @@ class _Parser:
         while f"Player{len(players)}" in values:
             seat = len(players)
             players.append(take(f"Player{seat}"))
+            fault = name_fault(players[-1])
+            if fault is not None:  # a record's names obey the rule of every name shown
+                readers.fail(f"Player{seat}: {fault}")
             bots.append(values.pop(f"Bot{seat}", None))
         first_dealer = readers.read_number(take("FirstDealer"), "FirstDealer")
         rules = self._rules(values)

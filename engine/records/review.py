@@ -3,7 +3,14 @@
 Each decision is judged from what its seat knew when it made it, exactly as the hint judges:
 the seat's view and the public log it could see at that version (``engine.seen.sight``), then
 ``engine.advice.draw_hint`` or ``discard_hint``; never the hidden state. The game is replayed
-from its own shuffles only to show each seat its view at each version.
+from its own shuffles once, only to show each seat its view at each version: each seat's
+``DealReplay`` takes each public log entry as the replay makes it, so a decision's sight costs
+the same early and late in a long round, and a review costs time in proportion to the game's
+length (``tests/benchmarks/bench_review.py`` measures the ratio).
+
+A review does at most ``budget`` analyses (one hint each: a draw's or a discard's; work, never
+time). One that would need more stops before the decision past its budget and says so in
+``GameReview.over_budget``: the decisions of the versions up to ``OverBudget.reviewed``.
 
 - A draw: the hint's expected least deadwood of the source taken, against the best source's
   (the hint's advice); the points lost are the difference, and the go-out chances are shown.
@@ -32,6 +39,7 @@ from dataclasses import dataclass
 from typing import Final, Literal, get_args
 
 from engine.advice import DiscardHint, DrawHint, DrawOption, discard_hint, draw_hint
+from engine.deal_replay import DealReplay
 from engine.game import (
     Action,
     Discard,
@@ -44,7 +52,7 @@ from engine.game import (
 )
 from engine.game.actions import CALLER, CallEnd
 from engine.records.speed_sight import SpeedDeal
-from engine.seen import Sight, sight
+from engine.seen import Sight, sight_of
 
 Grade = Literal["best", "good", "inaccuracy", "mistake", "blunder", "missed_go_out"]
 GRADES: Final[tuple[Grade, ...]] = get_args(Grade)
@@ -55,6 +63,11 @@ MISTAKE: Final = 7.0
 """Beyond this, a ``blunder``."""
 ACCURACY_SCALE: Final = 10.0
 """Points lost at which a decision's accuracy reaches 0."""
+REVIEW_BUDGET: Final = 10_000
+"""Most analyses one review does by default, one per draw and discard (a speed call's choices
+one each): an 11-round game of 4 players needs 240 to 540, a round nobody goes out of any
+number. Replaying a version without one (a lay-off, a speed choice made again) is not counted:
+the game's length bounds it (``bench_review`` has the figures)."""
 SAME: Final = 1e-9
 """Figures closer than this are equal (the hint's means are sums of whole numbers over one
 total, so ties are exact up to rounding)."""
@@ -108,10 +121,27 @@ class RoundTally:
 
 
 @dataclass(frozen=True, slots=True)
+class OverBudget:
+    """A review stopped at its budget: it holds every decision of the game's versions up to
+    ``reviewed`` and none after, of the game's ``versions``."""
+
+    budget: int
+    """The analyses the review was allowed, all done."""
+    reviewed: int
+    versions: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameReview:
     decisions: tuple[Decision, ...]
     seats: tuple[Tally, ...]
     rounds: tuple[RoundTally, ...]
+    over_budget: OverBudget | None = None
+    """None when every decision of the game is reviewed."""
+
+    @property
+    def complete(self) -> bool:
+        return self.over_budget is None
 
 
 def grade_of(lost: float, *, missed_go_out: bool, gave_up_chance: bool) -> Grade:
@@ -129,27 +159,79 @@ def grade_of(lost: float, *, missed_go_out: bool, gave_up_chance: bool) -> Grade
     return "blunder"
 
 
-def review_game(state: GameState) -> GameReview:
+def review_game(state: GameState, budget: int = REVIEW_BUDGET) -> GameReview:
     """Every decision made so far in ``state``'s game, graded, with the totals per seat and per
-    round. (The service reviews finished games: while one is played, a review would show each
-    seat's hand to whoever reads it.)"""
+    round; at most ``budget`` analyses (see ``OverBudget``). (The service reviews finished
+    games: while one is played, a review would show each seat's hand to whoever reads it.)"""
+    if budget < 0:
+        raise ValueError(f"a review's budget is a count of analyses, not {budget!r}")
     game = replay(state.players, state.rules, state.shuffle_record, [])
+    work = _Work(budget)
     if state.rules.turns == "speed":
-        return _tallied(_speed_decisions(state, game), len(state.players))
+        decisions = _speed_decisions(state, game, work)
+    else:
+        decisions = _turn_decisions(state, game, work)
+    over = None if work.reviewed is None else OverBudget(budget, work.reviewed, state.version)
+    return tallied(decisions, len(state.players), over)
+
+
+class _Work:
+    """The analyses a review may still do; ``reviewed`` is set where it stopped."""
+
+    def __init__(self, budget: int) -> None:
+        self.left = budget
+        self.reviewed: int | None = None
+
+    def spend(self, analyses: int, version: int) -> bool:
+        """Whether the analyses of the decisions at ``version`` fit in what is left (they are
+        then spent); if not, the review stops before them."""
+        if analyses > self.left:
+            self.reviewed = version - 1
+            return False
+        self.left -= analyses
+        return True
+
+
+class _DealSights:
+    """Each seat's replay of the deal being played, fed one public log entry per action:
+    each entry as that seat may see it (``public_log``, the actor's own and everyone else's)."""
+
+    def __init__(self, game: GameState) -> None:
+        self.deal = game.deal
+        self.replays = [DealReplay(view(game, s), s, game.rules) for s in range(len(game.players))]
+
+    def sight(self, game: GameState, seat: int) -> Sight:
+        return sight_of(self.replays[seat], view(game, seat))
+
+    def followed(self, game: GameState, seat: int) -> _DealSights:
+        """The sights after ``seat``'s action made ``game``: a new deal's afresh."""
+        if game.deal != self.deal:
+            return _DealSights(game)
+        version = game.version
+        (mine,) = public_log(game, seat, since=version - 1, until=version)
+        (theirs,) = public_log(game, None, since=version - 1, until=version)
+        for other, known in enumerate(self.replays):
+            known.entry(mine if other == seat else theirs)
+        return self
+
+
+def _turn_decisions(state: GameState, game: GameState, work: _Work) -> tuple[Decision, ...]:
     decisions: list[Decision] = []
-    deal_start = 0
+    sights = _DealSights(game)
     for record in state.history:
-        judged = _judge(game, record.seat, record.action, deal_start)
-        if judged is not None:
-            decisions.append(judged)
-        deal = game.deal
-        game = apply(game, record.seat, record.action)
-        if game.deal != deal:
-            deal_start = game.version
-    return _tallied(tuple(decisions), len(state.players))
+        action = record.action
+        if isinstance(action, Draw | Discard):
+            if not work.spend(1, game.version + 1):
+                break
+            judged = judge(game, sights.sight(game, record.seat), action)
+            if judged is not None:
+                decisions.append(judged)
+        game = apply(game, record.seat, action)
+        sights = sights.followed(game, record.seat)
+    return tuple(decisions)
 
 
-def _speed_decisions(state: GameState, game: GameState) -> tuple[Decision, ...]:
+def _speed_decisions(state: GameState, game: GameState, work: _Work) -> tuple[Decision, ...]:
     """Every choice of every call, judged at the call's start (``start``: the choices before
     the call's end change nothing but themselves)."""
     decisions: list[Decision] = []
@@ -159,12 +241,11 @@ def _speed_decisions(state: GameState, game: GameState) -> tuple[Decision, ...]:
         game = apply(game, record.seat, record.action)
         if record.seat != CALLER or type(record.action) is not CallEnd:
             continue
+        if not work.spend(len(record.action.moves), version):
+            break
         for move in record.action.moves:
             known = deal.sight(start, move.seat)
-            if isinstance(move.action, Draw):
-                judged = _judge_draw(start, known, move.action, draw_hint(known))
-            else:
-                judged = _judge_discard(start, known, move.action, discard_hint(known))
+            judged = judge(start, known, move.action)
             if judged is not None:
                 decisions.append(dataclasses.replace(judged, version=version))
         deal.call_ended(record.action)
@@ -174,16 +255,14 @@ def _speed_decisions(state: GameState, game: GameState) -> tuple[Decision, ...]:
     return tuple(decisions)
 
 
-def _judge(game: GameState, seat: int, action: Action, deal_start: int) -> Decision | None:
-    if not isinstance(action, Draw | Discard):
-        return None
-    # What the seat knew: its view, and the public log it sees (this deal's part: all that
-    # ``sight`` reads of it).
-    log = public_log(game, seat, since=deal_start)
-    known = sight(view(game, seat), log, seat, game.rules)
+def judge(game: GameState, known: Sight, action: Action) -> Decision | None:
+    """The decision of ``action`` by the seat that knows ``known`` in ``game``; None for an
+    action not reviewed (a lay-off) or without a choice."""
     if isinstance(action, Draw):
         return _judge_draw(game, known, action, draw_hint(known))
-    return _judge_discard(game, known, action, discard_hint(known))
+    if isinstance(action, Discard):
+        return _judge_discard(game, known, action, discard_hint(known))
+    return None
 
 
 def _judge_draw(game: GameState, known: Sight, action: Draw, hint: DrawHint) -> Decision | None:
@@ -281,7 +360,10 @@ def tally(seat: int, decisions: Iterable[Decision]) -> Tally:
     return Tally(seat, len(mine), sum(d.lost for d in mine), accuracy, tuple(counts.items()))
 
 
-def _tallied(decisions: tuple[Decision, ...], players: int) -> GameReview:
+def tallied(
+    decisions: tuple[Decision, ...], players: int, over_budget: OverBudget | None = None
+) -> GameReview:
+    """The review of ``decisions``: with each seat's totals, in the game and per deal."""
     deals: dict[int, list[Decision]] = {}
     rounds: dict[int, int] = {}
     for d in decisions:
@@ -294,4 +376,5 @@ def _tallied(decisions: tuple[Decision, ...], players: int) -> GameReview:
             RoundTally(rounds[deal], deal, tuple(tally(seat, ds) for seat in range(players)))
             for deal, ds in sorted(deals.items())
         ),
+        over_budget=over_budget,
     )

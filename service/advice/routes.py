@@ -5,7 +5,7 @@ The hint is computed from the seat's view and the public log as that seat sees t
 Each hint analyses one hand per distinct unseen card, a few milliseconds for a game's hands, so
 it runs in a worker thread rather than holding the event loop. ``advise`` takes any hand of a
 deal's size with any wilds: its costly requests (draw-phase advice for more than
-``ADVICE_INLINE_CARDS`` cards) run in the analyses' worker processes (``service.analysis.pool``),
+``ADVICE_INLINE_CARDS`` cards) run in the analyses' worker processes (``service.workers.pool``),
 since a thread would hold the interpreter's lock for all of their time.
 """
 
@@ -16,6 +16,7 @@ from typing import Final, NamedTuple
 import anyio
 import anyio.to_thread
 from litestar import Controller, get, post
+from litestar.di import Provide
 from litestar.params import FromPath, JSONBody
 
 import engine
@@ -24,13 +25,15 @@ from engine.advice import PackError, advise, hint
 from engine.cards import Card, Rank
 from engine.game.speed import check_chooser
 from engine.seen import sight
+from service.advice.deps import AppAdviceServices
+from service.advice.to_wire import hint_to_wire
 from service.advice.wire import AdviseRequest, HintOut
 from service.games import lifecycle as game_flow
-from service.games.acting_seat import Acting
-from service.http.dependencies import AppServices
+from service.games.acting_seat import Acting, acting_seat
 from service.http.openapi_declarations import SEAT, problems
-from service.http.problems import InvalidField, MissingWild
-from service.vocabulary import to_engine, to_wire
+from service.http.problems import InvalidField
+from service.http.route_policy import Limit, policy
+from service.vocabulary import to_engine
 
 LARGEST_HAND: Final = 16
 """The largest hand a game holds after its draw (15 dealt, extended schedule, plus one)."""
@@ -54,22 +57,9 @@ class _Advising(NamedTuple):
     players: int
 
 
-def _wild_of(data: AdviseRequest, rules: engine.Rules) -> Rank:
-    if data.wild is not None:
-        wild = to_engine.rank_from_code(data.wild, "wild")
-        if wild not in rules.ranks:
-            raise InvalidField(
-                f"wild rank {data.wild!r} is not a rank of the {rules.preset} pack", field="wild"
-            )
-        return wild
-    if data.round is not None:
-        return rules.wild_rank(data.round)
-    raise MissingWild("give the wild rank as `wild`, or the round as `round`", field="wild")
-
-
 def _advising(data: AdviseRequest) -> _Advising:
     rules = to_engine.rules_from_wire(data.rules)
-    wild = _wild_of(data, rules)
+    wild = to_engine.wild_from_wire(data.wild, data.round, rules)
     hand = to_engine.cards_from_codes(data.hand, "hand")
     upcard: Card | None = None
     if data.upcard is not None:
@@ -89,19 +79,19 @@ def advised(asked: _Advising) -> HintOut | tuple[str, str]:
     worker process runs (the engine's error does not pickle, so it comes back as a value)."""
     hand, wild, rules, upcard, seen, players = asked
     try:
-        return to_wire.hint_to_wire(
-            advise(hand, wild, rules, upcard=upcard, seen=seen, players=players)
-        )
+        return hint_to_wire(advise(hand, wild, rules, upcard=upcard, seen=seen, players=players))
     except PackError as exc:
         return str(exc), exc.field
 
 
 class AdviceController(Controller):
     tags = ("advice",)
+    dependencies = {"acting_seat": Provide(acting_seat)}  # noqa: RUF012  # Litestar's declaration
 
     @get(
         "/v1/games/{game_id:str}/hint",
         operation_id="getHint",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         security=SEAT,
         summary="Advice for the seat on turn: which source to draw from, or what to discard",
         description=(
@@ -125,11 +115,12 @@ class AdviceController(Controller):
             raise engine.NotYourTurn(seat, state.turn)
         seen = sight(game.view(state, seat), game.public_log(state, seat), seat, state.rules)
         advice = await anyio.to_thread.run_sync(hint, seen, limiter=_HINTS)
-        return to_wire.hint_to_wire(advice)
+        return hint_to_wire(advice)
 
     @post(
         "/v1/advise",
         operation_id="adviseHand",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         summary="The hint for a bare hand, for tools",
         description=(
             "Stateless: with `upcard`, the advice for the draw (the hand before it); without, "
@@ -140,7 +131,7 @@ class AdviceController(Controller):
         status_code=200,
         responses=problems(400, 413, 422, 503),
     )
-    async def advise(self, services: AppServices, data: JSONBody[AdviseRequest]) -> HintOut:
+    async def advise(self, services: AppAdviceServices, data: JSONBody[AdviseRequest]) -> HintOut:
         asked = _advising(data)
         if asked.upcard is not None and len(asked.hand) > ADVICE_INLINE_CARDS:
             answer = await services.analyses.run(advised, asked)

@@ -8,11 +8,11 @@ from litestar.params import JSONBody
 import engine
 from engine.cards import Card, Rank
 from engine.rules import PRESET_NAMES
-from service.analysis.pool import analysed, is_costly
+from service.analysis.costly import analysed, is_costly
+from service.analysis.deps import AppAnalysisServices
 from service.analysis.wire import AnalyseRequest, AnalyseResponse
-from service.http.dependencies import AppServices
 from service.http.openapi_declarations import problems
-from service.http.problems import InvalidField, MissingWild
+from service.http.route_policy import Limit, policy
 from service.operations import metrics
 from service.vocabulary import to_engine, to_wire
 from service.vocabulary.wire import PresetsOut
@@ -22,17 +22,7 @@ def _inputs(data: AnalyseRequest) -> tuple[list[Card], Rank, engine.Rules]:
     """The hand, the wild rank and the rules of a request, or the problem with them."""
     rules = to_engine.rules_from_wire(data.rules)
     hand = to_engine.cards_from_codes(data.hand, "hand")
-    if data.wild is not None:
-        wild = to_engine.rank_from_code(data.wild, "wild")
-        if wild not in rules.ranks:
-            raise InvalidField(
-                f"wild rank {data.wild!r} is not a rank of the {rules.preset} pack",
-                field="wild",
-            )
-    elif data.round is not None:
-        wild = rules.wild_rank(data.round)
-    else:
-        raise MissingWild("give the wild rank as `wild`, or the round as `round`", field="wild")
+    wild = to_engine.wild_from_wire(data.wild, data.round, rules)
     return hand, wild, rules
 
 
@@ -43,6 +33,7 @@ class AnalysisController(Controller):
     @post(
         "/analyse",
         operation_id="analyseHand",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         summary="Best melds, deadwood and ranked discards of a hand",
         description=(
             "Arranges the hand into melds with the least possible deadwood under the rules, and "
@@ -57,12 +48,12 @@ class AnalysisController(Controller):
         ),
     )
     async def analyse(
-        self, services: AppServices, data: JSONBody[AnalyseRequest]
+        self, services: AppAnalysisServices, data: JSONBody[AnalyseRequest]
     ) -> AnalyseResponse:
         hand, wild, rules = _inputs(data)
         settings = services.settings
         if is_costly(hand, wild, settings.analysis_inline_cards, settings.analysis_inline_wilds):
-            answer = await services.analyses.analyse(hand, wild, rules)
+            answer = await services.analyses.run(analysed, hand, wild, rules)
         else:
             answer = analysed(hand, wild, rules)
         metrics.ANALYSES_RUN.inc()
@@ -71,6 +62,7 @@ class AnalysisController(Controller):
     @get(
         "/rules",
         operation_id="listRules",
+        opt=policy(limits=()),
         summary="The rule presets, with every option",
         sync_to_thread=False,
     )

@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
-from service.analysis.pool import AnalysisPool
+from service.workers.pool import WorkerPool
 
 _log = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ class BotTasks:
     """At most one driver per game on this instance (a nudge for a game being driven makes the
     driver look once more when it is done), and the sweeper, from ``start`` to ``close``."""
 
-    def __init__(self, pool: AnalysisPool) -> None:
+    def __init__(self, pool: WorkerPool) -> None:
         self.pool = pool
         """Worker processes for the decisions: a ``hard`` one thinks for up to 200 ms, holding
         the interpreter's lock all that time, which a thread would not free the loop of."""

@@ -1,16 +1,16 @@
 """The computer players' moves, made by the service as ordinary actions, on any instance.
 
-``drive`` makes the moves due in one game, one action at a time, each exactly as a person's is
-made (``service.games.lifecycle.take_turn``): load the game, decide, ``engine.game.apply``, one
-compare-and-set commit of the next version, an event on the game's channel. The bot decides in
-a worker process from its seat's view and the public log as that seat sees them, never from the
-state (``service.bots.decisions``). A commit that finds the version moved on (a person acted, or
-another instance made the move first) changes nothing; the driver loads the game again and
-looks afresh, so a move is made exactly once, whoever gets there first.
+``drive`` makes the moves due in one game, one action at a time, each as a person's is made
+(``service.games.turns.take_turn``): load the game, decide, apply it and commit the next
+version through the one commit every change of a game takes (``service.games.commits``). The
+bot decides in a worker process from its seat's view and the public log as that seat sees them,
+never from the state (``service.bots.decisions``). A commit that finds the version moved on (a
+person acted, or another instance made the move first) changes nothing; the driver loads the
+game again and looks afresh, so a move is made exactly once, whoever gets there first.
 
 Who drives: the instance whose commit put a bot on turn starts its driver at once (after
 answering, never making the person's request wait); ``sweep_forever``, on every instance, takes
-the due entries (``service.bots.due_moves``) of its shards whose time has come (a clock run out,
+the due entries (``service.storage.due_moves``) of its shards whose time has come (a clock run out,
 a move left for a busy pool, or a lease left by an instance that died) and drives those games.
 Every driver claims the game first and renews the claim before each decision (and while one
 waits for a worker), so a second instance's nudge does nothing while the first drives; the
@@ -44,12 +44,12 @@ from engine.game.actions import (
     EndLayOff,
     LayOff,
 )
-from service.bots import seats as bot_seats
 from service.bots.decisions import decided
+from service.bots.deps import BotServices
 from service.games import lifecycle as game_flow
-from service.games import records as game_records
+from service.games import movers
+from service.games.commits import acted, commit
 from service.games.lifecycle import LoadedGame, LoadedTable
-from service.http.dependencies import Services
 from service.http.problems import AnalysesBusy, GameNotFound
 from service.operations import crash_points, metrics
 from service.storage.game_store import StoreUnavailable
@@ -69,7 +69,7 @@ SWEEP_BATCH: Final = 512
 """Due games a sweep takes in one round trip; it takes batch after batch until none is due."""
 
 
-def _room(services: Services) -> int:
+def _room(services: BotServices) -> int:
     """Due games a sweep may take now (``BotTasks.room``), a batch at most."""
     return min(SWEEP_BATCH, services.bots.room)
 
@@ -80,7 +80,7 @@ def bot_seed(game_id: str, seat: int) -> int:
     return int.from_bytes(hashlib.sha256(f"bot/{game_id}/{seat}".encode()).digest()[:8], "big")
 
 
-async def drive(services: Services, game_id: str) -> None:
+async def drive(services: BotServices, game_id: str) -> None:
     """Make every move a bot owes in the game now, one committed action at a time, until a
     person is to move (or the game is over); then give the game back, its due entry at the next
     deadline. Each move starts with a claim on the game (or its renewal): while another
@@ -99,9 +99,9 @@ async def drive(services: Services, game_id: str) -> None:
             await services.due.release(game_id, owner, loaded.stored_version, None)
             return
         record, state = loaded.record, loaded.state
-        move = bot_seats.next_move(record, state, time.time())
+        move = movers.next_move(record, state, time.time())
         if move is None:
-            due = bot_seats.entry_due(record, state)
+            due = movers.entry_due(record, state)
             await services.due.release(game_id, owner, loaded.stored_version, due)
             return
         action = await _decision(services, game_id, state, move)
@@ -112,7 +112,7 @@ async def drive(services: Services, game_id: str) -> None:
 
 
 async def _decision(
-    services: Services, game_id: str, state: game.GameState, move: tuple[int, str | None]
+    services: BotServices, game_id: str, state: game.GameState, move: tuple[int, str | None]
 ) -> Action | None:
     """The action the service makes for ``move``'s seat (None if every worker is busy): the
     caller's timeout, or the bot's decision, the game's lease renewed while it waits for a
@@ -135,34 +135,17 @@ async def _decision(
 
 
 async def _commit(
-    services: Services, loaded: LoadedGame, move: tuple[int, str | None], action: Action
+    services: BotServices, loaded: LoadedGame, move: tuple[int, str | None], action: Action
 ) -> None:
     """Commit the service's move, its due entry with it; a commit that lost the race changes
     nothing (the driver looks again)."""
-    game_id, state = loaded.game_id, loaded.state
     seat, level = move
-    after = game.apply(state, seat, action)
-    parts = game.dumps_parts(after, loaded.sealed)
-    new_record = game_records.stamped(
-        bot_seats.committed(loaded.record, state, after, parts.head, by_token=False),
-        finished=after.status == "finished",
-    )
-    crash_points.reached(services.settings, "commit.before")
-    if not await services.store.commit(
-        game_id,
-        loaded.stored_version,
-        game_records.encode_record(new_record),
-        segments=game_records.segments_of(parts),
-        due=bot_seats.entry_due(new_record, after),
-        acted=False,
-    ):
+    change = acted(loaded, seat, action, by_token=False)
+    if not await commit(services, loaded.game_id, loaded.stored_version, change, by_service=True):
         return  # someone else moved first
-    crash_points.reached(services.settings, "commit.after")
-    services.decoded.put(game_id, parts.head, after)
     metrics.ACTIONS_APPLIED.labels(type=_ACTION_TYPES[type(action)]).inc()
     if level is not None:
         metrics.BOT_MOVES.labels(level=level).inc()
-    game_flow.announce(services, game_id, after.version)
 
 
 class BotDriversPlugin(InitPluginProtocol):
@@ -170,7 +153,7 @@ class BotDriversPlugin(InitPluginProtocol):
     channels' plugin, their lifespan is entered after the channels' and so left before it: a move
     committed while the app shuts down publishes its event into channels still running."""
 
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: BotServices) -> None:
         self._services = services
 
     def on_app_init(self, app_config: AppConfig) -> AppConfig:
@@ -187,7 +170,7 @@ class BotDriversPlugin(InitPluginProtocol):
             await services.bots.close()
 
 
-async def sweep_forever(services: Services) -> None:
+async def sweep_forever(services: BotServices) -> None:
     """Every ``sweep_seconds``: take the games whose move is due (their lease is this
     instance's now) and drive each. While due games wait for room (``BotTasks.behind``), a
     sweep comes again as soon as the bots' pool has room for half its capacity: after an
@@ -198,7 +181,7 @@ async def sweep_forever(services: Services) -> None:
         await sweep_once(services)
 
 
-async def _until_next_sweep(services: Services) -> None:
+async def _until_next_sweep(services: BotServices) -> None:
     bots, seconds = services.bots, services.settings.sweep_seconds
     if not bots.behind and bots.room > 0:  # the last sweep took every due game, or none ran
         await asyncio.sleep(seconds)
@@ -210,7 +193,7 @@ async def _until_next_sweep(services: Services) -> None:
         await asyncio.wait_for(bots.pool.room_for(half), seconds)
 
 
-async def sweep_once(services: Services) -> int:
+async def sweep_once(services: BotServices) -> int:
     """Take every due game there is room to drive, a batch at a time, and drive each; how many
     were taken."""
     bots = services.bots

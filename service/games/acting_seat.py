@@ -9,9 +9,9 @@ from typing import TypeAlias
 from litestar.di import NamedDependency
 from litestar.params import FromPath
 
+from service.games.deps import AppGameServices
 from service.games.lifecycle import LoadedGame, LoadedTable, load_any
 from service.http.auth import RequiredToken
-from service.http.dependencies import AppServices
 
 
 class ActingSeat:
@@ -29,7 +29,7 @@ Acting: TypeAlias = NamedDependency[ActingSeat]
 
 
 async def acting_seat(
-    services: AppServices, game_id: FromPath[str], seat_token: RequiredToken
+    services: AppGameServices, game_id: FromPath[str], seat_token: RequiredToken
 ) -> ActingSeat:
     loaded = await load_any(services, game_id)
     return ActingSeat(loaded, loaded.seat_of(seat_token))

@@ -1,10 +1,6 @@
-"""A game's life through the store: create, load with a seat's token, take a turn.
-
-Taking a turn is load → check the token → (a retried Idempotency-Key answers from its saved
-response) → ``engine.game.apply`` → one compare-and-set commit that also saves the response for
-the key (and, on Redis, the notice that wakes the game's streams) → on memory, publish the
-notice. Two actions racing for the same version cannot both commit; the loser answers 409 and
-nothing of it is applied.
+"""A game's life through the store: create it, load it (decoding only what this process has
+not decoded yet), check a seat's token, and view it. Changing it goes through one commit
+(``service.games.commits``); a seat's turn is ``service.games.turns``.
 """
 
 from __future__ import annotations
@@ -12,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import msgspec
 
@@ -21,12 +17,13 @@ from engine import game
 from engine.cards import Card
 from engine.errors import StateFormatError
 from engine.game.state import GameState, Record
-from service.analysis.pool import work_for
-from service.bots import calls as bot_calls
-from service.bots import seats as bot_seats
+from service.games import calls, movers
 from service.games import records as game_records
-from service.games.action_wire import ActionRequest
+from service.games.bus import Committed
+from service.games.deps import GameServices
 from service.games.records import GameRecord, Seating
+from service.games.stream_keys import seat_of_stream_key
+from service.games.to_wire import call_to_wire, legal_to_wire, view_to_wire, waiting_view
 from service.games.wire import (
     DEFAULT_CALL_SECONDS,
     CreateGameRequest,
@@ -35,31 +32,25 @@ from service.games.wire import (
     SeatToken,
 )
 from service.http import idempotency
-from service.http.dependencies import Services
 from service.http.idempotency import Retry
 from service.http.problems import (
     GameNotFound,
     IdempotencyKeyReused,
-    StaleVersion,
     TableWaiting,
     UnknownStreamKey,
     UnknownToken,
 )
-from service.operations import crash_points, metrics
+from service.operations import metrics
+from service.storage.channels import channel_of
 from service.storage.game_store import GameExists
-from service.streams.channels import channel_of
-from service.streams.keys import seat_of_stream_key
-from service.tables import waiting_tables as waiting
 from service.vocabulary import to_engine, to_wire
-
-if TYPE_CHECKING:
-    from service.tables.wire import SeatClaimed
+from service.workers.pool import work_for
 
 _encoder: Final = msgspec.json.Encoder()
 _NOTHING_SEALED: Final = game.Sealed(0, 0)
 
 
-def announce(services: Services, game_id: str, version: int) -> None:
+def announce(services: GameServices, game_id: str, version: int) -> None:
     """Wake the game's streams after a commit. A store that ``announces_commits`` (Redis) did so
     in the commit's own atomic step, where no crash or refused write can part the notice from
     the action; on memory, publish it here (in this process: nothing can lose it)."""
@@ -85,7 +76,8 @@ class _Seats:
         return None if token is None else self.seat_of(token)
 
     def stream_viewer(self, token: str | None, key: str | None) -> int | None:
-        """The seat of a stream: a stream key's (``service.streams.keys``), else the token's."""
+        """The seat of a stream: a stream key's (``service.games.stream_keys``), else the
+        token's."""
         if key is None:
             return self.viewer(token)
         seat = seat_of_stream_key(self.game_id, key, self.record.token_hashes)
@@ -121,7 +113,7 @@ class LoadedTable(_Seats):
     """The answer saved under the idempotency key the load recalled, if any."""
 
     def view(self, seat: int | None) -> GameView:
-        return waiting.waiting_view(self.game_id, self.record, self.seating, seat)
+        return waiting_view(self.game_id, self.seating, seat)
 
 
 def view_of(game_id: str, state: GameState, seat: int | None, record: GameRecord) -> GameView:
@@ -132,11 +124,11 @@ def view_of(game_id: str, state: GameState, seat: int | None, record: GameRecord
     if seat is None:
         seen, legal = game.public_view(state), None
     else:
-        seen, legal = game.view(state, seat), to_wire.legal_to_wire(game.legal_actions(state, seat))
-    view = to_wire.view_to_wire(game_id, seen, seat, rules, legal)
-    players = bot_seats.seated_players(view.players, record)
+        seen, legal = game.view(state, seat), legal_to_wire(game.legal_actions(state, seat))
+    view = view_to_wire(game_id, seen, seat, rules, legal)
+    players = movers.seated_players(view.players, record)
     if seen.call is not None:
-        call = to_wire.call_to_wire(seen.call, bot_calls.deadline_text(record, state.version))
+        call = call_to_wire(seen.call, calls.deadline_text(record, state.version))
         return msgspec.structs.replace(view, players=players, call=call)
     return view if players is view.players else msgspec.structs.replace(view, players=players)
 
@@ -149,7 +141,7 @@ def call_seconds_of(rules: engine.Rules, asked: int | None) -> int | None:
 
 
 async def create_game(
-    services: Services,
+    services: GameServices,
     request: CreateGameRequest,
     names: list[str],
     bots: tuple[str | None, ...] = (),
@@ -194,7 +186,8 @@ async def create_game(
                 ],
                 invite_code=None,
                 view=view_of(game_id, state, None, record),
-            )
+            ),
+            game_id,
         )
         try:
             await services.store.create(
@@ -204,7 +197,7 @@ async def create_game(
                 idempotency=None
                 if retry is None
                 else retry.saved(answer.body, answer.status, answer.location),
-                due=bot_seats.entry_due(record, state),
+                due=movers.entry_due(record, state),
             )
             break
         except GameExists:
@@ -212,19 +205,19 @@ async def create_game(
                 return await created_before(services, game_id, retry)
             continue  # 96 random bits: practically never, but never overwrite a game
     metrics.GAMES_CREATED.labels(preset=rules.preset).inc()
-    await bot_seats.after_commit(services, game_id, record, state)
+    services.bus.publish(Committed(game_id, record, state))
     return answer
 
 
-def created_answer(answer: GameCreated | SeatClaimed) -> idempotency.SavedAnswer:
-    """A 201 answer, with the ``Location`` of the game it made or seated the caller in (not
-    yet fingerprinted: ``Retry.saved`` adds that)."""
-    return idempotency.SavedAnswer(
-        b"", idempotency.encoded(answer), 201, f"/v1/games/{answer.game_id}"
-    )
+def created_answer(answer: msgspec.Struct, game_id: str) -> idempotency.SavedAnswer:
+    """A 201 answer (a game created, a seat claimed), with the ``Location`` of the game it made
+    or seated the caller in (not yet fingerprinted: ``Retry.saved`` adds that)."""
+    return idempotency.SavedAnswer(b"", idempotency.encoded(answer), 201, f"/v1/games/{game_id}")
 
 
-async def created_before(services: Services, game_id: str, retry: Retry) -> idempotency.SavedAnswer:
+async def created_before(
+    services: GameServices, game_id: str, retry: Retry
+) -> idempotency.SavedAnswer:
     """The saved answer of a create whose id is its key's (the game exists already)."""
     data = await services.store.recall(game_id, retry.stored_key)
     if data is None:  # the answer expired before the game did
@@ -236,7 +229,7 @@ async def created_before(services: Services, game_id: str, retry: Retry) -> idem
 
 
 async def load_any(
-    services: Services, game_id: str, *, recall: str | None = None
+    services: GameServices, game_id: str, *, recall: str | None = None
 ) -> LoadedGame | LoadedTable:
     """The game, or the table still waiting for players (with ``recall``, and the answer saved
     under that idempotency key)."""
@@ -244,7 +237,7 @@ async def load_any(
 
 
 async def load_game(
-    services: Services, game_id: str, *, recall: str | None = None, token: str | None = None
+    services: GameServices, game_id: str, *, recall: str | None = None, token: str | None = None
 ) -> LoadedGame:
     """A game in play or finished; 409 for a table still waiting. With the token of the request,
     a waiting table checks it first: a token that is none of its seats' is a 401 whatever the
@@ -264,7 +257,9 @@ def dealt(loaded: LoadedGame | LoadedTable) -> LoadedGame:
     return loaded
 
 
-async def _load(services: Services, game_id: str, recall: str | None) -> LoadedGame | LoadedTable:
+async def _load(
+    services: GameServices, game_id: str, recall: str | None
+) -> LoadedGame | LoadedTable:
     """The game, decoded from its record and segments, or the table still waiting. Only the
     segments this process has not decoded yet are read: those of the last state it decoded of
     the game are its first ones."""
@@ -325,67 +320,3 @@ async def _decoded(
         chunks[:0] = earlier.records[: known.chunks]
         packs[:0] = earlier.shuffles[: known.packs]
     return game.loads_parts(head, chunks, packs)
-
-
-async def take_turn(
-    services: Services,
-    game_id: str,
-    token: str,
-    idempotency_key: str | None,
-    request: ActionRequest,
-) -> bytes:
-    """Apply one action as the seat of ``token``; the JSON of the seat's new view (or of the
-    first response to this Idempotency-Key)."""
-    # Keys are per seat: named by the token's hash, so the load can fetch a saved response in
-    # the same round trip, before the token has been matched to its seat. The decoded request
-    # is what is compared: the same action sent with other spacing or key order is the same.
-    retry = idempotency.retry_of("act", idempotency_key, request, token)
-    saved_key = None if retry is None else retry.stored_key
-    loaded = await load_game(services, game_id, recall=saved_key, token=token)
-    seat = loaded.seat_of(token)
-    if retry is not None and loaded.saved is not None:
-        # The first attempt's commit may be all its instance did before it died: the nudge
-        # makes sure the bot or clock it owed still moves.
-        bot_seats.look_after(services, game_id, loaded.record, loaded.state)
-        return retry.replayed(loaded.saved).body
-    if request.expected_version is not None and request.expected_version != loaded.state.version:
-        raise StaleVersion(
-            f"expected_version is {request.expected_version} but the game is at version "
-            f"{loaded.state.version}",
-            field="expected_version",
-        )
-    action = to_engine.action_from_wire(request)
-    state = game.apply(loaded.state, seat, action)
-    parts = game.dumps_parts(state, loaded.sealed)
-    serialised = parts.head
-    record = game_records.stamped(
-        bot_seats.committed(loaded.record, loaded.state, state, serialised, by_token=True),
-        finished=state.status == "finished",
-    )
-    response = _encoder.encode(view_of(game_id, state, seat, record))
-    crash_points.reached(services.settings, "commit.before")
-    committed = await services.store.commit(
-        game_id,
-        loaded.stored_version,
-        game_records.encode_record(record),
-        segments=game_records.segments_of(parts),
-        idempotency=None if retry is None else retry.saved(response),
-        due=bot_seats.entry_due(record, state),
-    )
-    if not committed:
-        # Another request won the race. If it was this very request's first attempt, its
-        # response is saved under the key by now.
-        if retry is not None:
-            data = await services.store.recall(game_id, retry.stored_key)
-            if data is not None:
-                return retry.replayed(data).body
-        raise StaleVersion(
-            f"the game moved on from version {loaded.state.version} while this action was "
-            "applied; load it again"
-        )
-    crash_points.reached(services.settings, "commit.after")
-    services.decoded.put(game_id, serialised, state)
-    metrics.ACTIONS_APPLIED.labels(type=request.__struct_config__.tag).inc()
-    announce(services, game_id, state.version)
-    await bot_seats.after_commit(services, game_id, record, state)
-    return response

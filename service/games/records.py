@@ -18,10 +18,12 @@ import hmac
 import secrets
 import time
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Final
 
 import msgspec
 
+import engine
 from engine import game
 from engine.cards import Card
 from engine.errors import StateFormatError
@@ -44,11 +46,11 @@ class Seating(msgspec.Struct, frozen=True, array_like=True):
     """None for a rematch, whose seats are kept for the players of the game before."""
     listed: bool
     bots: tuple[str | None, ...] = ()
-    """Each seat's bot level, None for a person (``service.bots.seats``); empty: no bots."""
+    """Each seat's bot level, None for a person (``service.games.movers``); empty: no bots."""
     turn_seconds: int | None = None
-    """The turn clock (``service.bots.seats``), None for none."""
+    """The turn clock (``service.games.movers``), None for none."""
     call_seconds: int | None = None
-    """A speed game's time per call (``service.bots.calls``); None for a game in turns."""
+    """A speed game's time per call (``service.games.calls``); None for a game in turns."""
 
 
 class GameRecord(msgspec.Struct, frozen=True, array_like=True):
@@ -62,7 +64,7 @@ class GameRecord(msgspec.Struct, frozen=True, array_like=True):
     """While seats are open, before the deal; None once the first round is dealt."""
     bots: tuple[str | None, ...] = ()
     """Each seat's bot level, None for a person; empty when no seat is a bot. A bot's seat has
-    no token (an empty hash). ``service.bots.seats`` reads these four fields."""
+    no token (an empty hash). ``service.games.movers`` reads these four fields."""
     away: tuple[bool, ...] = ()
     """Each seat whose turn the clock played for it, until its token acts again; empty: none."""
     turn_seconds: int | None = None
@@ -72,9 +74,9 @@ class GameRecord(msgspec.Struct, frozen=True, array_like=True):
     """Unix time the current turn started (the seat on turn changed, or a round was dealt); in
     a speed game, the current call (its deadline is this plus ``call_seconds``)."""
     call_seconds: int | None = None
-    """A speed game's caller: the time per call (``service.bots.calls``). None: in turns."""
+    """A speed game's caller: the time per call (``service.games.calls``). None: in turns."""
     ended_calls: tuple[tuple[int, float], ...] = ()
-    """A speed game's last calls before the open one (at most ``service.bots.calls.CALLS_KEPT``),
+    """A speed game's last calls before the open one (at most ``service.games.calls.CALLS_KEPT``),
     oldest first: the version that ended each, and when it had started. A view of an earlier
     version shows its own call's deadline from them."""
     finished: float | None = None
@@ -161,3 +163,9 @@ def new_game_id() -> str:
 
 def now() -> float:
     return time.time()
+
+
+@lru_cache(maxsize=256)
+def rules_of(encoded: bytes) -> engine.Rules:
+    """A seating's rules (their JSON, as stored), decoded once per process."""
+    return engine.Rules.from_spec(msgspec.json.decode(encoded))

@@ -8,7 +8,8 @@ on every answer of a limited route; a refusal also carries ``Retry-After`` (seco
 window resets) and is a problem-details 429.
 
 Limits are on out of the box (``RATE_LIMIT_PER_MINUTE``, generous: a person never meets it).
-Every route that costs something is limited, the token-guarded ones too (a seat's token is
+Each route declares the limits that count its calls (``service.http.route_policy``). Every route
+that costs something is limited, the token-guarded ones too (a seat's token is
 handed to anyone who creates a game, so it proves nothing about the caller): creating, joining,
 leaving and rematching, the views, logs and streams, the lobby, hints and advice, score sheets.
 Only a seat's own actions are not: they are bounded by the game (one seat acts at a time), and
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Final
 
 from litestar import Request
@@ -29,46 +30,10 @@ from litestar.middleware.rate_limit import RateLimitConfig, RateLimitMiddleware
 from litestar.types import ASGIApp, Receive, Scope, Send
 
 from service.http.client_address import TrustedProxies
+from service.http.route_policy import Limit, limits_of
 from service.settings import Settings
 from service.storage.game_store import StoreUnavailable
 from service.storage.redis_connection import UNAVAILABLE_ERRORS, UNAVAILABLE_MESSAGE, outage_log
-
-RATE_LIMITED_OPERATIONS: Final = frozenset(
-    {
-        "adviseHand",
-        "analyseHand",
-        "claimInvite",
-        "createGame",
-        "createScoreSheet",
-        "createStreamUrl",
-        "enterRound",
-        "exportScoreSheet",
-        "getGame",
-        "getGameEvents",
-        "getGameLog",
-        "getGameRecord",
-        "getGameReview",
-        "getHint",
-        "getRecordReview",
-        "getScoreSheet",
-        "importRecord",
-        "leaveGame",
-        "listTables",
-        "printScoreSheet",
-        "rematchGame",
-    }
-)
-"""The operations that cost the service work (by ``operation_id``), all counted against one
-limit per client: every operation but a seat's action, the rule presets and the probes."""
-
-QUOTA_OPERATIONS: Final = frozenset({"createGame", "createScoreSheet", "rematchGame"})
-"""The operations that make something the service keeps (a game for ``GAME_TTL``, a sheet):
-each client may make ``CREATIONS_PER_DAY`` of them a day, so that no one client fills the
-store's cap (``MAX_GAMES``) or its memory."""
-
-CLAIM_OPERATIONS: Final = frozenset({"claimInvite"})
-"""Joining a table by its invite code: each client may try ``CLAIMS_PER_DAY`` codes a day, so
-that guessing a stranger's code takes years (the arithmetic is in docs/tables.md)."""
 
 STORE_NAME: Final = "rate_limit"
 
@@ -160,21 +125,17 @@ class _ClaimQuotaMiddleware(_RateLimitMiddleware):
     counted = "invite codes tried"
 
 
-# The checks are coroutine functions although they never wait: Litestar runs a plain function
-# given as ``check_throttle_handler`` in its thread pool, a thread hop per middleware and request
-# that, under load, queues every request behind the interpreter lock.
+def _counted_against(limit: Limit) -> Callable[[Request[Any, Any, Any]], Awaitable[bool]]:
+    """Whether a request counts against ``limit``: its route says so (``route_policy``).
 
+    A coroutine function although it never waits: Litestar runs a plain function given as
+    ``check_throttle_handler`` in its thread pool, a thread hop per middleware and request
+    that, under load, queues every request behind the interpreter lock."""
 
-async def _limited(request: Request[Any, Any, Any]) -> bool:
-    return getattr(request.route_handler, "operation_id", None) in RATE_LIMITED_OPERATIONS
+    async def counts(request: Request[Any, Any, Any]) -> bool:
+        return limit in limits_of(request.route_handler)
 
-
-async def _quota_counted(request: Request[Any, Any, Any]) -> bool:
-    return getattr(request.route_handler, "operation_id", None) in QUOTA_OPERATIONS
-
-
-async def _claim_counted(request: Request[Any, Any, Any]) -> bool:
-    return getattr(request.route_handler, "operation_id", None) in CLAIM_OPERATIONS
+    return counts
 
 
 def rate_limit_middleware(settings: Settings) -> list[DefineMiddleware]:
@@ -184,18 +145,18 @@ def rate_limit_middleware(settings: Settings) -> list[DefineMiddleware]:
     at 0 turns its limit off."""
     client_of = TrustedProxies(settings.trusted_proxies).client_of
     limits = (
-        ("minute", settings.rate_limit_per_minute, _limited, _RateLimitMiddleware),
-        ("day", settings.creations_per_day, _quota_counted, _CreationQuotaMiddleware),
-        ("day", settings.claims_per_day, _claim_counted, _ClaimQuotaMiddleware),
+        ("minute", settings.rate_limit_per_minute, Limit.PER_MINUTE, _RateLimitMiddleware),
+        ("day", settings.creations_per_day, Limit.CREATIONS, _CreationQuotaMiddleware),
+        ("day", settings.claims_per_day, Limit.CLAIMS, _ClaimQuotaMiddleware),
     )
     return [
         RateLimitConfig(
             rate_limit=(unit, count),  # type: ignore[arg-type]  # a DurationUnit literal
             identifier_for_request=client_of,
-            check_throttle_handler=counts,
+            check_throttle_handler=_counted_against(limit),
             middleware_class=middleware,
             store=STORE_NAME,
         ).middleware
-        for unit, count, counts, middleware in limits
+        for unit, count, limit, middleware in limits
         if count > 0
     ]

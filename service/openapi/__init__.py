@@ -1,3 +1,2 @@
-"""The OpenAPI document: the finishing touches on the generated one, and ``python -m
-service.openapi``.
-"""
+"""``python -m service.openapi``: the OpenAPI document exactly as the app serves it (the
+finishing touches are the composition root's, ``service.app.document``)."""

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from service.http.app import create_app
-from service.openapi.document import served_document
+from service.app import create_app
+from service.app.document import served_document
 from service.settings import Settings
 
 

@@ -1,3 +1,2 @@
-"""What an orchestrator and a scraper call (``/healthz``, ``/readyz``, ``/metrics``) and the
-service's own counters.
-"""
+"""What the service tells its operators and its crash tests: its own counters (``metrics``,
+scraped at ``/metrics``) and the points where a test may kill an instance (``crash_points``)."""

@@ -1,6 +1,6 @@
 """Crash points: named places on the commit and bot-driving paths where a fault-injection test
 makes this instance die as ``kill -9`` would (``CRASH_POINTS``), to prove that no death at any of
-them loses a game or applies a move twice (the invariant in ``service.bots.due_moves``).
+them loses a game or applies a move twice (the invariant in ``service.storage.due_moves``).
 
     commit.before    an action decided and applied, not yet committed
     commit.after     committed (its due entry with it), not yet published nor answered

@@ -16,8 +16,8 @@ from engine.records import deal_from
 from engine.seeds import mixed_seed, new_secret
 from service.games import lifecycle as game_flow
 from service.games.wire import CreateGameRequest, DealIn
-from service.http.dependencies import Services
 from service.http.problems import GameNotFinished, GameNotFound, InvalidField, TableWaiting
+from service.records.deps import RecordServices
 from service.records.store import SEED_SECRET_KEY, RecordStore
 from service.vocabulary.to_engine import card_from_code
 
@@ -28,7 +28,7 @@ any search)."""
 _secrets: weakref.WeakKeyDictionary[RecordStore, str] = weakref.WeakKeyDictionary()
 
 
-async def deployment_secret(services: Services) -> str:
+async def deployment_secret(services: RecordServices) -> str:
     """``SEED_SECRET``, or the one kept in the store (made by the first instance that needed
     it: every instance on the store reads the same)."""
     if services.settings.seed_secret:
@@ -41,7 +41,7 @@ async def deployment_secret(services: Services) -> str:
     return known
 
 
-async def mixed(services: Services, seed: int | None) -> int | None:
+async def mixed(services: RecordServices, seed: int | None) -> int | None:
     """The seed the engine shuffles with for a client's ``seed``: the same on one deployment."""
     if seed is None:
         return None
@@ -57,7 +57,7 @@ class Given(NamedTuple):
 
 
 async def given_deals(
-    services: Services, request: CreateGameRequest, rules: engine.Rules, players: int
+    services: RecordServices, request: CreateGameRequest, rules: engine.Rules, players: int
 ) -> Given | None:
     """The deals ``request`` gives (checked against the rules and the players), or None."""
     if request.deal_from is not None and request.deal is not None:
@@ -72,7 +72,7 @@ async def given_deals(
 
 
 async def _dealt_from(
-    services: Services, game_id: str, rotate: int, rules: engine.Rules, players: int
+    services: RecordServices, game_id: str, rotate: int, rules: engine.Rules, players: int
 ) -> Given:
     try:
         source = (await game_flow.load_game(services, game_id)).state

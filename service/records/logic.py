@@ -27,8 +27,9 @@ from engine.records import (
 )
 from service.games import lifecycle as game_flow
 from service.games import records as game_records
-from service.http.dependencies import Services
+from service.games.to_wire import legal_to_wire
 from service.http.problems import GameNotFinished, ServiceProblem
+from service.records.deps import RecordServices
 from service.records.store import record_key, review_key
 from service.records.wire import (
     DecisionOut,
@@ -38,7 +39,6 @@ from service.records.wire import (
     RoundTallyOut,
     TallyOut,
 )
-from service.vocabulary.to_wire import legal_to_wire
 
 _review_encoder: Final = msgspec.json.Encoder()
 _review_decoder: Final = msgspec.json.Decoder(ReviewOut)
@@ -52,7 +52,7 @@ def _utc(timestamp: float) -> str:
     return datetime.datetime.fromtimestamp(timestamp, datetime.UTC).isoformat(timespec="seconds")
 
 
-async def game_record(services: Services, game_id: str) -> GameRecord:
+async def game_record(services: RecordServices, game_id: str) -> GameRecord:
     """The game's record: the public one while it is played, the whole one once it is over."""
     loaded = await game_flow.load_game(services, game_id)
     stored = loaded.record
@@ -100,7 +100,7 @@ def replayed(body: bytes, text: bool) -> GameState:
     return import_json(value)
 
 
-async def import_record(services: Services, body: bytes, *, text: bool) -> RecordImported:
+async def import_record(services: RecordServices, body: bytes, *, text: bool) -> RecordImported:
     """Replays the record and keeps the game it replays to; nothing is kept when it does not."""
     state = replayed(body, text)
     while True:
@@ -118,21 +118,21 @@ async def import_record(services: Services, body: bytes, *, text: bool) -> Recor
     )
 
 
-async def game_review(services: Services, game_id: str) -> ReviewOut:
+async def game_review(services: RecordServices, game_id: str) -> ReviewOut:
     loaded = await game_flow.load_game(services, game_id)
     if loaded.state.status != "finished":
         raise GameNotFinished(f"game {game_id!r} is still played: it is reviewed once it is over")
     return await _review(services, review_key("game", game_id), game.dumps(loaded.state))
 
 
-async def record_review(services: Services, record_id: str) -> ReviewOut:
+async def record_review(services: RecordServices, record_id: str) -> ReviewOut:
     stored = await services.records.get(record_key(record_id))
     if stored is None:
         raise RecordNotFound(f"no record {record_id!r} (it may have expired)")
     return await _review(services, review_key("record", record_id), stored)
 
 
-async def _review(services: Services, key: str, state_json: bytes) -> ReviewOut:
+async def _review(services: RecordServices, key: str, state_json: bytes) -> ReviewOut:
     """The review kept under ``key``, or computed now in a worker process and kept."""
     kept = await services.records.get(key)
     if kept is None:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from litestar import Controller, Request, Response, get, post
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 
 from engine.records import MAX_RECORD_BYTES
 from service.games.routes import LOG_PAGE_MAX, LogSince
-from service.http.dependencies import AppServices
 from service.http.openapi_declarations import problems
+from service.http.route_policy import Limit, policy
 from service.records import logic
+from service.records.deps import AppRecordServices
 from service.records.wire import RecordImported, RecordJson, ReviewOut
 
 AnyRequest = Request[Any, Any, Any]
@@ -39,6 +40,24 @@ RecordLimit = Annotated[
     ),
 ]
 
+_RECORD_TEXT: Final = {
+    "schema": {"type": "string", "description": "The text notation of docs/records.md."},
+    "example": '[Game "three-thirteen"]\n[Format "1"]\n[Record "whole"]\n...',
+}
+
+
+_RECORD_BODY: Final = {
+    "required": True,
+    "description": (
+        "A whole record in its JSON form; the route takes its text notation too, sent as "
+        "`Content-Type: text/plain` (not declared here: generated clients refuse a text body)."
+    ),
+    "content": {
+        "application/json": {"schema": {"type": "object", "additionalProperties": True}},
+    },
+}
+"""A record's JSON form, which the handler reads itself (no ``data`` to declare it)."""
+
 
 class RecordsController(Controller):
     path = "/v1"
@@ -47,6 +66,10 @@ class RecordsController(Controller):
     @get(
         "/games/{game_id:str}/record",
         operation_id="getGameRecord",
+        opt=policy(
+            limits=(Limit.PER_MINUTE,),
+            openapi={"responses": {"200": {"content": {"text/plain": _RECORD_TEXT}}}},
+        ),
         summary="A game's record, in JSON or the text notation",
         description=(
             "While the game is played: what the public may see (as the log: no hand, no "
@@ -64,7 +87,7 @@ class RecordsController(Controller):
     )
     async def record(
         self,
-        services: AppServices,
+        services: AppRecordServices,
         game_id: FromPath[str],
         accept: Accept = None,
         since: LogSince = 0,
@@ -79,6 +102,7 @@ class RecordsController(Controller):
     @post(
         "/records",
         operation_id="importRecord",
+        opt=policy(limits=(Limit.PER_MINUTE,), openapi={"requestBody": _RECORD_BODY}),
         summary="Import a finished game's record (JSON or text), checked by replaying it",
         description=(
             "The body is a whole record, in the JSON form (`Content-Type: application/json`) "
@@ -94,7 +118,9 @@ class RecordsController(Controller):
         responses=problems(413, 422, 503),
         status_code=201,
     )
-    async def import_record(self, services: AppServices, request: AnyRequest) -> RecordImported:
+    async def import_record(
+        self, services: AppRecordServices, request: AnyRequest
+    ) -> RecordImported:
         body = await request.body()
         text = request.content_type[0] == _TEXT
         return await logic.import_record(services, body, text=text)
@@ -102,6 +128,7 @@ class RecordsController(Controller):
     @get(
         "/games/{game_id:str}/review",
         operation_id="getGameReview",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         summary="The review of a finished game: every decision, the best, the points lost",
         description=(
             "For each draw and discard of each seat (in a speed game, each seat's choice in "
@@ -114,15 +141,18 @@ class RecordsController(Controller):
         ),
         responses=problems(404, 409, 503),
     )
-    async def game_review(self, services: AppServices, game_id: FromPath[str]) -> ReviewOut:
+    async def game_review(self, services: AppRecordServices, game_id: FromPath[str]) -> ReviewOut:
         return await logic.game_review(services, game_id)
 
     @get(
         "/records/{record_id:str}/review",
         operation_id="getRecordReview",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         summary="The review of an imported record",
         description="As a finished game's review (`GET /v1/games/{game_id}/review`).",
         responses=problems(404, 503, descriptions={404: "No such record"}),
     )
-    async def record_review(self, services: AppServices, record_id: FromPath[str]) -> ReviewOut:
+    async def record_review(
+        self, services: AppRecordServices, record_id: FromPath[str]
+    ) -> ReviewOut:
         return await logic.record_review(services, record_id)

@@ -10,6 +10,7 @@ seed secret both read back the one that won.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 from service.storage.game_store import StoreFull
@@ -40,13 +41,20 @@ class MemoryRecordStore:
     is ``StoreFull``, a 503: imported records are up to 2 MiB each). Safe under asyncio: nothing
     awaits between reading and writing."""
 
-    def __init__(self, *, ttl: float, max_values: int | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        ttl: float,
+        max_values: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._ttl = ttl
+        self._clock = clock
         self._max_values = max_values
         self._values: dict[str, tuple[bytes, float]] = {}
 
     async def put_new(self, key: str, value: bytes, *, expires: bool = True) -> bytes:
-        now = time.monotonic()
+        now = self._clock()
         for gone in [k for k, (_, until) in self._values.items() if until < now]:
             del self._values[gone]
         kept = self._values.get(key)
@@ -62,6 +70,6 @@ class MemoryRecordStore:
 
     async def get(self, key: str) -> bytes | None:
         entry = self._values.get(key)
-        if entry is None or entry[1] < time.monotonic():
+        if entry is None or entry[1] < self._clock():
             return None
         return entry[0]

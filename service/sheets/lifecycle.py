@@ -23,8 +23,7 @@ from engine import scoresheet
 from engine.scoresheet import CardsEntry, Entry, PointsEntry, Sheet
 from service.games import records as game_records
 from service.http import idempotency
-from service.http.auth import AuthorizationHeader, bearer_token
-from service.http.dependencies import AppServices
+from service.http.auth import OptionalToken
 from service.http.idempotency import Retry, SavedAnswer
 from service.http.problems import (
     IdempotencyKeyReused,
@@ -34,8 +33,11 @@ from service.http.problems import (
     WrongEditToken,
 )
 from service.sheets import wire as sheet_wire
+from service.sheets.deps import AppSheetServices
 from service.sheets.store import SheetExists, SheetStore
-from service.vocabulary import to_engine, to_wire
+from service.sheets.to_engine import entries_from_wire
+from service.sheets.to_wire import sheet_to_wire
+from service.vocabulary import to_engine
 
 COMMIT_ATTEMPTS: Final = 8
 """Writes that lose the compare-and-set try again on the newer sheet this many times at most."""
@@ -87,7 +89,7 @@ class LoadedSheet:
             raise WrongEditToken("the token is not this sheet's edit token")
 
     def to_wire(self) -> sheet_wire.ScoreSheet:
-        return to_wire.sheet_to_wire(self.sheet_id, self.version, self.sheet)
+        return sheet_to_wire(self.sheet_id, self.version, self.sheet)
 
 
 # -- the store ------------------------------------------------------------------------------------
@@ -122,7 +124,7 @@ async def create_sheet(
                 sheet_wire.SheetCreated(
                     sheet_id=sheet_id,
                     edit_token=token,
-                    sheet=to_wire.sheet_to_wire(sheet_id, 0, sheet),
+                    sheet=sheet_to_wire(sheet_id, 0, sheet),
                 )
             ),
             201,
@@ -178,12 +180,12 @@ Editor: TypeAlias = NamedDependency[SheetEditor]
 
 
 async def sheet_editor(
-    services: AppServices, sheet_id: FromPath[str], authorization: AuthorizationHeader = None
+    services: AppSheetServices, sheet_id: FromPath[str], viewer_token: OptionalToken
 ) -> SheetEditor:
     """The sheet loaded, 404 if there is none, then 401 unless the request carries its edit
-    token."""
+    token (``viewer_token``: the one reader of ``Authorization``)."""
     loaded = await load_sheet(services.sheets, sheet_id)
-    loaded.check_token(bearer_token(authorization))
+    loaded.check_token(viewer_token)
     return SheetEditor(loaded)
 
 
@@ -207,10 +209,10 @@ async def enter_round(
                 return retry.replayed(saved).body
         # The edit token was checked on the first load: a sheet keeps its token for good.
         loaded = loaded or await load_sheet(store, sheet_id)
-        entries = to_engine.entries_from_wire(request.entries) if entries is None else entries
+        entries = entries_from_wire(request.entries) if entries is None else entries
         sheet = scoresheet.enter_round(loaded.sheet, round_number, request.out_seat, entries)
         record = msgspec.structs.replace(loaded.record, deals=_deal_records(sheet))
-        answer = idempotency.encoded(to_wire.sheet_to_wire(sheet_id, loaded.version + 1, sheet))
+        answer = idempotency.encoded(sheet_to_wire(sheet_id, loaded.version + 1, sheet))
         saving = None if retry is None else retry.saved(answer)
         if await store.commit(
             sheet_id, loaded.version, _encoder.encode(record), idempotency=saving

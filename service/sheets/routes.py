@@ -3,19 +3,28 @@ enter or correct a round with its edit token, export it as CSV, print it."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from litestar import Controller, Request, Response, get, post, put
 from litestar.datastructures import ResponseHeader
+from litestar.di import Provide
 from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 
 from service.http import idempotency
-from service.http.dependencies import AppServices
 from service.http.idempotency import IdempotencyKey
 from service.http.openapi_declarations import SHEET_EDITOR, problems
+from service.http.route_policy import (
+    SAME_AUTHORIZATION,
+    Limit,
+    RouteLink,
+    bearer_from_answer,
+    from_answer,
+    policy,
+)
 from service.sheets import lifecycle as scoresheets
 from service.sheets import pages as sheet_pages
 from service.sheets import wire as sheet_wire
+from service.sheets.deps import AppSheetServices
 from service.sheets.lifecycle import SHEETS_PATH, Editor
 
 AnyRequest = Request[Any, Any, Any]
@@ -28,13 +37,37 @@ Paper = Annotated[
     QueryParameter(name="paper", description="The page size the print dialog starts with."),
 ]
 
+_SHEET_ID: Final = {"sheet_id": from_answer("/sheet_id")}
+_TWO_SEATS_SCORE: Final = {"entries": [{"seat": 0, "points": 5}, {"seat": 1, "points": 0}]}
+
 
 class ScoreSheetsController(Controller):
     path = SHEETS_PATH
     tags = ("scoresheets",)
+    dependencies = {"sheet_editor": Provide(scoresheets.sheet_editor)}  # noqa: RUF012  # Litestar's declaration
 
     @post(
         operation_id="createScoreSheet",
+        opt=policy(
+            limits=(Limit.PER_MINUTE, Limit.CREATIONS),
+            links={
+                # A two-seat entry: sheets of more seats refuse it, naming the seat with none.
+                "201": {
+                    "GetSheet": RouteLink("getScoreSheet", _SHEET_ID),
+                    "ExportSheet": RouteLink("exportScoreSheet", _SHEET_ID),
+                    "PrintSheet": RouteLink("printScoreSheet", _SHEET_ID),
+                    "EnterFirstRound": RouteLink(
+                        "enterRound",
+                        {
+                            **_SHEET_ID,
+                            "round": "1",
+                            "header.Authorization": bearer_from_answer("/edit_token"),
+                        },
+                        _TWO_SEATS_SCORE,
+                    ),
+                }
+            },
+        ),
         summary="Start a score sheet for a game played with real cards",
         description=(
             "Answers with the sheet, every round's cards dealt, wild rank and dealer already "
@@ -51,7 +84,7 @@ class ScoreSheetsController(Controller):
     )
     async def create(
         self,
-        services: AppServices,
+        services: AppSheetServices,
         data: JSONBody[sheet_wire.CreateSheetRequest],
         idempotency_key: IdempotencyKey = None,
     ) -> Response[sheet_wire.SheetCreated]:
@@ -61,12 +94,13 @@ class ScoreSheetsController(Controller):
     @get(
         "/{sheet_id:str}",
         operation_id="getScoreSheet",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         summary="The score sheet: rounds, entries, totals and winners",
         description="Anyone with the id may read it; no token needed.",
         responses=problems(404, 503),
     )
     async def get_sheet(
-        self, services: AppServices, sheet_id: FromPath[str]
+        self, services: AppSheetServices, sheet_id: FromPath[str]
     ) -> sheet_wire.ScoreSheet:
         loaded = await scoresheets.load_sheet(services.sheets, sheet_id)
         return loaded.to_wire()
@@ -74,6 +108,23 @@ class ScoreSheetsController(Controller):
     @put(
         "/{sheet_id:str}/rounds/{round:int}",
         operation_id="enterRound",
+        opt=policy(
+            limits=(Limit.PER_MINUTE,),
+            links={
+                "200": {
+                    "GetSheetAfter": RouteLink("getScoreSheet", _SHEET_ID),
+                    "EnterNextRound": RouteLink(
+                        "enterRound",
+                        {
+                            **_SHEET_ID,
+                            "round": from_answer("/next_round"),
+                            "header.Authorization": SAME_AUTHORIZATION,
+                        },
+                        _TWO_SEATS_SCORE,
+                    ),
+                }
+            },
+        ),
         security=SHEET_EDITOR,
         summary="Enter a round, or correct one entered before",
         description=(
@@ -87,7 +138,7 @@ class ScoreSheetsController(Controller):
     )
     async def enter_round(
         self,
-        services: AppServices,
+        services: AppSheetServices,
         sheet_id: FromPath[str],
         round: RoundInPath,
         data: JSONBody[sheet_wire.EnterRoundRequest],
@@ -104,11 +155,14 @@ class ScoreSheetsController(Controller):
     @get(
         "/{sheet_id:str}/export.csv",
         operation_id="exportScoreSheet",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         summary="The sheet as CSV: a row per round, a column per player, then the totals",
         media_type="text/csv",
         responses=problems(404, 503),
     )
-    async def export_csv(self, services: AppServices, sheet_id: FromPath[str]) -> Response[str]:
+    async def export_csv(
+        self, services: AppSheetServices, sheet_id: FromPath[str]
+    ) -> Response[str]:
         loaded = await scoresheets.load_sheet(services.sheets, sheet_id)
         return Response(
             sheet_pages.sheet_csv(loaded.to_wire()),
@@ -119,6 +173,7 @@ class ScoreSheetsController(Controller):
     @get(
         "/{sheet_id:str}/sheet",
         operation_id="printScoreSheet",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         summary="The sheet as a page to print, with a chart of the running totals",
         description=(
             "One HTML document laid out for A4 and US Letter: a row per round with its wild "
@@ -129,7 +184,7 @@ class ScoreSheetsController(Controller):
         responses=problems(404, 422, 503),
     )
     async def print_sheet(
-        self, services: AppServices, sheet_id: FromPath[str], paper: Paper = "a4"
+        self, services: AppSheetServices, sheet_id: FromPath[str], paper: Paper = "a4"
     ) -> Response[str]:
         loaded = await scoresheets.load_sheet(services.sheets, sheet_id)
         return Response(

@@ -7,7 +7,7 @@ grows (the sealed parts of its history, see ``service.games.records``): a write 
 record and appends a few segments, so its size does not grow with the game. Every write after the
 first is a compare-and-set on that version, and an action's idempotency record is written in the
 same atomic step as the action itself, so a retried request can never apply twice. So is the
-game's due entry (``service.bots.due_moves``): every create and commit says when the service's
+game's due entry (``service.storage.due_moves``): every create and commit says when the service's
 next move in the game is due (``due``, None for none), and the store writes it with the version.
 
 A game nobody has acted in yet (created, and since then moved only by bots, clocks or nobody)
@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from service.bots.due_moves import MemoryDueMoves
+from service.storage.due_moves import MemoryDueMoves
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -158,6 +158,11 @@ class MemoryStore:
     def saved_answers(self) -> int:
         """Idempotency-Key answers held (expired ones included until a create drops them)."""
         return len(self._saved)
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        """The seconds its expiry counts, for the memory backends beside it to count the same."""
+        return self._clock
 
     async def create(
         self,

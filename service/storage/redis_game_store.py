@@ -30,6 +30,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
 
+from service.storage.channels import game_of_channel
 from service.storage.game_store import GameExists, StoredGame, StoreUnavailable
 from service.storage.redis_connection import UNAVAILABLE_MESSAGE, outage_log, sent
 from service.storage.redis_keys import (
@@ -39,7 +40,6 @@ from service.storage.redis_keys import (
     idempotency_key,
     log_key,
 )
-from service.streams.channels import game_of_channel
 
 _T = TypeVar("_T")
 _log = logging.getLogger(__name__)
@@ -310,7 +310,7 @@ class RedisStore:
         return bool(applied)
 
     def events_key_of(self, channel: str) -> str:
-        """The event stream of a game's channel (``service.streams.channels``), where its
+        """The event stream of a game's channel (``service.storage.channels``), where its
         commits append their notices."""
         return events_key(self.key_prefix, game_of_channel(channel))
 

@@ -40,21 +40,21 @@ from litestar.response import ServerSentEventMessage
 from engine import game
 from engine.game.state import RECORD_CHUNK, GameState, Record
 from service.games.lifecycle import LoadedGame, LoadedTable, load_any, load_game, view_of
+from service.games.to_wire import log_entry_to_wire
 from service.games.wire import GameView
-from service.http.dependencies import Services
 from service.http.problems import GameNotFound
+from service.storage.channels import channel_of
 from service.storage.game_store import StoreUnavailable
-from service.streams.channels import channel_of
+from service.streams.deps import StreamServices
 from service.streams.shared_slices import SharedSlices, Slice
 from service.streams.wire import GameEvent, GameFinishedEvent
-from service.vocabulary import to_wire
 
 _encoder: Final = msgspec.json.Encoder()
 _log = logging.getLogger(__name__)
 
 STREAM_EVENTS: Final[tuple[tuple[str, type[msgspec.Struct], str], ...]] = (
     # (the SSE event type, the struct of its data, what it says): the stream names its events
-    # from here, and the OpenAPI document describes each (service.openapi.document).
+    # from here, and the OpenAPI document describes each (service.app.document).
     (
         "snapshot",
         GameView,
@@ -189,7 +189,7 @@ def _render(state: GameState, newest: LoadedGame, seat: int | None, stop: int) -
         state = game.apply(state, record.seat, record.action)
         event = GameEvent(
             version=state.version,
-            entry=to_wire.log_entry_to_wire(entry),
+            entry=log_entry_to_wire(entry),
             view=view_of(newest.game_id, state, seat, newest.record),
         )
         events += _framed(event, state.version)
@@ -208,7 +208,7 @@ def _finished(state: GameState) -> ServerSentEventMessage:
 
 
 async def _while_waiting(  # noqa: PLR0913  # the stream's parts, each passed on
-    services: Services,
+    services: StreamServices,
     loaded: LoadedTable,
     seat: int | None,
     woken: asyncio.Event,
@@ -231,7 +231,7 @@ async def _while_waiting(  # noqa: PLR0913  # the stream's parts, each passed on
 
 
 async def game_events(  # noqa: PLR0913  # the stream's parts, each passed on
-    services: Services,
+    services: StreamServices,
     game_id: str,
     seat: int | None,
     last_event_id: int | None,
@@ -256,7 +256,7 @@ async def game_events(  # noqa: PLR0913  # the stream's parts, each passed on
 
 
 async def _game_events(  # noqa: PLR0913  # the stream's parts, each passed on
-    services: Services,
+    services: StreamServices,
     game_id: str,
     seat: int | None,
     last_event_id: int | None,

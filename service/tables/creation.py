@@ -13,9 +13,9 @@ from engine import game
 from service.games import lifecycle as game_flow
 from service.games import records as game_records
 from service.games.records import GameRecord, Seating
+from service.games.to_wire import waiting_view
 from service.games.wire import CreateGameRequest, GameCreated, SeatToken
 from service.http import idempotency
-from service.http.dependencies import Services
 from service.http.idempotency import Retry, SavedAnswer
 from service.http.problems import GameNotFound, InvalidSeat
 from service.operations import metrics
@@ -23,6 +23,7 @@ from service.records.given import given_deals, mixed
 from service.storage.game_store import GameExists, StoreUnavailable
 from service.tables import invite_codes
 from service.tables import waiting_tables as waiting
+from service.tables.deps import TableServices
 from service.vocabulary import to_engine
 from service.vocabulary.names import display_name
 
@@ -30,7 +31,7 @@ _CREATE_ATTEMPTS: Final = 16
 
 
 async def create(
-    services: Services,
+    services: TableServices,
     request: CreateGameRequest,
     retry: Retry | None = None,
     *,
@@ -76,7 +77,7 @@ async def create(
     return await _create_table(services, request, names, bots, retry)
 
 
-async def _in_play(services: Services, game_id: str) -> bool:
+async def _in_play(services: TableServices, game_id: str) -> bool:
     """Whether the game is still being played (not finished, not expired)."""
     try:
         loaded = await game_flow.load_game(services, game_id)
@@ -106,7 +107,7 @@ def _seats(request: CreateGameRequest) -> tuple[list[str | None], list[str | Non
 
 
 async def _create_table(
-    services: Services,
+    services: TableServices,
     request: CreateGameRequest,
     names: list[str | None],
     bots: tuple[str | None, ...],
@@ -177,6 +178,7 @@ def _table_created(
                 if name is not None and token is not None
             ],
             invite_code=seating.invite_code,
-            view=waiting.waiting_view(game_id, record, seating, None),
-        )
+            view=waiting_view(game_id, seating, None),
+        ),
+        game_id,
     )

@@ -20,6 +20,7 @@ import bisect
 import heapq
 import math
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 FULL_CODE_GRACE = 600.0
@@ -70,8 +71,11 @@ class MemoryTableIndex:
     stale entries of a code kept longer (``keep_code``) skipped when they come up.
     """
 
-    def __init__(self, *, game_ttl: float) -> None:
+    def __init__(self, *, game_ttl: float, clock: Callable[[], float] = time.monotonic) -> None:
         self._game_ttl = game_ttl
+        self._clock = clock
+        """Seconds, as ``time.monotonic`` gives them (the memory store's, so that one clock
+        moves every memory backend's expiry in tests)."""
         self._codes: dict[str, tuple[str, float]] = {}
         self._code_expiries: list[tuple[float, str]] = []
         self._lobby: dict[str, tuple[bytes, float]] = {}
@@ -87,7 +91,7 @@ class MemoryTableIndex:
 
     async def game_of_code(self, code: str) -> str | None:
         entry = self._codes.get(code)
-        return None if entry is None or entry[1] < time.monotonic() else entry[0]
+        return None if entry is None or entry[1] < self._clock() else entry[0]
 
     async def keep_code(self, code: str, seconds: float) -> None:
         entry = self._codes.get(code)
@@ -96,7 +100,7 @@ class MemoryTableIndex:
 
     async def list_table(self, game_id: str, entry: bytes) -> None:
         self._unlist(game_id)  # listed again: the newest write goes last
-        until = time.monotonic() + self._game_ttl
+        until = self._clock() + self._game_ttl
         if self._expiries and until <= self._expiries[-1]:
             until = math.nextafter(self._expiries[-1], math.inf)
         self._lobby[game_id] = (entry, until)
@@ -135,12 +139,12 @@ class MemoryTableIndex:
             del self._expiries[at], self._listed[at]
 
     def _keep(self, code: str, game_id: str, seconds: float) -> None:
-        until = time.monotonic() + seconds
+        until = self._clock() + seconds
         self._codes[code] = (game_id, until)
         heapq.heappush(self._code_expiries, (until, code))
 
     def _expire_codes(self) -> None:
-        now, expiries = time.monotonic(), self._code_expiries
+        now, expiries = self._clock(), self._code_expiries
         while expiries and expiries[0][0] < now:
             until, code = heapq.heappop(expiries)
             entry = self._codes.get(code)
@@ -148,7 +152,7 @@ class MemoryTableIndex:
                 del self._codes[code]
 
     def _expire_tables(self) -> None:
-        gone = bisect.bisect_left(self._expiries, time.monotonic())
+        gone = bisect.bisect_left(self._expiries, self._clock())
         if gone:
             for game_id in self._listed[:gone]:
                 del self._lobby[game_id]

@@ -3,22 +3,32 @@ lobby, a browser's stream URL, leaving before the deal, the rematch."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any, Final
 
-from litestar import Controller, Response, get, post
+from litestar import Controller, Request, Response, get, post
+from litestar.datastructures import ResponseHeader
+from litestar.di import Provide
 from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 
-from service.games.acting_seat import Acting
-from service.games.routes import LOCATION
-from service.games.wire import GameView
+from service.games.acting_seat import Acting, acting_seat
+from service.games.wire import CreateGameRequest, GameCreated, GameView
 from service.http import idempotency
 from service.http.auth import RequiredToken
-from service.http.dependencies import AppServices
 from service.http.idempotency import IdempotencyKey
 from service.http.openapi_declarations import SEAT, problems
-from service.tables import seating
+from service.http.route_policy import (
+    Limit,
+    RouteLink,
+    bearer_from_answer,
+    from_answer,
+    policy,
+)
+from service.tables import creation, seating
+from service.tables.deps import AppTableServices
 from service.tables.index import LOBBY_LIMIT
 from service.tables.wire import ClaimRequest, Lobby, SeatClaimed, StreamUrl
+
+AnyRequest = Request[Any, Any, Any]
 
 InviteCode = Annotated[
     str,
@@ -26,6 +36,12 @@ InviteCode = Annotated[
         description="The table's invite code: eight letters and digits; case and hyphens ignored."
     ),
 ]
+
+_GAME_ID: Final = {"game_id": from_answer("/game_id")}
+_FIRST_SEAT: Final = {**_GAME_ID, "header.Authorization": bearer_from_answer("/seats/0/token")}
+_SECOND_SEAT: Final = {**_GAME_ID, "header.Authorization": bearer_from_answer("/seats/1/token")}
+_CLAIMED: Final = {**_GAME_ID, "header.Authorization": bearer_from_answer("/token")}
+_DRAW_FROM_STOCK: Final = {"type": "draw", "source": "stock"}
 
 
 LobbyCursor = Annotated[
@@ -46,6 +62,63 @@ LobbyLimit = Annotated[
     ),
 ]
 
+LOCATION: Final = ResponseHeader(
+    name="Location", description="The path of the game.", documentation_only=True
+)
+
+
+class GameCreationController(Controller):
+    """``POST /v1/games``: a game dealt at once, or a table that waits for players (tables
+    decide which: ``service.tables.creation``)."""
+
+    path = "/v1/games"
+    tags = ("games",)
+
+    @post(
+        operation_id="createGame",
+        opt=policy(
+            limits=(Limit.PER_MINUTE, Limit.CREATIONS),
+            links={
+                "201": {
+                    "GetPublicView": RouteLink("getGame", _GAME_ID),
+                    "GetSeatView": RouteLink("getGame", _FIRST_SEAT),
+                    "GetLog": RouteLink("getGameLog", _GAME_ID),
+                    "FollowEvents": RouteLink("getGameEvents", _GAME_ID),
+                    "FirstSeatDraws": RouteLink("applyAction", _FIRST_SEAT, _DRAW_FROM_STOCK),
+                    "SecondSeatDraws": RouteLink("applyAction", _SECOND_SEAT, _DRAW_FROM_STOCK),
+                    "ClaimOpenSeat": RouteLink(
+                        "claimInvite", {"code": from_answer("/invite_code")}, {"name": "Guest"}
+                    ),
+                }
+            },
+        ),
+        summary="Create a game (dealt at once), or a table with open seats",
+        description=(
+            "Answers with each named seat's token (shown only this once) and the public view. "
+            "With every seat named the first round is dealt at once. With an `open` seat the "
+            "game `waits` (no cards dealt) and has an `invite_code` that others claim seats "
+            "with (`POST /v1/invites/{code}`); `listed` shows it in the lobby. The last open "
+            "seat taken deals the first round. A `bot` seat is a computer player (no token) "
+            "that moves by itself, each action its own version and event. `turn_seconds` "
+            "starts a turn clock: a person's turn not done in time is played for them by a "
+            "`normal` bot, and they are shown `away` until their token acts. With `seed` the "
+            "shuffles are reproducible; without it they come from a cryptographic source."
+        ),
+        status_code=201,
+        response_headers=[LOCATION],
+        responses=problems(400, 413, 422, 503),
+    )
+    async def create(
+        self,
+        request: AnyRequest,
+        services: AppTableServices,
+        data: JSONBody[CreateGameRequest],
+        idempotency_key: IdempotencyKey = None,
+    ) -> Response[GameCreated]:
+        retry = idempotency.retry_of("createGame", idempotency_key, data)
+        client = services.proxies.client_of(request)
+        return idempotency.answered(await creation.create(services, data, retry, client=client))
+
 
 class InvitesController(Controller):
     path = "/v1/invites"
@@ -54,6 +127,22 @@ class InvitesController(Controller):
     @post(
         "/{code:str}",
         operation_id="claimInvite",
+        opt=policy(
+            limits=(Limit.PER_MINUTE, Limit.CLAIMS),
+            links={
+                "201": {
+                    "GetClaimedSeatView": RouteLink("getGame", _CLAIMED),
+                    "ClaimedSeatDraws": RouteLink("applyAction", _CLAIMED, _DRAW_FROM_STOCK),
+                    "ClaimedSeatStreamUrl": RouteLink("createStreamUrl", _CLAIMED),
+                    "ClaimedSeatLeaves": RouteLink("leaveGame", _CLAIMED),
+                    "ClaimNextOpenSeat": RouteLink(
+                        "claimInvite",
+                        {"code": from_answer("/view/invite_code")},
+                        {"name": "Guest"},
+                    ),
+                }
+            },
+        ),
         summary="Take the lowest open seat of the table with this invite code",
         description=(
             "Answers with the game, the seat, its token (shown to this caller only, this once) "
@@ -67,7 +156,7 @@ class InvitesController(Controller):
     )
     async def claim(
         self,
-        services: AppServices,
+        services: AppTableServices,
         code: InviteCode,
         data: JSONBody[ClaimRequest],
         idempotency_key: IdempotencyKey = None,
@@ -82,6 +171,7 @@ class TablesController(Controller):
 
     @get(
         operation_id="listTables",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         summary="The lobby: listed tables waiting for players",
         description=(
             "Every instance shows the same lobby (on Redis, one index for all). Newest change "
@@ -91,7 +181,10 @@ class TablesController(Controller):
         responses=problems(422, 503),
     )
     async def lobby(
-        self, services: AppServices, cursor: LobbyCursor = None, limit: LobbyLimit = LOBBY_LIMIT
+        self,
+        services: AppTableServices,
+        cursor: LobbyCursor = None,
+        limit: LobbyLimit = LOBBY_LIMIT,
     ) -> Lobby:
         return await seating.lobby(services, limit, cursor)
 
@@ -99,10 +192,12 @@ class TablesController(Controller):
 class SeatsController(Controller):
     path = "/v1/games"
     tags = ("tables",)
+    dependencies = {"acting_seat": Provide(acting_seat)}  # noqa: RUF012  # Litestar's declaration
 
     @post(
         "/{game_id:str}/stream-url",
         operation_id="createStreamUrl",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         security=SEAT,
         summary="A URL a browser EventSource opens to follow this seat's private stream",
         description=(
@@ -114,7 +209,7 @@ class SeatsController(Controller):
     )
     async def stream_url(
         self,
-        services: AppServices,
+        services: AppTableServices,
         game_id: FromPath[str],
         acting_seat: Acting,
         idempotency_key: IdempotencyKey = None,
@@ -127,6 +222,7 @@ class SeatsController(Controller):
     @post(
         "/{game_id:str}/leave",
         operation_id="leaveGame",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
         security=SEAT,
         summary="Leave: before the deal the seat opens again, during play a bot takes it over",
         description=(
@@ -139,7 +235,7 @@ class SeatsController(Controller):
     )
     async def leave(
         self,
-        services: AppServices,
+        services: AppTableServices,
         game_id: FromPath[str],
         seat_token: RequiredToken,
         idempotency_key: IdempotencyKey = None,
@@ -150,6 +246,10 @@ class SeatsController(Controller):
     @post(
         "/{game_id:str}/rematch",
         operation_id="rematchGame",
+        opt=policy(
+            limits=(Limit.PER_MINUTE, Limit.CREATIONS),
+            links={"201": {"GetRematchSeatView": RouteLink("getGame", _CLAIMED)}},
+        ),
         security=SEAT,
         summary="This seat's place in the finished game's rematch",
         description=(
@@ -164,7 +264,7 @@ class SeatsController(Controller):
     )
     async def rematch(
         self,
-        services: AppServices,
+        services: AppTableServices,
         game_id: FromPath[str],
         acting_seat: Acting,
         seat_token: RequiredToken,

@@ -29,13 +29,15 @@ import msgspec
 
 import engine
 from engine import game
-from service.bots import seats as bot_seats
 from service.games import lifecycle as game_flow
+from service.games import movers
 from service.games import records as game_records
 from service.games.acting_seat import ActingSeat
+from service.games.commits import Change, commit
 from service.games.lifecycle import LoadedGame, LoadedTable
-from service.games.records import GameRecord, Seating
-from service.http.dependencies import Services
+from service.games.records import GameRecord, Seating, rules_of
+from service.games.stream_keys import stream_key
+from service.games.to_wire import waiting_view
 from service.http.idempotency import Retry, SavedAnswer, encoded
 from service.http.problems import (
     GameNotFinished,
@@ -47,9 +49,9 @@ from service.http.problems import (
     TableFull,
 )
 from service.storage.game_store import GameExists, StoreUnavailable
-from service.streams.keys import stream_key
 from service.tables import invite_codes, lobby_cursor
 from service.tables import waiting_tables as waiting
+from service.tables.deps import TableServices
 from service.tables.index import FULL_CODE_GRACE, LOBBY_LIMIT
 from service.tables.wire import Lobby, SeatClaimed, StreamUrl, TableOut
 from service.vocabulary.names import display_name
@@ -68,7 +70,7 @@ _lobby_decoder: Final = msgspec.json.Decoder(TableOut)
 
 
 async def _commit_seats(
-    services: Services,
+    services: TableServices,
     loaded: LoadedTable,
     names: tuple[str | None, ...],
     hashes: tuple[bytes, ...],
@@ -83,7 +85,7 @@ async def _commit_seats(
     if all(held or (seating.bots and seating.bots[seat]) for seat, held in enumerate(hashes)):
         seated = [name or "" for name in names]
         state = game.new_game(
-            seated, waiting.rules_of(seating.rules), seating.seed, first_dealer=seating.first_dealer
+            seated, rules_of(seating.rules), seating.seed, first_dealer=seating.first_dealer
         )
         record = GameRecord(
             state=game.dumps(state),
@@ -101,24 +103,16 @@ async def _commit_seats(
             created=loaded.record.created,
             table=msgspec.structs.replace(seating, names=names),
         )
-    committed = await services.store.commit(
-        loaded.game_id,
-        loaded.stored_version,
-        game_records.encode_record(record),
-        idempotency=None if answer is None else _saved(answer, record),
-        due=None if state is None else bot_seats.entry_due(record, state),
-    )
-    if not committed:
+    saved = None if answer is None else _saved(answer, record)
+    change = Change(record, state)
+    if not await commit(services, loaded.game_id, loaded.stored_version, change, saved=saved):
         return None
     await _update_indexes(services, loaded.game_id, seating, record.table)
-    game_flow.announce(services, loaded.game_id, 0)
-    if state is not None:  # dealt: a bot may be first to move
-        await bot_seats.after_commit(services, loaded.game_id, record, state)
     return record
 
 
 async def _update_indexes(
-    services: Services, game_id: str, before: Seating, after: Seating | None
+    services: TableServices, game_id: str, before: Seating, after: Seating | None
 ) -> None:
     """The code and the lobby follow a committed seat change: while the table waits, both live
     as long as it does; once it is dealt (``after`` is None) the code answers "full" for
@@ -155,14 +149,14 @@ def _saved(answer: _Answer, record: GameRecord) -> tuple[str, bytes]:
 
 
 def _claim_answer(game_id: str, seat: int, token: str, record: GameRecord) -> SavedAnswer:
-    return game_flow.created_answer(_claimed(game_id, seat, token, record))
+    return game_flow.created_answer(_claimed(game_id, seat, token, record), game_id)
 
 
 def _claimed(game_id: str, seat: int, token: str, record: GameRecord) -> SeatClaimed:
     if record.table is None:
         view = game_flow.view_of(game_id, game.loads(record.state), seat, record)
     else:
-        view = waiting.waiting_view(game_id, record, record.table, seat)
+        view = waiting_view(game_id, record.table, seat)
     return SeatClaimed(game_id=game_id, seat=seat, token=token, view=view)
 
 
@@ -178,7 +172,7 @@ def _seat_race_lost(game_id: str) -> StaleVersion:
 
 
 async def claim(
-    services: Services, code_text: str, name: str, retry: Retry | None = None
+    services: TableServices, code_text: str, name: str, retry: Retry | None = None
 ) -> SavedAnswer:
     """``POST /v1/invites/{code}``: the lowest open seat of the code's table, for ``name``
     (201). With an Idempotency-Key the answer is saved in the seat's commit: a retry, or the
@@ -217,7 +211,9 @@ async def claim(
     raise _seat_race_lost(game_id)
 
 
-async def lobby(services: Services, limit: int = LOBBY_LIMIT, cursor: str | None = None) -> Lobby:
+async def lobby(
+    services: TableServices, limit: int = LOBBY_LIMIT, cursor: str | None = None
+) -> Lobby:
     """``GET /v1/tables``: the listed tables waiting for players, newest change first, a page
     of ``limit`` after ``cursor``."""
     after = None if cursor is None else lobby_cursor.position_of(cursor)
@@ -232,7 +228,7 @@ async def lobby(services: Services, limit: int = LOBBY_LIMIT, cursor: str | None
 
 
 async def leave(
-    services: Services, game_id: str, token: str, retry: Retry | None = None
+    services: TableServices, game_id: str, token: str, retry: Retry | None = None
 ) -> SavedAnswer:
     """``POST …/leave``: before the deal the seat opens again; during play a ``normal`` bot
     takes it over for the rest of the game. Either way its token and stream key stop working;
@@ -273,17 +269,17 @@ def _public_answer(game_id: str, state: game.GameState, record: GameRecord) -> S
 def _waiting_answer(game_id: str, record: GameRecord) -> SavedAnswer:
     """The public view of a table after a seat left it (it still waits: a seat is open)."""
     assert record.table is not None  # a seat was opened, so it cannot have been dealt
-    return SavedAnswer(b"", encoded(waiting.waiting_view(game_id, record, record.table, None)))
+    return SavedAnswer(b"", encoded(waiting_view(game_id, record.table, None)))
 
 
 async def _hand_over(
-    services: Services, loaded: LoadedGame, seat: int, answer: _Answer | None
+    services: TableServices, loaded: LoadedGame, seat: int, answer: _Answer | None
 ) -> GameRecord | None:
     """Commit the seat to a ``normal`` bot, its token no longer any seat's; None, changing
     nothing, if the game moved on since it was loaded. On its turn the bot moves at once."""
     before = loaded.record
     seats = len(before.token_hashes)
-    bots = _replaced(before.bots or (None,) * seats, seat, bot_seats.TAKEOVER_LEVEL)
+    bots = _replaced(before.bots or (None,) * seats, seat, movers.TAKEOVER_LEVEL)
     away = _replaced(before.away, seat, False) if before.away else ()
     record = msgspec.structs.replace(
         before,
@@ -291,17 +287,10 @@ async def _hand_over(
         bots=bots,
         away=away if any(away) else (),
     )
-    committed = await services.store.commit(
-        loaded.game_id,
-        loaded.stored_version,
-        game_records.encode_record(record),
-        idempotency=None if answer is None else _saved(answer, record),
-        due=bot_seats.entry_due(record, loaded.state),
-    )
-    if not committed:
+    saved = None if answer is None else _saved(answer, record)
+    change = Change(record, loaded.state)
+    if not await commit(services, loaded.game_id, loaded.stored_version, change, saved=saved):
         return None
-    game_flow.announce(services, loaded.game_id, loaded.state.version)
-    await bot_seats.after_commit(services, loaded.game_id, record, loaded.state)
     return record
 
 
@@ -330,7 +319,7 @@ def _rematch_seating(state: game.GameState, record: GameRecord) -> Seating:
 
 
 async def rematch(
-    services: Services, acting: ActingSeat, retry: Retry | None = None
+    services: TableServices, acting: ActingSeat, retry: Retry | None = None
 ) -> SavedAnswer:
     """``POST …/rematch``: this seat's place in the finished game's rematch (same players and
     rules, the first deal one seat on), with a token of its own; dealt once every seat asked.
@@ -372,7 +361,8 @@ async def rematch(
 
 def stream_url(acting: ActingSeat, base_url: str) -> StreamUrl:
     """``POST …/stream-url``: the absolute URL of this seat's private stream, with its stream
-    key (``service.streams.keys``) in the query: what an ``EventSource`` on any origin opens."""
+    key (``service.games.stream_keys``) in the query: what an ``EventSource`` on any origin
+    opens."""
     game_id, seat = acting.loaded.game_id, acting.seat
     key = stream_key(game_id, seat, acting.loaded.record.token_hashes[seat])
     return StreamUrl(url=f"{base_url.rstrip('/')}/v1/games/{game_id}/events?key={key}")

@@ -4,19 +4,17 @@ in the lobby. (The flows that change it are in ``service.tables.seating``.)"""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Final
 
 import msgspec
 from msgspec import UnsetType
 
 import engine
-from engine import bots, game
-from service.games.records import GameRecord, Seating
-from service.games.wire import GameView, PlayerIn, PlayerOut
+from engine import bots
+from service.games.records import Seating, rules_of
+from service.games.wire import PlayerIn
 from service.http.problems import InvalidSeat, UnknownBotLevel
 from service.tables.wire import TableOut, TableSeatOut
-from service.vocabulary import to_wire
 
 _encoder: Final = msgspec.json.Encoder()
 
@@ -72,12 +70,6 @@ def seat_spec(player: PlayerIn, index: int) -> SeatSpec:
     return NamedSeat(name)
 
 
-@lru_cache(maxsize=256)
-def rules_of(encoded: bytes) -> engine.Rules:
-    """A seating's rules (their JSON, as stored), decoded once per process."""
-    return engine.Rules.from_spec(msgspec.json.decode(encoded))
-
-
 def encoded_rules(rules: engine.Rules) -> bytes:
     return _encoder.encode(rules.to_spec())
 
@@ -89,53 +81,6 @@ def open_seats(seating: Seating) -> list[int]:
 def bot_name(level: str, seat: int) -> str:
     """A bot seat's name when its spec gives none."""
     return f"{level.capitalize()} bot {seat + 1}"
-
-
-def waiting_view(game_id: str, record: GameRecord, seating: Seating, seat: int | None) -> GameView:
-    """The view of a table before the deal: who sits where, the rules, the first round's wild
-    and dealer; no cards. A seat's view has an empty hand and nothing legal to do."""
-    rules = rules_of(seating.rules)
-    seats = len(seating.names)
-    return GameView(
-        game_id=game_id,
-        version=0,
-        status="waiting",
-        round=1,
-        rounds=rules.rounds,
-        wild=to_wire.rank_code(game.wild_rank(rules, 1)),
-        dealer=seating.first_dealer,
-        turn=None,
-        phase=None,
-        out_seat=None,
-        stock_count=0,
-        discard_top=None,
-        discard_tops=[None] * seats if rules.discard_piles == "per_player" else None,
-        players=[
-            PlayerOut(
-                seat=number,
-                name=name,
-                open=name is None,
-                hand_count=0,
-                score=0,
-                round_scores=[],
-                bot=seating.bots[number] if seating.bots else None,  # type: ignore[arg-type]
-            )
-            for number, name in enumerate(seating.names)
-        ],
-        last_round=None,
-        winners=None,
-        hand=None if seat is None else [],
-        active=list(range(seats)),
-        tiebreak=False,
-        last_turns=0,
-        upcard=None,
-        table=[[] for _ in range(seats)] if rules.redemption else None,
-        seat=seat,
-        rules=to_wire.game_rules_to_wire(rules),
-        legal=None if seat is None else [],
-        invite_code=seating.invite_code,
-        seeded=seating.seed is not None,
-    )
 
 
 def lobby_entry(game_id: str, seating: Seating) -> bytes:

@@ -24,12 +24,8 @@ from engine.cards import (
     parse_card,
     parse_rank,
 )
-from engine.game.actions import Action, Discard, Draw, LayOff
 from engine.rules import PRESET_NAMES
-from engine.scoresheet import CardsEntry, Entry, PointsEntry
-from service.games.action_wire import ActionRequest, DiscardAction, DrawAction, LayOffAction
-from service.http.problems import InvalidField
-from service.sheets import wire as sheet_wire
+from service.http.problems import InvalidField, MissingWild
 from service.vocabulary.wire import RulesSpec
 
 _CARD_OF_CODE: Final[dict[str, Card]] = {}
@@ -103,31 +99,16 @@ def _rules_of_overrides(encoded: bytes) -> engine.Rules:
     return engine.Rules.from_spec(msgspec.json.decode(encoded))
 
 
-def action_from_wire(request: ActionRequest) -> Action:
-    match request:
-        case DrawAction():
-            return Draw(request.source, request.pile)
-        case DiscardAction():
-            return Discard(card_from_code(request.card, "card"), request.go_out, request.pile)
-        case LayOffAction():
-            return LayOff(card_from_code(request.card, "card"), request.seat, request.meld)
-    raise AssertionError(request)  # pragma: no cover - the union above is exhaustive
-
-
-def entries_from_wire(entries: Sequence[sheet_wire.EntryIn]) -> list[Entry]:
-    """Each entry as the engine's: its cards parsed (a bad code named by its place), or its
-    points; exactly one of the two."""
-    out: list[Entry] = []
-    for index, entry in enumerate(entries):
-        field = f"entries[{index}]"
-        if (entry.cards is None) == (entry.points is None):
+def wild_from_wire(wild: str | None, round_number: int | None, rules: engine.Rules) -> Rank:
+    """A request's wild rank: its ``wild`` (a rank of the rules' pack), else the wild of its
+    ``round``; 422 naming ``wild`` when it has neither."""
+    if wild is not None:
+        rank = rank_from_code(wild, "wild")
+        if rank not in rules.ranks:
             raise InvalidField(
-                f"{field}: give the seat's cards or its points, exactly one of the two",
-                field=f"{field}.cards" if entry.cards is not None else field,
+                f"wild rank {wild!r} is not a rank of the {rules.preset} pack", field="wild"
             )
-        if entry.cards is not None:
-            cards = cards_from_codes(entry.cards, f"{field}.cards")
-            out.append(CardsEntry(entry.seat, tuple(cards), entry.failed_go_outs))
-        else:
-            out.append(PointsEntry(entry.seat, entry.points or 0, entry.failed_go_outs))
-    return out
+        return rank
+    if round_number is not None:
+        return rules.wild_rank(round_number)
+    raise MissingWild("give the wild rank as `wild`, or the round as `round`", field="wild")

@@ -17,8 +17,9 @@ from service.vocabulary.names import NAME_PATTERN
 
 # -- the rules' bounds ---------------------------------------------------------------------------
 
-# The engine's own (``engine.rule_checks`` names each bound once); tests/service/test_rule_bounds.py
-# checks that the engine accepts each and refuses one past it.
+# The engine's own (``engine.rule_checks`` names each bound once);
+# tests/service/vocabulary/test_rule_bounds.py checks that the engine accepts each and refuses one
+# past it.
 MIN_PLAYERS: Final = rule_checks.MIN_SEATS
 MAX_PLAYERS: Final = rule_checks.MAX_SEATS
 MAX_DECKS: Final = rule_checks.MAX_DECKS

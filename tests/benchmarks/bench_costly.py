@@ -10,7 +10,7 @@ loopback. An analysis client answered 503 waits the Retry-After it was given, as
 Side by side in one run, each configuration twice, alternating:
 
 - no analyses: the floor of the probes' latency on this machine;
-- costly analyses in worker processes: the service's default (``service.analysis.pool``);
+- costly analyses in worker processes: the service's default (``service.workers.pool``);
 - every analysis on the event loop (``ANALYSIS_INLINE_CARDS=30``, ``ANALYSIS_INLINE_WILDS=30``):
   what a thread amounts to, since the analysis never lets go of the lock.
 

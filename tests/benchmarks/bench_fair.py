@@ -11,7 +11,7 @@ stock, discard the first card, then poll their view until it is their turn again
 - bot moves a second in all (``three_thirteen_bot_moves``), what the one bot process carries.
 
 Targets: ``/healthz`` and a person's action p99 under 50 ms. The bot-only games' decisions wait
-in a lane of their own behind the people's (``service.analysis.pool``).
+in a lane of their own behind the people's (``service.workers.pool``).
 """
 
 from __future__ import annotations

@@ -293,7 +293,7 @@ def start_server(
         command = [sys.executable, "-m", "service"]
     elif kind == "uvicorn":
         command = [
-            sys.executable, "-m", "uvicorn", "--factory", "service.http.app:create_app",
+            sys.executable, "-m", "uvicorn", "--factory", "service.app:create_app",
             "--host", HOST, "--port", str(port), "--loop", "uvloop", "--http", "httptools",
             "--no-access-log", "--log-level", "warning",
         ]  # fmt: skip

@@ -36,9 +36,9 @@ from litestar import Litestar
 
 from engine import game
 from engine.game import Discard, Draw, GameState
+from service.app import create_app
 from service.games import records as game_records
 from service.games.records import GameRecord
-from service.http.app import create_app
 from service.settings import Settings
 from service.storage.game_store import MemoryStore, Store
 from service.storage.redis_game_store import RedisStore

@@ -5,6 +5,15 @@ Every row is measured in the same run, in CPU time of this process, the hint's m
 first (a review is computed once per game, on a process that may not have seen its hands).
 "vs target" compares with issue 29's target of 2 s for the review of a whole 11-round,
 4-player game.
+
+The scaling rows (issue 44) review two games whose first round nobody goes out of for 1,000
+and for 4,000 versions (2 players, its stock reshuffled again and again): the review's CPU per
+version of each, and their ratio: at most about 1 for a review linear in the game's length,
+about the ratio of the versions (3.1) for one quadratic, as the review was while it read each
+sight afresh from the log (2.10 and 6.35 ms a version, ``review_afresh`` in
+tests/engine/review_reference.py). Then the long game under a budget of 1,000 analyses, and a
+game of 20,000 versions under the default budget (``REVIEW_BUDGET``): each stops at its budget
+and says where.
 """
 
 from __future__ import annotations
@@ -20,13 +29,14 @@ from engine.draw_values import clear_memo
 from engine.game import GameState, apply, legal_actions, new_game, public_log, view
 from engine.game.speed import choosers
 from engine.records import (
+    REVIEW_BUDGET,
     import_record,
     parse_located,
     print_record,
     record_of,
     review_game,
 )
-from tests.engine.game_scenarios import choose
+from tests.engine.game_scenarios import choose, stalling
 
 PLAYERS = ["ann", "bob", "cy", "di"]
 GAMES = 3
@@ -86,6 +96,15 @@ def speed_random_game(rules: str, seed: int) -> GameState:
     return state
 
 
+def stalled_game(stall: int, seed: int = 0) -> GameState:
+    """Two players, classic; no go-out before version ``stall``, then purposeful random play."""
+    state = new_game(PLAYERS[:2], "classic", seed)
+    rng = random.Random(seed)
+    while state.status == "playing":
+        state = apply(state, state.turn, stalling(state, rng, stall))
+    return state
+
+
 def cpu(function: Callable[[], object]) -> float:
     start = time.process_time()
     function()
@@ -126,11 +145,46 @@ def main() -> None:
             f"{statistics.median(decisions):.0f} decisions/game, {per * 1000:.2f} ms/decision, "
             f"slowest game {max(times) * 1000:.0f} ms",
         )
+    scaling_rows()
     for kind, game in (
         ("", random_game("classic", 0)),
         (" speed", speed_random_game("classic", 0)),
     ):
         record_rows(kind, game)
+
+
+def scaling_rows() -> None:
+    short, long = stalled_game(1_000), stalled_game(4_000)
+    times = [cpu(lambda g=g: cold_review(g)) for g in (short, long)]  # type: ignore[misc]
+    per = [t / g.version for t, g in zip(times, (short, long), strict=True)]
+    for game, seconds, each in zip((short, long), times, per, strict=True):
+        row(
+            f"review, stalled first round, {game.version} versions",
+            seconds,
+            f"{each * 1000:.3f} ms/version",
+        )
+    row(
+        "review scaling: long/short cost per version",
+        times[1],
+        f"ratio {per[1] / per[0]:.2f} for {long.version / short.version:.1f}x the versions "
+        "(1 is linear; quadratic would be the versions' ratio)",
+    )
+    budget_row(long, 1_000)
+    budget_row(stalled_game(20_000), REVIEW_BUDGET)
+
+
+def budget_row(game: GameState, budget: int) -> None:
+    clear_memo()
+    start = time.process_time()
+    cut = review_game(game, budget)
+    seconds = time.process_time() - start
+    over = cut.over_budget
+    reached = "complete" if over is None else f"stopped after version {over.reviewed}"
+    row(
+        f"review, {game.version} versions, budget {budget} analyses",
+        seconds,
+        f"{reached} of {game.version}, {len(cut.decisions)} decisions",
+    )
 
 
 def record_rows(kind: str, game: GameState) -> None:

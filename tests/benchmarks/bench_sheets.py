@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 from engine import scoresheet
 from engine.scoresheet import Entry, PointsEntry, Sheet
-from service.vocabulary import to_wire
+from service.sheets.to_wire import sheet_to_wire
 
 QUICK = "--quick" in sys.argv
 SAMPLES = 3 if QUICK else 7
@@ -50,7 +50,7 @@ def read_ms(restored: Callable[[Rounds], Sheet], rounds: Rounds) -> float:
     times = []
     for _ in range(SAMPLES):
         start = time.perf_counter()
-        to_wire.sheet_to_wire("s", 1, restored(rounds))
+        sheet_to_wire("s", 1, restored(rounds))
         times.append(time.perf_counter() - start)
     return statistics.median(times) * 1000
 

@@ -19,7 +19,7 @@ import pytest
 from litestar import Litestar
 from openapi_spec_validator import validate
 
-from service.http.app import create_app
+from service.app import create_app
 from service.settings import Settings
 from tests.service.conftest import live_server_for  # noqa: F401  # the fixture, shared
 

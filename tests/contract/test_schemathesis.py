@@ -22,7 +22,7 @@ from litestar.testing import TestClient
 from schemathesis.config import SchemathesisConfig
 from schemathesis.core.transport import Response
 
-from service.http.app import create_app
+from service.app import create_app
 from service.settings import Settings
 from tests.waiting import eventually
 
@@ -79,7 +79,7 @@ UNLIMITED: Final = Settings(
     rate_limit_per_minute=0, creations_per_day=0, claims_per_day=0, bot_games_per_client=0
 )
 """A fuzzer is one client sending thousands of requests a minute: the limits (tested in
-tests/service/test_client_limits.py) would answer most of them 429."""
+tests/service/http/test_client_limits.py) would answer most of them 429."""
 
 app = create_app(UNLIMITED)
 schema = schemathesis.openapi.from_asgi("/schema/openapi.json", app, config=CONFIG)

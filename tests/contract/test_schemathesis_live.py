@@ -32,7 +32,7 @@ of the suite's time budget."""
 
 
 """A fuzzer is one client sending thousands of requests a minute: the limits (tested in
-tests/service/test_client_limits.py) would answer most of them 429."""
+tests/service/http/test_client_limits.py) would answer most of them 429."""
 
 
 def _free_port() -> int:

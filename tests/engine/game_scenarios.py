@@ -134,3 +134,13 @@ def choose(state: GameState, rng: random.Random) -> Action:
     scores = {a.card: _keep_score(a.card, hand, wild) for a in plain}
     least = min(scores.values())
     return rng.choice([a for a in plain if scores[a.card] == least])
+
+
+def stalling(state: GameState, rng: random.Random, until: int) -> Action:
+    """``choose``, but never a go-out before version ``until``: the round goes on, its stock
+    reshuffled again and again (under ``stock_exhausted: reshuffle``), as long as asked."""
+    action = choose(state, rng)
+    if state.version < until and isinstance(action, Discard) and action.go_out:
+        plain = [a for a in legal_actions(state, state.turn) if isinstance(a, Discard)]
+        return rng.choice([a for a in plain if not a.go_out] or plain)
+    return action

@@ -14,9 +14,11 @@ from collections import Counter
 from dataclasses import dataclass
 
 from engine.cards import Card
-from engine.game import Action, Discard, Draw, GameState
+from engine.game import Action, Discard, Draw, GameState, apply, public_log, replay, view
 from engine.game.actions import CallEnd
+from engine.records.review import GameReview, judge, tallied
 from engine.rules import Rules
+from engine.seen import sight
 from tests.engine.reference import reference_min_deadwood
 
 GOOD, INACCURACY, MISTAKE = 1.0, 3.0, 7.0
@@ -190,3 +192,23 @@ def expected_speed(start: GameState, seat: int, action: Action, seen: Counter[Ca
             gave_up_chance=mine[1] < best_option[1],
         ),
     )
+
+
+# -- the whole review, each sight read afresh ----------------------------------------------------
+
+
+def review_afresh(state: GameState) -> GameReview:
+    """The review of a game played in turns as the hint would judge each decision: the seat's
+    sight read from its view and the whole public log at that version, afresh for every decision
+    (time quadratic in the game's length; ``review_game`` follows one replay per seat instead)."""
+    game = replay(state.players, state.rules, state.shuffle_record, [])
+    decisions = []
+    for record in state.history:
+        seat, action = record.seat, record.action
+        if isinstance(action, Draw | Discard):
+            known = sight(view(game, seat), public_log(game, seat), seat, game.rules)
+            judged = judge(game, known, action)
+            if judged is not None:
+                decisions.append(judged)
+        game = apply(game, seat, action)
+    return tallied(tuple(decisions), len(state.players))

@@ -12,7 +12,7 @@ import uvicorn
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.http.app import create_app
+from service.app import create_app
 from service.settings import Settings
 from tests.waiting import WAIT_SECONDS, eventually
 

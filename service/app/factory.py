@@ -1,0 +1,218 @@
+"""The app factory: ``create_app(settings)`` builds the service; tests build theirs with it.
+``create_served_app()`` is what ``python -m service`` serves."""
+
+from __future__ import annotations
+
+import gc
+from typing import Final
+
+from litestar import Litestar
+from litestar.channels import ChannelsPlugin
+from litestar.config.cors import CORSConfig
+from litestar.datastructures import State
+from litestar.di import Provide
+from litestar.logging import LoggingConfig
+from litestar.middleware.base import DefineMiddleware
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.spec import License, Server, Tag
+from litestar.plugins.problem_details import ProblemDetailsConfig, ProblemDetailsPlugin
+from litestar.plugins.prometheus import PrometheusConfig
+from litestar.static_files import create_static_files_router
+from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]  # no py.typed
+
+from service.advice.routes import AdviceController
+from service.analysis.routes import AnalysisController
+from service.app.backends import build_backends
+from service.app.document import FinishedJsonRenderPlugin, FinishedSwaggerRenderPlugin
+from service.app.services import Services, services_from_state
+from service.bots import turns as bot_turns
+from service.bots.holdings import BotGameHoldings
+from service.bots.tasks import BotTasks
+from service.games.decoded_cache import DecodedGames
+from service.games.routes import GamesController
+from service.health.routes import OperationsController
+from service.http.access_log import AccessLog, access_log_config
+from service.http.auth import seat_token, viewer_token
+from service.http.client_address import TrustedProxies
+from service.http.problems import EXCEPTION_MAP, schema_page_not_found_as_problem
+from service.http.rate_limits import STORE_NAME, rate_limit_middleware
+from service.http.read_timeout import ReadTimeoutMiddleware
+from service.http.strict_body import StrictBodyRequest, decode_body_strictly
+from service.play.routes import play_routes
+from service.records.routes import RecordsController
+from service.settings import Settings
+from service.sheets.routes import ScoreSheetsController
+from service.streams.limits import StreamSlots
+from service.streams.routes import StreamsController
+from service.tables.routes import (
+    GameCreationController,
+    InvitesController,
+    SeatsController,
+    TablesController,
+)
+from service.workers.pool import WorkerPool
+
+API_VERSION = "1.0.0"
+DOCS_ASSETS = "/schema/assets"
+
+_DESCRIPTION = """\
+Three Thirteen rummy as a service: create games, take turns, stream events, and analyse any hand
+(best melds, least deadwood, every discard ranked). Errors are RFC 9457 problem details.
+Seat tokens go in `Authorization: Bearer <token>`; each is shown once, to whoever takes the seat.
+"""
+
+
+DEPENDENCIES: Final = {
+    "services": Provide(services_from_state, sync_to_thread=False),
+    "viewer_token": Provide(viewer_token, sync_to_thread=False),
+    "seat_token": Provide(seat_token, sync_to_thread=False),
+}
+"""What every handler may receive by naming it as a parameter (``service.http.auth``); a
+feature's own (``acting_seat``, ``sheet_editor``) are its controllers'."""
+
+
+def openapi_config() -> OpenAPIConfig:
+    asset = f"{DOCS_ASSETS}/{{}}"
+    return OpenAPIConfig(
+        title="Three Thirteen",
+        version=API_VERSION,
+        description=_DESCRIPTION,
+        servers=[Server(url="/", description="This server")],
+        tags=[
+            Tag(name="analysis", description="Stateless hand analysis and the rule presets"),
+            Tag(name="games", description="Games, turns, events and logs"),
+            Tag(name="tables", description="Open seats, invite codes, the lobby, rematches"),
+            Tag(name="operations", description="Health, readiness and metrics"),
+            Tag(name="scoresheets", description="Score sheets for games played with real cards"),
+        ],
+        license=License(name="MIT", identifier="MIT"),
+        path="/schema",
+        render_plugins=[
+            FinishedJsonRenderPlugin(path="/openapi.json"),
+            FinishedSwaggerRenderPlugin(
+                path=["/", "/swagger"],
+                js_url=asset.format("swagger-ui-bundle.js"),
+                css_url=asset.format("swagger-ui.css"),
+                standalone_preset_js_url=asset.format("swagger-ui-standalone-preset.js"),
+                favicon=f"<link rel='icon' href='{asset.format('favicon-32x32.png')}'>",
+            ),
+        ],
+        create_examples=False,
+    )
+
+
+def create_app(settings: Settings | None = None) -> Litestar:
+    settings = settings or Settings.from_env()
+    backends = build_backends(settings)
+    channels = ChannelsPlugin(
+        backend=backends.channels,
+        arbitrary_channels_allowed=True,
+        # A slow stream loses old notices, never the events: it catches up from the game's log.
+        subscriber_max_backlog=64,
+        subscriber_backlog_strategy="dropleft",
+    )
+    analyses = WorkerPool(processes=settings.analysis_processes, queue=settings.analysis_queue)
+    bots = BotTasks(WorkerPool(processes=settings.bot_processes, queue=settings.bot_queue))
+    services = Services(
+        settings=settings,
+        store=backends.games,
+        store_kind=backends.kind,
+        channels=channels,
+        decoded=DecodedGames(),
+        analyses=analyses,
+        streams=StreamSlots(
+            per_instance=settings.max_streams, per_client=settings.max_streams_per_client
+        ),
+        proxies=TrustedProxies(settings.trusted_proxies),
+        tables=backends.tables,
+        due=backends.due,
+        bots=bots,
+        sheets=backends.sheets,
+        records=backends.records,
+        bot_games=BotGameHoldings(settings.bot_games_per_client),
+    )
+    prometheus = PrometheusConfig(
+        app_name="three_thirteen", prefix="three_thirteen", group_path=True
+    )
+    docs_assets = create_static_files_router(
+        path=DOCS_ASSETS,
+        directories=[str(swagger_ui_path)],
+        include_in_schema=False,
+        name="docs-assets",
+    )
+    app = Litestar(
+        route_handlers=[
+            AnalysisController,
+            GameCreationController,
+            GamesController,
+            StreamsController,
+            AdviceController,
+            InvitesController,
+            TablesController,
+            SeatsController,
+            OperationsController,
+            ScoreSheetsController,
+            RecordsController,
+            docs_assets,
+            play_routes,
+        ],
+        state=State({"services": services}),
+        dependencies=DEPENDENCIES,
+        plugins=[
+            ProblemDetailsPlugin(
+                ProblemDetailsConfig(
+                    enable_for_all_http_exceptions=True,
+                    exception_to_problem_detail_map=EXCEPTION_MAP,
+                )
+            ),
+            channels,
+            bot_turns.BotDriversPlugin(services),  # after the channels: it stops before them
+        ],
+        middleware=[
+            prometheus.middleware,
+            DefineMiddleware(ReadTimeoutMiddleware, timeout=settings.read_timeout),
+            *rate_limit_middleware(settings),
+        ],
+        stores={STORE_NAME: backends.rate_limits},
+        before_request=decode_body_strictly,
+        after_request=schema_page_not_found_as_problem,
+        request_class=StrictBodyRequest,
+        cors_config=CORSConfig(
+            allow_origins=list(settings.cors_origins),
+            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
+        )
+        if settings.cors_origins
+        else None,
+        openapi_config=openapi_config(),
+        logging_config=LoggingConfig(
+            root={"level": settings.log_level, "handlers": ["queue_listener"]},
+            log_exceptions="debug",
+            **access_log_config(settings.log_level),
+        ),
+        request_max_body_size=settings.max_body_bytes,
+        on_shutdown=[backends.games.close, analyses.close],
+        debug=False,
+    )
+    # Around everything Litestar does, CORS and unknown paths included: one log line each.
+    app.asgi_handler = AccessLog(app.asgi_handler)
+    return app
+
+
+def create_served_app() -> Litestar:
+    """The app as the production server runs it (``python -m service``): settings from the
+    environment, and once it has started, the collector told to leave what startup built alone.
+
+    The framework, the routes, the OpenAPI document and the engine's tables are some 50,000
+    objects that live as long as the process. The cyclic collector would walk them all in each of
+    its full collections, which under load come every two seconds or so and stop the event loop
+    for about 30 ms each (gen-2 pauses, measured under ``bench_http``); frozen, they are left out
+    and a full collection takes about 7 ms. Only the server does this: a process that builds many
+    apps (the tests) would keep each one's cycles for good."""
+    app = create_app()
+    app.on_startup.append(_freeze_startup_heap)  # after every other hook: all startup has built
+    return app
+
+
+def _freeze_startup_heap() -> None:
+    gc.collect()  # the garbage of startup goes first, so that none of it is frozen
+    gc.freeze()

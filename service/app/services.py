@@ -1,0 +1,85 @@
+"""What the handlers share for the app's lifetime: the store, the event channels, the games' bus,
+the indexes of the tables (invite codes and the lobby), the due moves and the computer players'
+tasks, the worker processes, the limits on open streams and the score sheets' store.
+
+Handlers receive it as their ``services`` parameter (Litestar's ``Provide``: the app factory
+registers ``services_from_state``), each typed by its feature's own class of what it needs
+(``service.<feature>.deps``), which this one class derives from: no feature imports it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from litestar.channels import ChannelsPlugin
+from litestar.datastructures import State
+
+from service.advice.deps import AdviceServices
+from service.analysis.deps import AnalysisServices
+from service.bots.deps import BotServices
+from service.bots.holdings import BotGameHoldings
+from service.bots.reactions import drivers_told
+from service.bots.tasks import BotTasks
+from service.games.bus import GameBus
+from service.games.decoded_cache import DecodedGames
+from service.health.deps import HealthServices
+from service.http.client_address import TrustedProxies
+from service.records.store import MemoryRecordStore, RecordStore
+from service.settings import Settings
+from service.sheets.deps import SheetServices
+from service.sheets.store import SheetStore
+from service.storage.due_moves import DueMoves
+from service.storage.game_store import Store
+from service.streams.deps import StreamServices
+from service.streams.limits import StreamSlots
+from service.streams.shared_slices import SharedSlices
+from service.tables.deps import TableServices
+from service.tables.index import TableIndex
+from service.workers.pool import WorkerPool
+
+
+@dataclass(frozen=True, slots=True)
+class Services(
+    TableServices,
+    BotServices,
+    StreamServices,
+    AdviceServices,
+    AnalysisServices,
+    SheetServices,
+    HealthServices,
+):
+    settings: Settings
+    store: Store
+    store_kind: Literal["memory", "redis"]
+    channels: ChannelsPlugin
+    decoded: DecodedGames
+    analyses: WorkerPool
+    streams: StreamSlots
+    proxies: TrustedProxies
+    tables: TableIndex
+    """Invite codes and the lobby (``service.tables.index``), beside the store."""
+    due: DueMoves
+    """The moves bots and turn clocks owe (``service.storage.due_moves``), beside the store."""
+    bots: BotTasks
+    """This instance's drivers, sweeper and decision processes (``service.bots.turns``)."""
+    sheets: SheetStore
+    """The score sheets, beside the games."""
+    records: RecordStore = field(default_factory=lambda: MemoryRecordStore(ttl=7 * 86400))
+    """Imported records, reviews and the seed secret (``service.records``), beside the games."""
+    bus: GameBus = field(default_factory=GameBus)
+    """Where a game tells the other features of its commits and loads (``service.games.bus``)."""
+    bot_games: BotGameHoldings = field(default_factory=lambda: BotGameHoldings(0))
+    """Each client's games of bots only in play here, bounded (``service.bots.holdings``)."""
+    shared_slices: SharedSlices = field(default_factory=SharedSlices)
+    """The events streams rendered lately, for the other streams of their game and viewer
+    (``service.streams.shared_slices``)."""
+
+    def __post_init__(self) -> None:
+        # The subscribers to the games' news, wired once here (lila's Bus): the games never
+        # call the bots by name.
+        self.bus.subscribe(drivers_told(self.bots, self.settings.bot_lease_seconds))
+
+
+def services_from_state(state: State) -> Services:
+    services: Services = state["services"]
+    return services

@@ -1,0 +1,1 @@
+"""What an orchestrator and a scraper call: ``/healthz``, ``/readyz`` and ``/metrics``."""

@@ -1,0 +1,91 @@
+"""What a route declares about itself, where it is declared: the limits that count its calls,
+the links from its answers to the operations they lead to, and what its OpenAPI operation says
+beyond what the framework derives. Each is a value in the route handler's Litestar ``opt``,
+built by ``policy``; the rate limits' middleware and the document's finish
+(``service.app.document``, ``service.app.links``) read them from the handler, so adding a route
+is one decorator, not an edit to a table of operation ids.
+
+    @post(..., opt=policy(limits=(Limit.PER_MINUTE, Limit.CREATIONS), links={...}))
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from litestar.handlers import BaseRouteHandler
+
+_LIMITS: Final = "limits"
+_LINKS: Final = "links"
+_OPENAPI: Final = "openapi"
+
+
+class Limit(enum.Enum):
+    """A count a route's calls go against, per client address (``service.http.rate_limits``)."""
+
+    PER_MINUTE = "per_minute"
+    """``RATE_LIMIT_PER_MINUTE``: every route that costs the service work."""
+    CREATIONS = "creations"
+    """``CREATIONS_PER_DAY``: what the service keeps (a game, a table, a sheet)."""
+    CLAIMS = "claims"
+    """``CLAIMS_PER_DAY``: invite codes tried, so that guessing a stranger's takes years."""
+
+
+@dataclass(frozen=True, slots=True)
+class RouteLink:
+    """An OpenAPI link from one of the route's answers to the operation it leads to."""
+
+    operation_id: str
+    parameters: Mapping[str, str]
+    body: Any = None
+    """The request body the link sends, None for none."""
+
+
+def policy(
+    *,
+    limits: Iterable[Limit],
+    links: Mapping[str, Mapping[str, RouteLink]] | None = None,
+    openapi: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A route's ``opt``. ``limits``: the counts its calls go against (none: say so, ``()``).
+    ``links``: by the status of its answer, each link's name and target. ``openapi``: a
+    fragment merged into its operation (what the framework cannot declare: a body the handler
+    reads itself, a second media type)."""
+    return {_LIMITS: frozenset(limits), _LINKS: links or {}, _OPENAPI: openapi or {}}
+
+
+def declares_limits(handler: BaseRouteHandler) -> bool:
+    """Whether the route said which limits count its calls (an empty set is a statement)."""
+    return _LIMITS in handler.opt
+
+
+def limits_of(handler: BaseRouteHandler) -> frozenset[Limit]:
+    limits: frozenset[Limit] = handler.opt.get(_LIMITS, frozenset())
+    return limits
+
+
+def links_of(handler: BaseRouteHandler) -> Mapping[str, Mapping[str, RouteLink]]:
+    links: Mapping[str, Mapping[str, RouteLink]] = handler.opt.get(_LINKS, {})
+    return links
+
+
+def openapi_of(handler: BaseRouteHandler) -> Mapping[str, Any]:
+    fragment: Mapping[str, Any] = handler.opt.get(_OPENAPI, {})
+    return fragment
+
+
+# OpenAPI runtime expressions a link's parameters are made of.
+SAME_AUTHORIZATION: Final = "$request.header.Authorization"
+"""The request's own ``Authorization``: the same seat, or the same sheet's editor."""
+
+
+def from_answer(pointer: str) -> str:
+    """A value of the answer's body, by JSON pointer (``/game_id``)."""
+    return f"$response.body#{pointer}"
+
+
+def bearer_from_answer(pointer: str) -> str:
+    """``Authorization: Bearer`` with a token of the answer's body (``/seats/0/token``)."""
+    return f"Bearer {{$response.body#{pointer}}}"

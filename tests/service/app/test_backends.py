@@ -1,0 +1,53 @@
+"""The backends are chosen once, from the settings, as one family: everything in memory, or
+everything on the games' one Redis client and key prefix (connecting lazily, so no server is
+needed to build them)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from litestar.channels.backends.memory import MemoryChannelsBackend
+from litestar.stores.memory import MemoryStore as LitestarMemoryStore
+from litestar.stores.redis import RedisStore as LitestarRedisStore
+
+from service.app.backends import build_backends
+from service.settings import Settings
+from service.sheets.redis_store import RedisSheetStore
+from service.sheets.store import MemorySheetStore
+from service.storage.channels import channel_of
+from service.storage.due_moves import MemoryDueMoves
+from service.storage.game_store import MemoryStore
+from service.storage.redis_due_moves import RedisDueMoves
+from service.storage.redis_game_store import RedisStore
+from service.storage.redis_keys import events_key
+from service.streams.redis_channels import GameEventsBackend
+from service.tables.index import MemoryTableIndex
+from service.tables.redis_index import RedisTableIndex
+
+
+def test_without_redis_every_backend_is_in_memory() -> None:
+    backends = build_backends(Settings())
+    assert backends.kind == "memory"
+    assert isinstance(backends.games, MemoryStore)
+    assert isinstance(backends.channels, MemoryChannelsBackend)
+    assert isinstance(backends.tables, MemoryTableIndex)
+    assert isinstance(backends.due, MemoryDueMoves)
+    assert isinstance(backends.sheets, MemorySheetStore)
+    assert isinstance(backends.rate_limits, LitestarMemoryStore)
+
+
+def test_with_redis_every_backend_shares_the_games_client_and_prefix() -> None:
+    backends = build_backends(Settings(redis_url="redis://127.0.0.1:1/0"))
+    games = backends.games
+    assert backends.kind == "redis"
+    assert isinstance(games, RedisStore)
+    assert isinstance(backends.channels, GameEventsBackend)
+    assert isinstance(backends.tables, RedisTableIndex)
+    assert isinstance(backends.due, RedisDueMoves)
+    assert isinstance(backends.sheets, RedisSheetStore)
+    assert isinstance(backends.rate_limits, LitestarRedisStore)
+    assert backends.sheets.redis is games.redis, "one connection pool, not one per backend"
+    assert backends.sheets.key_prefix == games.key_prefix
+    # A game's notices are on the stream its commits append to, in the game's slot.
+    assert backends.channels.stream_key(channel_of("x")) == events_key(games.key_prefix, "x")
+    asyncio.run(games.close())

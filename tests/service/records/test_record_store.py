@@ -1,0 +1,97 @@
+"""The records' store of write-once values, on memory, Redis and a Redis Cluster: the first
+value written under a key is kept and answered to every later writer (two instances racing to
+keep a review or the seed secret agree on one), values expire after the TTL unless kept for
+good, and memory holds a bounded number of them."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Callable, Coroutine, Iterator
+
+import pytest
+
+from service.app.redis_backends import backends_beside
+from service.records.store import (
+    SEED_SECRET_KEY,
+    MemoryRecordStore,
+    RecordStore,
+    record_key,
+    review_key,
+)
+from service.settings import Settings
+from service.storage.game_store import StoreFull
+from service.storage.redis_game_store import RedisStore
+from tests.service.conftest_redis import delete_prefixed
+from tests.waiting import eventually_async
+
+DAY = 86400.0
+Make = Callable[[float], RecordStore]
+
+
+@pytest.fixture(
+    params=[
+        "memory",
+        pytest.param("redis", marks=pytest.mark.redis),
+        pytest.param("cluster", marks=pytest.mark.redis),
+    ]
+)
+def make(request: pytest.FixtureRequest, key_prefix: str) -> Iterator[Make]:
+    if request.param == "memory":
+        yield lambda ttl: MemoryRecordStore(ttl=ttl)
+        return
+    cluster = request.param == "cluster"
+    url: str = request.getfixturevalue("redis_cluster_url" if cluster else "redis_url")
+
+    def on_redis(ttl: float) -> RecordStore:
+        games = RedisStore.from_url(
+            url, game_ttl=DAY, idempotency_ttl=DAY, cluster=cluster, key_prefix=key_prefix
+        )
+        return backends_beside(games, Settings(game_ttl=ttl)).records
+
+    yield on_redis
+    delete_prefixed(url, key_prefix, cluster=cluster)
+
+
+def run(coroutine: Coroutine[object, object, None]) -> None:
+    asyncio.run(coroutine)
+
+
+def test_the_first_value_is_kept_and_answered_to_every_writer(make: Make) -> None:
+    async def check() -> None:
+        store = make(DAY)
+        key = review_key("game", uuid.uuid4().hex)
+        assert await store.get(key) is None
+        answers = await asyncio.gather(*(store.put_new(key, b"%d" % n) for n in range(8)))
+        assert len(set(answers)) == 1
+        assert await store.get(key) == answers[0]
+        secret = await store.put_new(SEED_SECRET_KEY + uuid.uuid4().hex, b"s", expires=False)
+        assert secret == b"s"
+
+    run(check())
+
+
+def test_values_expire_after_the_ttl_unless_kept_for_good(make: Make) -> None:
+    async def check() -> None:
+        store = make(0.2)
+        key, kept = record_key(uuid.uuid4().hex), record_key(uuid.uuid4().hex)
+        await store.put_new(key, b"soon gone")
+        await store.put_new(kept, b"kept", expires=False)
+        await eventually_async(
+            lambda: store.get(key), "the value to expire", until=lambda value: value is None
+        )
+        assert await store.get(kept) == b"kept"
+
+    run(check())
+
+
+def test_memory_keeps_a_bounded_number_of_values() -> None:
+    async def check() -> None:
+        store = MemoryRecordStore(ttl=DAY, max_values=2)
+        await store.put_new("a", b"1")
+        await store.put_new("b", b"2")
+        assert await store.put_new("a", b"again") == b"1"  # no new value: no room needed
+        with pytest.raises(StoreFull):
+            await store.put_new("c", b"3")
+
+    run(check())
