@@ -119,6 +119,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     bot_games_per_client: int = 20
     """Games of bots only one client address may have in play on this instance
     (``service.bots.holdings``); 0 turns the bound off."""
+    clock_games_per_client: int = 100
+    """Games with a clock (a turn clock, a speed game's calls) one client address may have in
+    play on this instance, tables waiting for players included (``service.bots.holdings``); 0
+    turns the bound off."""
     crash_points: tuple[tuple[str, float], ...] = ()
     """For fault-injection tests only (``CRASH_POINTS=commit.after=0.05,...``): the points of
     the commit and drive paths where this instance kills itself, each with its chance
@@ -189,6 +193,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             bot_queue=_integer(env, "BOT_QUEUE", defaults.bot_queue, low=0),
             bot_games_per_client=_integer(
                 env, "BOT_GAMES_PER_CLIENT", defaults.bot_games_per_client, low=0
+            ),
+            clock_games_per_client=_integer(
+                env, "CLOCK_GAMES_PER_CLIENT", defaults.clock_games_per_client, low=0
             ),
             crash_points=_crash_points(env, "CRASH_POINTS"),
         )

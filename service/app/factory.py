@@ -25,8 +25,8 @@ from service.analysis.routes import AnalysisController
 from service.app.backends import build_backends
 from service.app.document import FinishedJsonRenderPlugin, FinishedSwaggerRenderPlugin
 from service.app.services import Services, services_from_state
+from service.bots import holdings
 from service.bots import turns as bot_turns
-from service.bots.holdings import BotGameHoldings
 from service.bots.tasks import BotTasks
 from service.games.decoded_cache import DecodedGames
 from service.games.routes import GamesController
@@ -129,7 +129,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         bots=bots,
         sheets=backends.sheets,
         records=backends.records,
-        bot_games=BotGameHoldings(settings.bot_games_per_client),
+        bot_games=holdings.bot_games(settings.bot_games_per_client),
+        clock_games=holdings.clock_games(settings.clock_games_per_client),
     )
     prometheus = PrometheusConfig(
         app_name="three_thirteen", prefix="three_thirteen", group_path=True

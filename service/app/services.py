@@ -16,8 +16,9 @@ from litestar.datastructures import State
 
 from service.advice.deps import AdviceServices
 from service.analysis.deps import AnalysisServices
+from service.bots import holdings
 from service.bots.deps import BotServices
-from service.bots.holdings import BotGameHoldings
+from service.bots.holdings import GameHoldings
 from service.bots.reactions import drivers_told
 from service.bots.tasks import BotTasks
 from service.games.bus import GameBus
@@ -68,8 +69,10 @@ class Services(
     """Imported records, reviews and the seed secret (``service.records``), beside the games."""
     bus: GameBus = field(default_factory=GameBus)
     """Where a game tells the other features of its commits and loads (``service.games.bus``)."""
-    bot_games: BotGameHoldings = field(default_factory=lambda: BotGameHoldings(0))
+    bot_games: GameHoldings = field(default_factory=lambda: holdings.bot_games(0))
     """Each client's games of bots only in play here, bounded (``service.bots.holdings``)."""
+    clock_games: GameHoldings = field(default_factory=lambda: holdings.clock_games(0))
+    """Each client's games with a clock in play here, bounded (``service.bots.holdings``)."""
     shared_slices: SharedSlices = field(default_factory=SharedSlices)
     """The events streams rendered lately, for the other streams of their game and viewer
     (``service.streams.shared_slices``)."""

@@ -186,6 +186,7 @@ async def create_game(
                 ],
                 invite_code=None,
                 view=view_of(game_id, state, None, record),
+                seed_key=request.seed_key,
             ),
             game_id,
         )

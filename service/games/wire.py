@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, get_args
+from typing import Annotated, Final, Literal, get_args
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
@@ -102,6 +102,16 @@ class DealIn(Strict, frozen=True):
     stock: list[CardCode] = msgspec.field(default_factory=list)
 
 
+SEED_KEY_BYTES: Final = 16
+SeedKey = Annotated[
+    str,
+    Meta(
+        pattern="^[A-Za-z0-9_-]{22}$",
+        description="128 random bits, URL-safe base64 without padding: opaque.",
+    ),
+]
+
+
 class CreateGameRequest(Strict, frozen=True):
     players: Annotated[list[PlayerIn], Meta(min_length=MIN_PLAYERS, max_length=MAX_PLAYERS)]
     rules: RulesSpec = "classic"
@@ -111,7 +121,18 @@ class CreateGameRequest(Strict, frozen=True):
             description=(
                 "Reproducible deals for tests and replays: every view then says "
                 "`seeded: true`. A seed gives the deal away (a small one is recovered "
-                "from one seat's view), so omit it in play."
+                "from one seat's view), so omit it in play. The same seed deals the same "
+                "game only with the `seed_key` the first create answered: anyone else's "
+                "create with that seed deals another."
+            )
+        ),
+    ] = None
+    seed_key: Annotated[
+        SeedKey | None,
+        Meta(
+            description=(
+                "The `seed_key` a create with this `seed` answered: with both, the same game "
+                "is dealt again. Only with a `seed`."
             )
         ),
     ] = None
@@ -377,3 +398,12 @@ class GameCreated(Out, frozen=True):
         ),
     ]
     view: Annotated[GameView, Meta(description="The public view.")]
+    seed_key: Annotated[
+        SeedKey | None,
+        Meta(
+            description=(
+                "With a `seed`: the key that deals this game again (send it with the same "
+                "`seed`), shown only this once. Null without a seed."
+            )
+        ),
+    ] = None

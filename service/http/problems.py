@@ -87,12 +87,22 @@ class AnalysesBusy(ServiceProblem):
         self.retry_after = retry_after
 
 
-class BotGamesQuotaReached(ServiceProblem):
-    status, kind, title = 429, "bot-games-quota", "This client holds its most games of bots only"
+class HoldingsQuotaReached(ServiceProblem):
+    """A client holds as many games of a kind in play as it may (``service.bots.holdings``)."""
+
+    status = 429
 
     def __init__(self, detail: str, *, field: str, retry_after: int) -> None:
         super().__init__(detail, field=field)
         self.retry_after = retry_after
+
+
+class BotGamesQuotaReached(HoldingsQuotaReached):
+    kind, title = "bot-games-quota", "This client holds its most games of bots only"
+
+
+class ClockGamesQuotaReached(HoldingsQuotaReached):
+    kind, title = "clock-games-quota", "This client holds its most games with a clock"
 
 
 class SheetNotFound(ServiceProblem):

@@ -1,9 +1,11 @@
-"""What a new game is dealt from: a client's seed mixed with the deployment's secret, or given
-deals (``deal``, or ``deal_from`` a finished game) checked before anything is stored.
+"""What a new game is dealt from: a client's seed mixed with the deployment's secret and the
+creator's seed key, or given deals (``deal``, or ``deal_from`` a finished game) checked before
+anything is stored.
 """
 
 from __future__ import annotations
 
+import secrets
 import weakref
 from typing import Final, NamedTuple
 
@@ -15,7 +17,7 @@ from engine.game.dealing import check_deal
 from engine.records import deal_from
 from engine.seeds import mixed_seed, new_secret
 from service.games import lifecycle as game_flow
-from service.games.wire import CreateGameRequest, DealIn
+from service.games.wire import SEED_KEY_BYTES, CreateGameRequest, DealIn
 from service.http.problems import GameNotFinished, GameNotFound, InvalidField, TableWaiting
 from service.records.deps import RecordServices
 from service.records.store import SEED_SECRET_KEY, RecordStore
@@ -41,11 +43,27 @@ async def deployment_secret(services: RecordServices) -> str:
     return known
 
 
-async def mixed(services: RecordServices, seed: int | None) -> int | None:
-    """The seed the engine shuffles with for a client's ``seed``: the same on one deployment."""
+class Seeded(NamedTuple):
+    """What the engine shuffles with for a client's seed, and the key that deals it again."""
+
+    seed: int | None
+    seed_key: str | None
+
+
+async def seeded(services: RecordServices, seed: int | None, seed_key: str | None) -> Seeded:
+    """The seed the engine shuffles with for a client's ``seed``: mixed with the deployment's
+    secret (so no seat recovers the deal by trying seeds) and with a key of the creator's, the
+    ``seed_key`` given or a new one (so a stranger's create with the same seed deals another
+    game: the deployment is no oracle for it). None and None without a seed."""
     if seed is None:
-        return None
-    return mixed_seed(seed, await deployment_secret(services)) % SEED_LIMIT
+        if seed_key is not None:
+            raise InvalidField(
+                "seed_key: a seed_key goes with the seed it was made for", field="seed_key"
+            )
+        return Seeded(None, None)
+    key = seed_key or secrets.token_urlsafe(SEED_KEY_BYTES)
+    secret = await deployment_secret(services)
+    return Seeded(mixed_seed(seed, f"{secret}/{key}") % SEED_LIMIT, key)
 
 
 class Given(NamedTuple):

@@ -4,14 +4,19 @@ waiting for players, stored with its invite code (and listed in the lobby when a
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from functools import partial
 from typing import Final
 
 import msgspec
 
+import engine
 from engine import game
+from service.bots.holdings import GameHoldings
 from service.games import lifecycle as game_flow
 from service.games import records as game_records
+from service.games.lifecycle import LoadedTable
 from service.games.records import GameRecord, Seating
 from service.games.to_wire import waiting_view
 from service.games.wire import CreateGameRequest, GameCreated, SeatToken
@@ -19,7 +24,7 @@ from service.http import idempotency
 from service.http.idempotency import Retry, SavedAnswer
 from service.http.problems import GameNotFound, InvalidSeat
 from service.operations import metrics
-from service.records.given import given_deals, mixed
+from service.records.given import given_deals, seeded
 from service.storage.game_store import GameExists, StoreUnavailable
 from service.tables import invite_codes
 from service.tables import waiting_tables as waiting
@@ -39,8 +44,8 @@ async def create(
 ) -> SavedAnswer:
     """A game dealt at once when every seat is named; otherwise a table waiting for players.
     With an Idempotency-Key (``retry``) its id is the key's, so a retry finds it made and is
-    answered from the answer saved with it (``service.http.idempotency``). A game of bots only
-    takes one of the ``client``'s places (``service.bots.holdings``)."""
+    answered from the answer saved with it (``service.http.idempotency``). A game of bots only,
+    and a game with a clock, takes one of the ``client``'s places (``service.bots.holdings``)."""
     if retry is not None:
         saved = await services.store.recall(idempotency.derived_id(retry), retry.stored_key)
         if saved is not None:
@@ -52,38 +57,71 @@ async def create(
     names, levels = _seats(request)
     bots = tuple(levels) if any(levels) else ()
     named = [name for name in names if name is not None]
-    if len(named) == len(names):
+    dealt_now = len(named) == len(names)
+    given = None
+    if dealt_now:
         if request.listed:
             raise InvalidSeat(
                 "listed: the lobby shows tables with an open seat, and this one has none",
                 field="listed",
             )
         given = await given_deals(services, request, rules, len(names))
-        request = msgspec.structs.replace(request, seed=await mixed(services, request.seed))
-        if client is None or not all(levels):
-            return await game_flow.create_game(
-                services, request, named, bots, given=given, retry=retry
-            )
-        async with services.bot_games.place(client, partial(_in_play, services)) as made:
+    elif request.deal_from is not None or request.deal is not None:
+        field = "deal" if request.deal is not None else "deal_from"
+        raise InvalidSeat(f"{field}: a game of given deals has every seat named", field=field)
+    request = msgspec.structs.replace(
+        request, **(await seeded(services, request.seed, request.seed_key))._asdict()
+    )
+    holdings = [] if client is None else _holdings_of(services, request, rules, dealt_now, levels)
+    async with _places(services, client or "", holdings) as places:
+        if dealt_now:
             answer = await game_flow.create_game(
                 services, request, named, bots, given=given, retry=retry
             )
+        else:
+            answer = await _create_table(services, request, names, bots, retry)
+        for made in places:
             made.append(answer.location.rsplit("/", 1)[-1])
-        return answer
-    if request.deal_from is not None or request.deal is not None:
-        field = "deal" if request.deal is not None else "deal_from"
-        raise InvalidSeat(f"{field}: a game of given deals has every seat named", field=field)
-    request = msgspec.structs.replace(request, seed=await mixed(services, request.seed))
-    return await _create_table(services, request, names, bots, retry)
+    return answer
+
+
+def _holdings_of(
+    services: TableServices,
+    request: CreateGameRequest,
+    rules: engine.Rules,
+    dealt_now: bool,
+    levels: list[str | None],
+) -> list[GameHoldings]:
+    """The counts a new game takes a place in: a game of bots only, a game with a clock."""
+    holdings = []
+    if dealt_now and all(levels):
+        holdings.append(services.bot_games)
+    if request.turn_seconds is not None or rules.turns == "speed":
+        holdings.append(services.clock_games)
+    return holdings
+
+
+@asynccontextmanager
+async def _places(
+    services: TableServices, client: str, holdings: list[GameHoldings]
+) -> AsyncIterator[list[list[str]]]:
+    """A place in each of ``holdings`` for one more game of ``client`` (each refusal a 429),
+    kept for the game whose id the caller appends to each list, given back otherwise."""
+    async with AsyncExitStack() as places:
+        yield [
+            await places.enter_async_context(held.place(client, partial(_in_play, services)))
+            for held in holdings
+        ]
 
 
 async def _in_play(services: TableServices, game_id: str) -> bool:
-    """Whether the game is still being played (not finished, not expired)."""
+    """Whether the game is still being played, or its table waits (not finished, not
+    expired)."""
     try:
-        loaded = await game_flow.load_game(services, game_id)
+        loaded = await game_flow.load_any(services, game_id)
     except GameNotFound:
         return False
-    return loaded.state.status == "playing"
+    return isinstance(loaded, LoadedTable) or loaded.state.status == "playing"
 
 
 def _seats(request: CreateGameRequest) -> tuple[list[str | None], list[str | None]]:
@@ -139,7 +177,7 @@ async def _create_table(
         record = GameRecord(
             state=b"", token_hashes=hashes, created=game_records.now(), table=seating
         )
-        answer = _table_created(game_id, record, seating, tokens)
+        answer = _table_created(game_id, record, seating, tokens, request.seed_key)
         # The code first: a table is never stored with a code another waiting table holds.
         if not await services.tables.reserve_code(code, game_id):
             continue
@@ -166,7 +204,11 @@ async def _create_table(
 
 
 def _table_created(
-    game_id: str, record: GameRecord, seating: Seating, tokens: list[str | None]
+    game_id: str,
+    record: GameRecord,
+    seating: Seating,
+    tokens: list[str | None],
+    seed_key: str | None,
 ) -> SavedAnswer:
     """The answer to a table's creation (201): its people's tokens, its code, its view."""
     return game_flow.created_answer(
@@ -179,6 +221,7 @@ def _table_created(
             ],
             invite_code=seating.invite_code,
             view=waiting_view(game_id, seating, None),
+            seed_key=seed_key,
         ),
         game_id,
     )

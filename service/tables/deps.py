@@ -7,7 +7,7 @@ from typing import TypeAlias
 
 from litestar.di import NamedDependency
 
-from service.bots.holdings import BotGameHoldings
+from service.bots.holdings import GameHoldings
 from service.http.client_address import TrustedProxies
 from service.records.deps import RecordServices
 from service.tables.index import TableIndex
@@ -21,8 +21,10 @@ class TableServices(RecordServices):
     __slots__ = ()
     tables: TableIndex
     """Invite codes and the lobby, beside the store."""
-    bot_games: BotGameHoldings
+    bot_games: GameHoldings
     """Each client's games of bots only in play here, bounded."""
+    clock_games: GameHoldings
+    """Each client's games with a clock in play here, bounded."""
     proxies: TrustedProxies
 
 

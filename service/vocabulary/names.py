@@ -1,15 +1,6 @@
-"""Display names as every view shows them: one canonical spelling, nothing invisible or unbounded.
-
-A name is shown to every seat and to the public, so it must not carry what renders as something
-other than it reads: control characters (NUL, newlines, escapes), format characters (zero-width
-spaces and joiners, bidirectional overrides that reverse the text around them), surrogates, line
-and paragraph separators. Combining marks are bounded per letter: real scripts stack two or
-three (Vietnamese, Hebrew points), a "Zalgo" name stacks dozens that spill over the lines
-around it. Nor may it hold what renders as nothing, so that a name looks empty or two names look
-alike: the default-ignorable code points (U+034F, the Hangul fillers U+115F and U+3164, ...), the
-blank Braille pattern U+2800, private-use characters and code points no character is assigned
-to (noncharacters like U+FFFF among them). The name kept is the NFC normalisation of what was
-sent, so two spellings of "é" are the same name.
+"""Display names on the wire: the engine's one rule (``engine.names``: nothing invisible,
+nothing that renders as something other than it reads, a bounded number of combining marks, one
+canonical spelling), stated for clients and applied to what they send.
 
 ``NAME_PATTERN`` states the refused characters of the Basic Multilingual Plane in the wire's
 pattern (so the OpenAPI document says it and clients can check it); ``display_name`` checks
@@ -21,48 +12,15 @@ from __future__ import annotations
 import unicodedata
 from typing import Final
 
+from engine.names import canonical_name, name_fault, refused_char
 from service.http.problems import InvalidField
-
-MAX_COMBINING_MARKS: Final = 3
-"""Combining marks allowed in a row after one base character."""
-
-_REFUSED_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
-_COMBINING_CATEGORIES: Final = frozenset({"Mn", "Me"})
-_INVISIBLE: Final = (
-    (0x00AD, 0x00AD),
-    (0x034F, 0x034F),
-    (0x061C, 0x061C),
-    (0x115F, 0x1160),
-    (0x17B4, 0x17B5),
-    (0x200B, 0x200F),
-    (0x202A, 0x202E),
-    (0x2060, 0x206F),
-    (0x2800, 0x2800),
-    (0x3164, 0x3164),
-    (0xFEFF, 0xFEFF),
-    (0xFFA0, 0xFFA0),
-    (0xFFF0, 0xFFF8),
-    (0x1BCA0, 0x1BCA3),
-    (0x1D173, 0x1D17A),
-    (0xE0000, 0xE0FFF),
-)
-"""Characters that render as nothing whatever their category: Unicode's default-ignorable code
-points (DerivedCoreProperties.txt) but the variation selectors, which choose how the character
-before them looks (an emoji's colour form), and the blank Braille pattern U+2800."""
-
-
-def _refused_char(char: str) -> bool:
-    point = ord(char)
-    return unicodedata.category(char) in _REFUSED_CATEGORIES or any(
-        low <= point <= high for low, high in _INVISIBLE
-    )
 
 
 def _in_pattern(point: int) -> bool:
     """Refused and stated in ``NAME_PATTERN``: unassigned code points are left to
     ``display_name`` (a client's newer Unicode may assign them), surrogates too (below)."""
     char = chr(point)
-    return _refused_char(char) and unicodedata.category(char) not in ("Cs", "Cn")
+    return refused_char(char) and unicodedata.category(char) not in ("Cs", "Cn")
 
 
 def _refused_class() -> str:
@@ -92,29 +50,10 @@ NAME_PATTERN: Final = f"^[^{_REFUSED}]*[^{_REFUSED}\\s][^{_REFUSED}]*$(?!\\n)"
 
 
 def display_name(raw: str, field: str) -> str:
-    """``raw`` in NFC with its ends stripped of spaces; InvalidField naming ``field`` if it
-    holds a character a name may not, or more than ``MAX_COMBINING_MARKS`` marks on a letter."""
-    name = unicodedata.normalize("NFC", raw).strip()
-    if not name:
-        raise InvalidField(f"{field}: a name needs a visible character", field=field)
-    marks = 0
-    for position, char in enumerate(name):
-        if _refused_char(char):
-            raise InvalidField(
-                f"{field}: character U+{ord(char):04X} at position {position} is not allowed "
-                "in a name (control, format, separator, private-use, unassigned, or a "
-                "character that renders as nothing)",
-                field=field,
-            )
-        category = unicodedata.category(char)
-        if category not in _COMBINING_CATEGORIES:
-            marks = 0
-            continue
-        marks += 1
-        if marks > MAX_COMBINING_MARKS:
-            raise InvalidField(
-                f"{field}: a name may carry at most {MAX_COMBINING_MARKS} combining marks on "
-                f"each letter (position {position})",
-                field=field,
-            )
+    """``raw`` as a name is kept (``engine.names``: NFC, its ends stripped of spaces);
+    InvalidField naming ``field`` if the engine's rule refuses it."""
+    name = canonical_name(raw)
+    fault = name_fault(name)
+    if fault is not None:
+        raise InvalidField(f"{field}: {fault}", field=field)
     return name

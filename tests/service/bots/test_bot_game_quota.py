@@ -10,7 +10,7 @@ import pytest
 from litestar.testing import TestClient
 
 from service.app import create_app
-from service.bots.holdings import BotGameHoldings
+from service.bots import holdings as game_holdings
 from service.http.problems import BotGamesQuotaReached
 from service.settings import Settings
 from tests.service.games.test_games_api import assert_problem
@@ -33,6 +33,28 @@ def test_a_client_past_its_bound_of_bot_only_games_is_refused() -> None:
     assert client.post("/v1/games", json=table).status_code == 201
 
 
+def test_a_client_past_its_bound_of_games_with_a_clock_is_refused() -> None:
+    """Finding 9 of issue 44: a thousand two-person games with a 3 s clock from one address
+    made every other game's clock late (their people's seats kept them out of the bot-games
+    quota). Turn clocks, speed games' calls and tables that will have either all count; a game
+    with no clock does not."""
+    client = TestClient(create_app(Settings(clock_games_per_client=2)))
+    people = [{"name": "ann"}, {"name": "bob"}]
+    clocked = {"players": people, "turn_seconds": 30}
+    table = {"players": [{"name": "ann"}, {"open": True}], "turn_seconds": 30}
+    speed = {"players": people, "rules": {"preset": "classic", "turns": "speed"}}
+    assert [client.post("/v1/games", json=body).status_code for body in (clocked, table)] == [
+        201,
+        201,
+    ]
+    problem = assert_problem(
+        client.post("/v1/games", json=speed), 429, "clock-games-quota", "turn_seconds"
+    )
+    assert "CLOCK_GAMES_PER_CLIENT=2" in problem["detail"]
+    assert client.post("/v1/games", json={"players": people}).status_code == 201
+    assert Settings().clock_games_per_client > 0
+
+
 def test_0_turns_the_bound_off_and_it_is_on_out_of_the_box() -> None:
     assert Settings().bot_games_per_client > 0
     client = TestClient(create_app(Settings(bot_games_per_client=0)))
@@ -47,7 +69,7 @@ def test_a_finished_game_gives_its_place_back_and_concurrent_creates_cannot_pass
         return playing.get(game_id, False)
 
     async def scenario() -> None:
-        holdings = BotGameHoldings(2)
+        holdings = game_holdings.bot_games(2)
         for game_id in ("g1", "g2"):
             async with holdings.place("a", still_playing) as made:
                 made.append(game_id)

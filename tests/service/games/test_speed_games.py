@@ -47,13 +47,15 @@ SPEED: Json = {"preset": "classic", "turns": "speed", "jokers": 2}
 
 
 SEED_SECRET = "speed-games-test"
-"""This module's deployment secret, so that a test can deal, with the engine, what the service
-deals for a seed (``engine_seed``)."""
+SEED_KEY = "speed-games-test-key-1"
+"""This module's deployment secret and seed key, so that a test can deal, with the engine, what
+the service deals for a seed sent with the key (``engine_seed``)."""
 
 
 def engine_seed(seed: int) -> int:
-    """The seed the service's shuffles use for a client's ``seed`` under ``SEED_SECRET``."""
-    return mixed_seed(seed, SEED_SECRET) % SEED_LIMIT
+    """The seed the service's shuffles use for a client's ``seed`` and ``SEED_KEY`` under
+    ``SEED_SECRET`` (``service.records.given.seeded``)."""
+    return mixed_seed(seed, f"{SEED_SECRET}/{SEED_KEY}") % SEED_LIMIT
 
 
 @pytest.fixture
@@ -212,7 +214,9 @@ def going_out_seed() -> tuple[int, int, int]:
 
 def test_bad_choices_are_refused_naming_the_field_with_nothing_changed(client: Client) -> None:
     seed, out_card, bob_card = going_out_seed()
-    created = create(client, [{"name": "Ann"}, {"name": "Bob"}], rules=SPEED, seed=seed)
+    created = create(
+        client, [{"name": "Ann"}, {"name": "Bob"}], rules=SPEED, seed=seed, seed_key=SEED_KEY
+    )
     game_id = created["game_id"]
     ann, bob = (seat["token"] for seat in created["seats"])
 

@@ -9,7 +9,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from service.vocabulary.names import MAX_COMBINING_MARKS
+from engine.names import MAX_COMBINING_MARKS
 from tests.service.games.test_games_api import assert_problem
 from tests.service.http_player import HttpGame
 from tests.service.streams.test_events import parse_events

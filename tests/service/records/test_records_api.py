@@ -21,6 +21,7 @@ from service.app import create_app
 from service.games import records as game_records
 from service.settings import Settings
 from tests.service.bots.test_bot_seats import WAIT_SECONDS
+from tests.service.games.test_games_api import assert_problem
 from tests.waiting import eventually
 
 Client = TestClient[Litestar]
@@ -219,23 +220,59 @@ def test_an_explicit_deal_is_dealt_as_given(client: Client) -> None:
         assert sorted(view["hand"]) == sorted(hands[seat["seat"]])
 
 
-def test_the_same_seed_deals_the_same_game_on_one_deployment_only() -> None:
+def test_the_same_seed_deals_the_same_game_only_to_its_creator_on_one_deployment() -> None:
+    """Finding 8 of issue 44: the deployment was a seed oracle (a stranger's create with a
+    victim's seed dealt the victim's game). Now the same seed deals the same game only with the
+    ``seed_key`` the first create answered; without it, or on another deployment, another."""
     app = create_app(SETTINGS)
     players = [{"name": "Ann"}, {"name": "Bob"}]
 
-    def hand_of(application: Litestar) -> list[str]:
+    def dealt(application: Litestar, **seeding: Any) -> tuple[str | None, list[list[str]]]:
+        """The create's ``seed_key`` and every seat's hand with the upcard."""
         with TestClient(application) as c:
-            body = c.post("/v1/games", json={"players": players, "seed": 42}).json()
-            token = body["seats"][0]["token"]
-            view = c.get(
-                f"/v1/games/{body['game_id']}", headers={"Authorization": f"Bearer {token}"}
-            )
-            hand: list[str] = view.json()["hand"]
-            return hand
+            body = c.post("/v1/games", json={"players": players, **seeding}).json()
+            views = [
+                c.get(
+                    f"/v1/games/{body['game_id']}",
+                    headers={"Authorization": f"Bearer {seat['token']}"},
+                ).json()
+                for seat in body["seats"]
+            ]
+            return body["seed_key"], [[*v["hand"], v["discard_top"]] for v in views]
 
-    same = hand_of(app)
-    assert hand_of(app) == same
-    assert hand_of(create_app(Settings(seed_secret="another secret"))) != same
+    key, creators = dealt(app, seed=42)
+    assert key is not None
+    assert re.fullmatch(r"[A-Za-z0-9_-]{22}", key)
+    assert dealt(app, seed=42, seed_key=key) == (key, creators)
+    stranger_key, strangers = dealt(app, seed=42)
+    assert stranger_key != key
+    assert strangers != creators
+    assert dealt(create_app(Settings(seed_secret="another secret")), seed=42, seed_key=key)[1] != (
+        creators
+    )
+    assert dealt(app)[0] is None  # no seed, no key
+
+
+def test_a_seed_key_goes_with_a_seed_and_has_its_form(client: Client) -> None:
+    players = [{"name": "Ann"}, {"name": "Bob"}]
+    alone = client.post("/v1/games", json={"players": players, "seed_key": "A" * 22})
+    assert_problem(alone, 422, "invalid-field", "seed_key")
+    malformed = client.post("/v1/games", json={"players": players, "seed": 1, "seed_key": "?"})
+    assert malformed.status_code == 422
+    assert malformed.json()["field"] == "seed_key"
+
+
+def test_a_table_s_creator_gets_the_seed_key_that_deals_it_again(client: Client) -> None:
+    """A table waits for its players: the deal its seed and key make comes with the last seat."""
+    table = {"players": [{"name": "Ann"}, {"open": True}], "seed": 9}
+    first = client.post("/v1/games", json=table).json()
+    again = client.post("/v1/games", json={**table, "seed_key": first["seed_key"]}).json()
+    hands = []
+    for created in (first, again):
+        claimed = client.post(f"/v1/invites/{created['invite_code']}", json={"name": "Bo"})
+        hands.append(claimed.json()["view"]["hand"])
+    assert first["seed_key"] == again["seed_key"]
+    assert hands[0] == hands[1]
 
 
 def test_the_record_s_actions_come_in_pages(client: Client, finished: Json) -> None:
