@@ -17,7 +17,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -25,7 +24,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-STARTUP_SECONDS = 10.0
+from tests.waiting import eventually
+
+STARTUP_SECONDS = 60.0
+"""How long a server may take to start (or its processes to exit), at most: a bound for a failing
+run, far past what a loaded machine takes."""
+STOP_SECONDS = 30.0
+"""How long a service may take to act on its stop signal before its group is killed."""
 LIMITS_OFF: dict[str, str] = {
     "RATE_LIMIT_PER_MINUTE": "0",
     "CREATIONS_PER_DAY": "0",
@@ -78,7 +83,7 @@ def redis_server_installed() -> bool:
     return shutil.which("redis-server") is not None and shutil.which("redis-cli") is not None
 
 
-def redis_cli(port: int, *args: str, timeout: float = 10.0) -> str:
+def redis_cli(port: int, *args: str, timeout: float = STARTUP_SECONDS) -> str:
     done = subprocess.run(
         ["redis-cli", "-h", "127.0.0.1", "-p", str(port), *args],
         capture_output=True,
@@ -138,13 +143,17 @@ class RedisServer:
         self.process = subprocess.Popen(
             self.command_line(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
-        deadline = time.monotonic() + STARTUP_SECONDS
-        while not self._loaded():
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                log = self.log_file.read_text() if self.log_file.exists() else "(no log)"
-                self.kill()
-                raise RedisServerError(f"redis-server on port {self.port} did not start:\n{log}")
-            time.sleep(0.02)
+        process = self.process
+        with contextlib.suppress(AssertionError):  # the error below says more
+            eventually(
+                lambda: process.poll() is not None or self._loaded(),
+                f"redis-server on port {self.port} to load or exit",
+                seconds=STARTUP_SECONDS,
+            )
+        if process.poll() is not None or not self._loaded():
+            log = self.log_file.read_text() if self.log_file.exists() else "(no log)"
+            self.kill()
+            raise RedisServerError(f"redis-server on port {self.port} did not start:\n{log}")
         return self
 
     def stop(self) -> None:
@@ -222,7 +231,7 @@ class RedisClusterServers:
                 ["redis-cli", *create],
                 capture_output=True,
                 check=True,
-                timeout=30,
+                timeout=STARTUP_SECONDS,
             )
             self._wait_until_ok()
         except BaseException:
@@ -236,14 +245,13 @@ class RedisClusterServers:
         self.nodes.clear()
 
     def _wait_until_ok(self) -> None:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if all(
+        eventually(
+            lambda: all(
                 "cluster_state:ok" in redis_cli(node.port, "CLUSTER", "INFO") for node in self.nodes
-            ):
-                return
-            time.sleep(0.1)
-        raise RedisServerError("the test cluster did not reach cluster_state:ok within 30 s")
+            ),
+            "the test cluster to reach cluster_state:ok",
+            seconds=STARTUP_SECONDS,
+        )
 
 
 SERVICE_COMMAND = (sys.executable, "-m", "service")
@@ -277,14 +285,18 @@ class ServiceInstance:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
-        deadline = time.monotonic() + 30
-        while not http_ok(f"{self.url}/healthz"):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.kill()
-                raise RedisServerError(
-                    f"service on port {self.port} did not start:\n{self.log_file.read_text()}"
-                )
-            time.sleep(0.05)
+        process = self.process
+        with contextlib.suppress(AssertionError):  # the error below says more
+            eventually(
+                lambda: process.poll() is not None or http_ok(f"{self.url}/healthz"),
+                f"the service on port {self.port} to answer or exit",
+                seconds=STARTUP_SECONDS,
+            )
+        if process.poll() is not None or not http_ok(f"{self.url}/healthz"):
+            self.kill()
+            raise RedisServerError(
+                f"service on port {self.port} did not start:\n{self.log_file.read_text()}"
+            )
         return self
 
     def stop(self) -> None:
@@ -304,17 +316,21 @@ class ServiceInstance:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(group, how)
         try:
-            self.process.wait(timeout=10)
+            self.process.wait(timeout=STOP_SECONDS)
         except subprocess.TimeoutExpired:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(group, signal.SIGKILL)
             self.process.wait()
         # The group's other processes (granian's worker, the bots' and analyses' processes)
         # die on their own time; until the last has, the port may still be held, and an
-        # instance restarted on it refuses to start beside it.
-        deadline = time.monotonic() + 10
-        while _group_alive(group) and time.monotonic() < deadline:
-            time.sleep(0.05)
+        # instance restarted on it refuses to start beside it. A group that outlives the bound
+        # is left behind as before: only a restart on this port needs it gone, and that fails.
+        with contextlib.suppress(AssertionError):
+            eventually(
+                lambda: not _group_alive(group),
+                f"the service's process group {group} to exit",
+                seconds=STARTUP_SECONDS,
+            )
         self.process = None
 
 

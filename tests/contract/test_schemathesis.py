@@ -10,7 +10,6 @@ matching their schemas, invalid requests refused, valid ones accepted.
 from __future__ import annotations
 
 import json
-import time
 import zlib
 from collections import Counter
 from typing import Any, Final
@@ -25,6 +24,7 @@ from schemathesis.core.transport import Response
 
 from service.app import create_app
 from service.settings import Settings
+from tests.waiting import eventually
 
 # Statuses a schema-valid request may still earn: a game id or token that is not real (404/401),
 # or a request that conflicts with the game's state (409), or that breaks a rule the schema
@@ -162,10 +162,7 @@ def wait_for_the_bots() -> None:
     bots leave it, not as far as they happen to have got: a Hypothesis replay must meet the
     same state."""
     bots = stateful_app.state.services.bots
-    waited_until = time.monotonic() + BOTS_SETTLE_SECONDS
-    while bots.driving:
-        assert time.monotonic() < waited_until, f"bots still moving after {BOTS_SETTLE_SECONDS} s"
-        time.sleep(0.005)
+    eventually(lambda: not bots.driving, "the bots to stop moving", seconds=BOTS_SETTLE_SECONDS)
 
 
 class GameWorkflow(stateful_schema.as_state_machine()):  # type: ignore[misc]

@@ -9,14 +9,14 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.redis_servers import LIMITS_OFF
+from tests.redis_servers import LIMITS_OFF, STARTUP_SECONDS
+from tests.waiting import WAIT_SECONDS, eventually
 
 ROOT = Path(__file__).parents[2]
 BIN = Path(sys.executable).parent
@@ -63,20 +63,21 @@ def served(tmp_path: Path) -> Iterator[str]:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
+
+        def healthy() -> bool:
             assert server.poll() is None, (tmp_path / "server.log").read_text(errors="replace")
-            try:
-                if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "python -m service did not start"
-            time.sleep(0.1)
+            return httpx.get(f"{url}/healthz", timeout=1).status_code == 200
+
+        eventually(
+            healthy,
+            "python -m service to start",
+            seconds=STARTUP_SECONDS,
+            ignoring=(httpx.TransportError,),
+        )
         yield url
     finally:
         server.terminate()
-        server.wait(timeout=30)
+        server.wait(timeout=STARTUP_SECONDS)
         log.close()
 
 
@@ -86,6 +87,9 @@ def test_schemathesis_finds_no_failure_against_a_live_server(served: str) -> Non
             *(str(BIN / "schemathesis"), "run", f"{served}/schema/openapi.json"),
             *DOCUMENTED_OPTIONS,
             *("--max-examples", str(MAX_EXAMPLES)),
+            # Each request's bound (schemathesis's default is 10 s, which a costly analysis
+            # exceeded on a loaded machine): a hung request still fails the run.
+            *("--request-timeout", str(WAIT_SECONDS)),
         ],
         cwd=ROOT,  # where it reads schemathesis.toml
         capture_output=True,

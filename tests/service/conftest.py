@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable, Iterator
 
 import httpx
@@ -15,6 +14,7 @@ from litestar.testing import TestClient
 
 from service.app import create_app
 from service.settings import Settings
+from tests.waiting import WAIT_SECONDS, eventually
 
 
 @pytest.fixture(autouse=True)
@@ -34,10 +34,7 @@ def _serve(app: Litestar) -> tuple[uvicorn.Server, threading.Thread, str]:
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.01)
+    eventually(lambda: server.started, "uvicorn to start")
     port = server.servers[0].sockets[0].getsockname()[1]
     return server, thread, f"http://127.0.0.1:{port}"
 
@@ -68,7 +65,7 @@ def live_server(app: Litestar, live_server_for: Callable[[Litestar], str]) -> st
 def http() -> Iterator[httpx.Client]:
     """One HTTP client for a test's requests to real instances: a call of ``httpx.get`` builds
     a client, and its TLS context costs tens of milliseconds of CPU, at every poll."""
-    with httpx.Client(timeout=10) as client:
+    with httpx.Client(timeout=WAIT_SECONDS) as client:
         yield client
 
 

@@ -3,9 +3,10 @@ worker processes and their benchmark."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any, Final
+
+from tests.waiting import eventually
 
 
 def codes(text: str) -> list[str]:
@@ -55,8 +56,7 @@ def hold_a_worker(started: str, release: str) -> str:
     The pool's tests occupy or kill a worker with it, whatever the machine's speed, where a
     slow hand's few milliseconds may be over before the test looks."""
     Path(started).touch()
-    while not Path(release).exists():
-        time.sleep(0.005)
+    eventually(Path(release).exists, "the test to release the worker")
     return "released"
 
 

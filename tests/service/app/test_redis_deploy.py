@@ -22,6 +22,7 @@ from litestar.testing import TestClient
 from service.app import create_app
 from service.settings import Settings
 from tests.redis_servers import free_port
+from tests.waiting import WAIT_SECONDS
 
 DEPLOY = Path(__file__).parents[3] / "deploy"
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
@@ -187,6 +188,6 @@ def test_the_nginx_configuration_is_valid(tmp_path: Path) -> None:
         check=False,
         capture_output=True,
         text=True,
-        timeout=30,
+        timeout=WAIT_SECONDS,
     )
     assert checked.returncode == 0, checked.stderr

@@ -23,9 +23,12 @@ from tests.redis_servers import (
     ServiceInstance,
     redis_server_installed,
 )
+from tests.waiting import WAIT_SECONDS
 
 
-def _start_alone(env: dict[str, str], timeout: float = 30) -> subprocess.CompletedProcess[str]:
+def _start_alone(
+    env: dict[str, str], timeout: float = WAIT_SECONDS
+) -> subprocess.CompletedProcess[str]:
     """Run ``python -m service`` with ``env`` until it exits by itself (it is expected to)."""
     return subprocess.run(
         SERVICE_COMMAND,
@@ -60,7 +63,7 @@ def test_more_than_one_worker_without_redis_is_refused() -> None:
 async def _healthz_status(port: int) -> int:
     client = LeanHttpClient(f"http://127.0.0.1:{port}")
     try:
-        response = await asyncio.wait_for(client.get("/healthz"), timeout=10)
+        response = await asyncio.wait_for(client.get("/healthz"), timeout=WAIT_SECONDS)
     finally:
         await client.close()
     return response.status
@@ -92,13 +95,13 @@ def test_a_slow_body_is_answered_408_after_the_read_timeout(instance: ServiceIns
             b'Content-Length: 100\r\n\r\n{"players"'
         )
         await writer.drain()
-        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=15)
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=WAIT_SECONDS)
         writer.close()
         return head, time.monotonic() - started
 
     head, waited = asyncio.run(scenario())
     assert head.startswith(b"HTTP/1.1 408"), head
-    assert waited < 10
+    assert waited < 10  # the instance's READ_TIMEOUT of 1 s, not the default 10 s
 
 
 @pytest.mark.redis

@@ -12,6 +12,7 @@ import httpx
 
 from service.__main__ import SHUTDOWN_SECONDS
 from tests.redis_servers import ServiceInstance
+from tests.waiting import WAIT_SECONDS
 
 
 def test_sigterm_with_an_open_stream_exits_within_the_shutdown_bound(tmp_path: Path) -> None:
@@ -19,7 +20,9 @@ def test_sigterm_with_an_open_stream_exits_within_the_shutdown_bound(tmp_path: P
     assert server.process is not None
     try:
         game = httpx.post(
-            f"{server.url}/v1/games", json={"players": [{"name": "a"}, {"name": "b"}]}
+            f"{server.url}/v1/games",
+            json={"players": [{"name": "a"}, {"name": "b"}]},
+            timeout=WAIT_SECONDS,
         )
         game_id = game.json()["game_id"]
         opened, ended = threading.Event(), threading.Event()
@@ -36,11 +39,11 @@ def test_sigterm_with_an_open_stream_exits_within_the_shutdown_bound(tmp_path: P
             ended.set()
 
         threading.Thread(target=follow, daemon=True).start()
-        assert opened.wait(30), "the stream sent its snapshot"
+        assert opened.wait(WAIT_SECONDS), "the stream sent its snapshot"
 
         os.kill(server.process.pid, signal.SIGTERM)  # as `kill -TERM <pid>` does
         # Generous beside the bound (a busy machine), and far below the stream's 300 s.
-        server.process.wait(timeout=SHUTDOWN_SECONDS + 25)
-        assert ended.wait(10), "the stream ended with the server"
+        server.process.wait(timeout=SHUTDOWN_SECONDS + WAIT_SECONDS)
+        assert ended.wait(WAIT_SECONDS), "the stream ended with the server"
     finally:
         server.kill()

@@ -34,10 +34,10 @@ from service.storage.game_store import MemoryStore
 from service.tables.index import MemoryTableIndex
 from service.workers.pool import WorkerPool
 from tests.service.tables.test_table_store import create, services_on
+from tests.waiting import eventually_async
 
 _R = TypeVar("_R")
 LEASE = 0.3
-WAIT_SECONDS = 60.0
 
 
 class InlinePool(WorkerPool):
@@ -90,13 +90,6 @@ async def version_of(services: Services, game_id: str) -> int:
     stored = await services.store.load(game_id)
     assert stored is not None
     return stored.version
-
-
-async def wait_for(condition: Callable[[], Any]) -> None:
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not await condition():
-        assert time.monotonic() < deadline, "the condition never held"
-        await asyncio.sleep(0.02)
 
 
 async def finished(services: Services, game_id: str) -> bool:
@@ -203,7 +196,7 @@ def test_a_driver_dying_at_a_crash_point_leaves_the_game_to_another(
                     await turns.drive(second, taken)
                 return await finished(second, game_id)
 
-            await wait_for(swept_to_the_end)
+            await eventually_async(swept_to_the_end, "the second instance to finish the game")
             await assert_one_action_per_version(second, game_id)
             assert await second.due.entry(game_id) is None
 

@@ -21,6 +21,7 @@ from service.app import create_app
 from service.settings import Settings
 from tests.service.streams.test_events import parse_events
 from tests.service.tables.test_tables import bearer
+from tests.waiting import eventually
 
 Client = TestClient[Litestar]
 Json = dict[str, Any]
@@ -39,17 +40,6 @@ def app() -> Litestar:
 def client(app: Litestar) -> Iterator[Client]:
     with TestClient(app) as test_client:
         yield test_client
-
-
-def poll(what: Callable[[], Json], until: Callable[[Json], bool], seconds: float) -> Json:
-    """``what()`` again and again until ``until`` holds of it (or fail after ``seconds``)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        found = what()
-        if until(found):
-            return found
-        assert time.monotonic() < deadline, f"still not so after {seconds} s: {found}"
-        time.sleep(0.05)
 
 
 def create(client: Client, players: list[Json], **fields: Any) -> Json:
@@ -107,10 +97,11 @@ def test_people_and_bots_play_a_whole_game_each_bot_action_its_own_version(
     people_turns = 0
     while True:
         # The bots move by themselves until a person is on turn.
-        view = poll(
+        view = eventually(
             lambda: public(client, game_id),
-            lambda v: v["status"] == "finished" or v["turn"] in tokens,
-            WAIT_SECONDS,
+            "the game to finish or a person to be on turn",
+            until=lambda v: v["status"] == "finished" or v["turn"] in tokens,
+            seconds=WAIT_SECONDS,
         )
         if view["status"] == "finished":
             break
@@ -146,7 +137,12 @@ def test_a_game_of_bots_plays_itself_to_the_end(client: Client) -> None:
     created = create(client, players, seed=11)
     assert created["seats"] == []
     game_id = created["game_id"]
-    final = poll(lambda: public(client, game_id), lambda v: v["status"] == "finished", 120)
+    final = eventually(
+        lambda: public(client, game_id),
+        "the game to finish",
+        until=lambda v: v["status"] == "finished",
+        seconds=120,
+    )
     assert final["winners"]
     assert_one_action_per_version(log_of(client, game_id), final["version"])
 
@@ -161,7 +157,12 @@ def test_a_table_with_bots_and_an_open_seat_waits_then_the_bots_play(client: Cli
     claimed = client.post(f"/v1/invites/{created['invite_code']}", json={"name": "Cy"})
     assert claimed.status_code == 201, claimed.text
     # Dealt: whoever starts, the bot's turn is made and play comes round to Cy.
-    view = poll(lambda: public(client, game_id), lambda v: v["turn"] == 1, WAIT_SECONDS)
+    view = eventually(
+        lambda: public(client, game_id),
+        "Cy to be on turn",
+        until=lambda v: v["turn"] == 1,
+        seconds=WAIT_SECONDS,
+    )
     assert all(entry["seat"] == 0 for entry in log_of(client, game_id))
     assert view["status"] == "playing"
 
@@ -172,11 +173,21 @@ def test_a_persons_answer_does_not_wait_for_the_bots_moves(client: Client) -> No
     created = create(client, [{"name": "Ann"}, {"bot": "hard"}, {"bot": "hard"}], seed=5)
     game_id = created["game_id"]
     token = created["seats"][0]["token"]
-    view = poll(lambda: public(client, game_id), lambda v: v["turn"] == 0, WAIT_SECONDS)
+    view = eventually(
+        lambda: public(client, game_id),
+        "Ann to be on turn",
+        until=lambda v: v["turn"] == 0,
+        seconds=WAIT_SECONDS,
+    )
     after = play_turn(client, game_id, token)
     assert after["version"] == view["version"] + 2
     assert after["turn"] == 1
-    poll(lambda: public(client, game_id), lambda v: v["turn"] == 0, WAIT_SECONDS)
+    eventually(
+        lambda: public(client, game_id),
+        "Ann to be on turn again",
+        until=lambda v: v["turn"] == 0,
+        seconds=WAIT_SECONDS,
+    )
 
 
 def test_leaving_during_play_hands_the_seat_to_a_normal_bot(client: Client) -> None:
@@ -188,7 +199,12 @@ def test_leaving_during_play_hands_the_seat_to_a_normal_bot(client: Client) -> N
     assert left.status_code == 200, left.text
     assert left.json()["players"][turn]["bot"] == "normal"
     # The bot plays the seat's turn at once; the token no longer acts for the seat.
-    view = poll(lambda: public(client, game_id), lambda v: v["version"] >= 2, WAIT_SECONDS)
+    view = eventually(
+        lambda: public(client, game_id),
+        "the bot to play the seat's turn",
+        until=lambda v: v["version"] >= 2,
+        seconds=WAIT_SECONDS,
+    )
     assert view["turn"] != turn
     assert [entry["seat"] for entry in log_of(client, game_id)] == [turn, turn]
     gone = client.get(f"/v1/games/{game_id}", headers=bearer(token))
@@ -204,7 +220,12 @@ def test_an_idle_seat_has_its_turn_played_once_and_is_away_until_it_acts(client:
     idle = created["view"]["turn"]
     other = 1 - idle
     started = time.monotonic()
-    view = poll(lambda: public(client, game_id), lambda v: v["version"] >= 2, WAIT_SECONDS)
+    view = eventually(
+        lambda: public(client, game_id),
+        "the clock to play the idle seat's turn",
+        until=lambda v: v["version"] >= 2,
+        seconds=WAIT_SECONDS,
+    )
     waited = time.monotonic() - started
     # The clock's bot drew and discarded for the idle seat: one turn, made once, not early.
     assert waited >= 2.5
@@ -253,7 +274,7 @@ def test_a_live_stream_shows_each_bot_action_and_the_away_seat(
     base = live_server_for(create_app(FAST_SWEEPS))
 
     async def scenario() -> tuple[list[Json], int]:
-        async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        async with httpx.AsyncClient(base_url=base, timeout=WAIT_SECONDS) as client:
             players = {"players": [{"name": "Ann"}, {"bot": "normal"}], "turn_seconds": 3}
             created = (await client.post("/v1/games", json=players)).json()
 
@@ -281,7 +302,7 @@ def test_a_seat_left_off_turn_reaches_the_stream_as_a_new_snapshot(
     base = live_server_for(create_app(FAST_SWEEPS))
 
     async def scenario() -> tuple[list[Json], int]:
-        async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        async with httpx.AsyncClient(base_url=base, timeout=WAIT_SECONDS) as client:
             players = {"players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]}
             created = (await client.post("/v1/games", json=players)).json()
             game_id = created["game_id"]

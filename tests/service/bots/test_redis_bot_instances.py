@@ -19,8 +19,8 @@ import httpx
 import pytest
 
 from tests.redis_servers import RedisServer, ServiceInstance, redis_server_installed
-from tests.service.bots.test_bot_seats import poll
 from tests.service.games.test_redis_instances import Deployment, tear_down
+from tests.waiting import eventually
 
 pytestmark = [
     pytest.mark.redis,
@@ -65,7 +65,7 @@ def log_through(http: httpx.Client, base: str, game_id: str) -> Callable[[], Jso
         since: int | None = 0
         while since is not None:
             response = http.get(
-                f"{base}/v1/games/{game_id}/log", params={"since": since}, timeout=10
+                f"{base}/v1/games/{game_id}/log", params={"since": since}, timeout=WAIT_SECONDS
             )
             assert response.status_code == 200, response.text
             log = response.json()
@@ -78,7 +78,7 @@ def log_through(http: httpx.Client, base: str, game_id: str) -> Callable[[], Jso
 
 def bot_moves(http: httpx.Client, base: str) -> float:
     """The bot moves this instance has committed (its ``/metrics``), every level together."""
-    text = http.get(f"{base}/metrics", timeout=10).text
+    text = http.get(f"{base}/metrics", timeout=WAIT_SECONDS).text
     return sum(float(count) for _, count in _BOT_MOVES.findall(text))
 
 
@@ -92,18 +92,24 @@ def test_an_instance_killed_mid_game_of_bots_leaves_it_to_the_other(
 ) -> None:
     first, second = instances.instances
     players = [{"bot": "normal"}, {"bot": "easy"}, {"bot": "normal"}, {"bot": "easy"}]
-    created = http.post(f"{first.url}/v1/games", json={"players": players}, timeout=10)
+    created = http.post(f"{first.url}/v1/games", json={"players": players}, timeout=WAIT_SECONDS)
     assert created.status_code == 201, created.text
     game_id = created.json()["game_id"]
     # The first instance drives the game it created; kill it in the middle.
-    poll(log_through(http, second.url, game_id), lambda log: log["version"] >= 30, WAIT_SECONDS)
+    eventually(
+        log_through(http, second.url, game_id),
+        "the bots to reach version 30 on the first instance",
+        until=lambda log: log["version"] >= 30,
+        seconds=WAIT_SECONDS,
+    )
     first.kill()
     at_kill = log_through(http, second.url, game_id)()["version"]
     # The second instance's sweeper takes the game once the dead one's lease runs out.
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not _finished(http, second.url, game_id):
-        assert time.monotonic() < deadline, "the game was not finished by the other instance"
-        time.sleep(0.2)
+    eventually(
+        lambda: _finished(http, second.url, game_id),
+        "the other instance to finish the game",
+        seconds=WAIT_SECONDS,
+    )
     final = log_through(http, second.url, game_id)()
     assert_one_action_per_version(final)
     assert final["version"] > at_kill
@@ -120,7 +126,7 @@ def _finished(http: httpx.Client, base: str, game_id: str) -> bool:
         f"{base}/v1/games/{game_id}/events",
         headers={"Last-Event-ID": "999999"},
         params={"idle_timeout": 0.01},
-        timeout=10,
+        timeout=WAIT_SECONDS,
     )
     return response.status_code == 204
 
@@ -130,13 +136,16 @@ def test_an_idle_seat_is_moved_for_once_by_one_of_two_sweepers(
 ) -> None:
     first, second = instances.instances
     body = {"players": [{"name": "Ann"}, {"name": "Bob"}], "turn_seconds": 3}
-    created = http.post(f"{first.url}/v1/games", json=body, timeout=10).json()
+    created = http.post(f"{first.url}/v1/games", json=body, timeout=WAIT_SECONDS).json()
     game_id = created["game_id"]
     idle = created["view"]["turn"]
     other = 1 - idle
     started = time.monotonic()
-    log = poll(
-        log_through(http, second.url, game_id), lambda log: log["version"] >= 2, WAIT_SECONDS
+    log = eventually(
+        log_through(http, second.url, game_id),
+        "the clock to play the idle seat's turn (version 2)",
+        until=lambda log: log["version"] >= 2,
+        seconds=WAIT_SECONDS,
     )
     assert time.monotonic() - started >= 2.5
     assert [(e["seat"], e["action"]["type"]) for e in log["entries"]] == [
@@ -145,7 +154,7 @@ def test_an_idle_seat_is_moved_for_once_by_one_of_two_sweepers(
     ]
     # Both instances sweep; the two moves were committed once between them.
     assert bot_moves(http, first.url) + bot_moves(http, second.url) == 2
-    view = http.get(f"{second.url}/v1/games/{game_id}", timeout=10).json()
+    view = http.get(f"{second.url}/v1/games/{game_id}", timeout=WAIT_SECONDS).json()
     assert view["turn"] == other
     assert view["players"][idle]["away"] is True
     # The other seat acts in time through either instance: nothing is made for it.
@@ -154,7 +163,7 @@ def test_an_idle_seat_is_moved_for_once_by_one_of_two_sweepers(
         f"{second.url}/v1/games/{game_id}/actions",
         json={"type": "draw", "source": "stock"},
         headers={"Authorization": f"Bearer {token}"},
-        timeout=10,
+        timeout=WAIT_SECONDS,
     )
     assert drawn.status_code == 200, drawn.text
     card = drawn.json()["hand"][0]
@@ -162,14 +171,19 @@ def test_an_idle_seat_is_moved_for_once_by_one_of_two_sweepers(
         f"{first.url}/v1/games/{game_id}/actions",
         json={"type": "discard", "card": card},
         headers={"Authorization": f"Bearer {token}"},
-        timeout=10,
+        timeout=WAIT_SECONDS,
     )
     assert discarded.status_code == 200, discarded.text
     assert discarded.json()["version"] == 4
     # The next turn (the idle seat's, or the other's if the round ended) runs out too: again
     # made once, by one of the two.
     next_turn = discarded.json()["turn"]
-    log = poll(log_through(http, first.url, game_id), lambda log: log["version"] >= 6, WAIT_SECONDS)
+    log = eventually(
+        log_through(http, first.url, game_id),
+        "the next turn to run out (version 6)",
+        until=lambda log: log["version"] >= 6,
+        seconds=WAIT_SECONDS,
+    )
     assert_one_action_per_version(log)
     assert [e["seat"] for e in log["entries"][4:6]] == [next_turn, next_turn]
     # Every action but the other seat's two was the clock's (more, if a later clock ran out

@@ -16,6 +16,7 @@ from service.app import create_app
 from service.settings import Settings
 from service.storage.game_store import MemoryStore, StoredGame
 from tests.service.http_player import HttpGame
+from tests.waiting import WAIT_SECONDS
 
 Client = TestClient[Litestar]
 PROBLEM = "application/problem+json"
@@ -343,7 +344,7 @@ class InterleavingStore(MemoryStore):
             if self._loaded == self._racers:
                 self._all_loaded.set()
             else:
-                await asyncio.wait_for(self._all_loaded.wait(), timeout=10)
+                await asyncio.wait_for(self._all_loaded.wait(), timeout=WAIT_SECONDS)
         return stored
 
 
@@ -360,7 +361,7 @@ def test_of_racing_actions_on_one_version_exactly_one_applies(live_server_for: A
     base = live_server_for(racing_app(5))
 
     async def race() -> tuple[list[httpx.Response], dict[str, Any]]:
-        async with httpx.AsyncClient(base_url=base, timeout=10) as client:
+        async with httpx.AsyncClient(base_url=base, timeout=WAIT_SECONDS) as client:
             players = {"players": [{"name": "a"}, {"name": "b"}], "seed": 12}
             game = (await client.post("/v1/games", json=players)).json()
             turn = game["view"]["turn"]
@@ -389,7 +390,7 @@ def test_a_retry_racing_its_first_attempt_gets_the_first_response(live_server_fo
     base = live_server_for(racing_app(2))
 
     async def race() -> tuple[list[httpx.Response], int]:
-        async with httpx.AsyncClient(base_url=base, timeout=10) as client:
+        async with httpx.AsyncClient(base_url=base, timeout=WAIT_SECONDS) as client:
             players = {"players": [{"name": "a"}, {"name": "b"}], "seed": 13}
             game = (await client.post("/v1/games", json=players)).json()
             turn = game["view"]["turn"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +28,7 @@ from tests.redis_servers import (
     ServiceInstance,
     redis_server_installed,
 )
+from tests.waiting import WAIT_SECONDS, eventually_async
 
 # One worker runs this module's tests: they share a module-scoped fixture (make test runs xdist).
 pytestmark = [
@@ -54,13 +54,20 @@ class Deployment:
 per-client limits (tested in tests/service/http/test_client_limits.py) would refuse them."""
 
 
+STREAM_LIFETIME = "3600"
+"""The instances' streams live as long as the idle timeout allows: a stream that sees an action
+within its idle timeout was woken by a notice, not reconnected, however long a busy machine
+takes (a test's idle timeout, far above its wait, says so)."""
+
+
 def deploy(directory: Path, count: int) -> Deployment:
     redis = RedisServer(directory / "redis", appendonly=True).start()
     instances: list[ServiceInstance] = []
     try:
         for number in range(count):
             instance = ServiceInstance(
-                directory / f"service{number}.log", env={"REDIS_URL": redis.url, **LIMITS_OFF}
+                directory / f"service{number}.log",
+                env={"REDIS_URL": redis.url, "STREAM_LIFETIME": STREAM_LIFETIME, **LIMITS_OFF},
             )
             instances.append(instance.start())
     except BaseException:
@@ -287,7 +294,7 @@ async def stream_until(
     browser's EventSource, it reconnects with ``Last-Event-ID`` when the stream drops or ends."""
     events: list[Event] = []
     last_id: int | None = None
-    async with httpx.AsyncClient(timeout=20) as http:
+    async with httpx.AsyncClient(timeout=WAIT_SECONDS) as http:
         while True:
             resume = {} if last_id is None else {"Last-Event-ID": str(last_id)}
             try:
@@ -310,7 +317,7 @@ async def listen(url: str, version: int) -> asyncio.Task[list[Event]]:
     """Start streaming ``url`` in the background; returns once its first event arrived."""
     connected = asyncio.Event()
     listener = asyncio.create_task(stream_until(url, version, connected))
-    await asyncio.wait_for(connected.wait(), 10)
+    await asyncio.wait_for(connected.wait(), WAIT_SECONDS)
     return listener
 
 
@@ -321,10 +328,11 @@ def test_an_event_stream_on_one_instance_sees_actions_taken_on_another(
 
     async def stream(first: LeanHttpClient, second: LeanHttpClient) -> None:
         game = await create_game(first)
-        listener = await listen(f"{second_url}/v1/games/{game.game_id}/events?idle_timeout=60", 4)
+        listener = await listen(f"{second_url}/v1/games/{game.game_id}/events?idle_timeout=3600", 4)
         for _ in range(4):
             await play_one(first, game)
-        events = await asyncio.wait_for(listener, 10)  # within the idle timeout: notices woke it
+        # Within the idle timeout: notices woke it.
+        events = await asyncio.wait_for(listener, WAIT_SECONDS)
         assert events[0].event == "snapshot"
         actions = [e for e in events if e.event == "action"]
         assert [e.id for e in actions] == [1, 2, 3, 4]
@@ -338,7 +346,7 @@ def test_an_event_stream_on_one_instance_sees_actions_taken_on_another(
                 asyncio.Event(),
                 headers={"Last-Event-ID": "2"},
             ),
-            15,
+            WAIT_SECONDS,
         )
         assert [(e.event, e.id) for e in resumed] == [("action", 3), ("action", 4)]
 
@@ -348,11 +356,12 @@ def test_an_event_stream_on_one_instance_sees_actions_taken_on_another(
 # --- faults ------------------------------------------------------------------------------------
 
 
-async def until_ready(client: LeanHttpClient, seconds: float = 10) -> None:
-    deadline = time.monotonic() + seconds
-    while (await client.get("/readyz")).status != 200:
-        assert time.monotonic() < deadline, f"port {client.port} not ready after {seconds} s"
-        await asyncio.sleep(0.1)
+async def until_ready(client: LeanHttpClient) -> None:
+    await eventually_async(
+        lambda: client.get("/readyz"),
+        f"port {client.port} to be ready",
+        until=lambda response: response.status == 200,
+    )
 
 
 def test_with_redis_down_instances_answer_503_and_recover_without_restart(
@@ -407,7 +416,7 @@ def test_event_streams_across_instances_recover_after_a_redis_outage(tmp_path: P
     async def outage(first: LeanHttpClient, second: LeanHttpClient) -> None:
         game = await create_game(first)
         await play_one(first, game)
-        events_url = f"{deployment.urls[0]}/v1/games/{game.game_id}/events?idle_timeout=30"
+        events_url = f"{deployment.urls[0]}/v1/games/{game.game_id}/events?idle_timeout=3600"
         across_the_outage = await listen(events_url, 3)
         deployment.redis.kill()
         await asyncio.sleep(1)  # the instance with the open stream keeps failing to read events
@@ -416,12 +425,12 @@ def test_event_streams_across_instances_recover_after_a_redis_outage(tmp_path: P
             await until_ready(client)
         await play_one(second, game)
         await play_one(second, game)
-        events = await asyncio.wait_for(across_the_outage, 10)
+        events = await asyncio.wait_for(across_the_outage, WAIT_SECONDS)
         assert [e.id for e in events if e.event == "action"] == [2, 3]
 
         after_the_outage = await listen(events_url, 4)
         await play_one(second, game)
-        events = await asyncio.wait_for(after_the_outage, 10)
+        events = await asyncio.wait_for(after_the_outage, WAIT_SECONDS)
         assert events[-1].id == 4
 
     try:

@@ -18,10 +18,10 @@ import httpx
 import pytest
 
 from tests.redis_servers import redis_server_installed
-from tests.service.bots.test_bot_seats import poll
 from tests.service.bots.test_redis_bot_instances import WAIT_SECONDS, deploy_sweeping, log_through
 from tests.service.games.test_redis_instances import Deployment, tear_down
 from tests.service.games.test_speed_games import assert_call_ends_once
+from tests.waiting import eventually
 
 pytestmark = [
     pytest.mark.redis,
@@ -42,7 +42,7 @@ def instances(tmp_path: Path) -> Iterator[Deployment]:
 
 def timeouts(http: httpx.Client, base: str) -> float:
     """The call timeouts this instance has committed (its ``/metrics``)."""
-    text = http.get(f"{base}/metrics", timeout=10).text
+    text = http.get(f"{base}/metrics", timeout=WAIT_SECONDS).text
     return sum(float(count) for count in _TIMEOUTS.findall(text))
 
 
@@ -56,15 +56,16 @@ def test_a_call_times_out_once_on_one_of_two_instances(
         "rules": {"preset": "classic", "turns": "speed", "max_players": 10},
         "call_seconds": 3,
     }
-    created = http.post(f"{first.url}/v1/games", json=body, timeout=10)
+    created = http.post(f"{first.url}/v1/games", json=body, timeout=WAIT_SECONDS)
     assert created.status_code == 201, created.text
     game_id = created.json()["game_id"]
     started = time.monotonic()
     # The bots choose at once; Ann and Bob never do: the caller ends the call at its deadline.
-    log = poll(
+    log = eventually(
         log_through(http, second.url, game_id),
-        lambda log: any(e["action"]["type"] == "call_end" for e in log["entries"]),
-        WAIT_SECONDS,
+        "the caller to end the call",
+        until=lambda log: any(e["action"]["type"] == "call_end" for e in log["entries"]),
+        seconds=WAIT_SECONDS,
     )
     assert time.monotonic() - started >= 2.5
     end = next(e for e in log["entries"] if e["action"]["type"] == "call_end")
@@ -73,13 +74,14 @@ def test_a_call_times_out_once_on_one_of_two_instances(
     assert end["action"]["number"] == 1
     assert sorted(m["seat"] for m in end["action"]["moves"]) == list(range(10))
     # Ann and Bob are away now: a bot chooses for each in every call, to the game's end.
-    view = http.get(f"{second.url}/v1/games/{game_id}", timeout=10).json()
+    view = http.get(f"{second.url}/v1/games/{game_id}", timeout=WAIT_SECONDS).json()
     assert view["players"][0]["away"] is True
     assert view["players"][1]["away"] is True
-    final = poll(
-        lambda: http.get(f"{first.url}/v1/games/{game_id}", timeout=10).json(),
-        lambda view: view["status"] == "finished",
-        WAIT_SECONDS,
+    final = eventually(
+        lambda: http.get(f"{first.url}/v1/games/{game_id}", timeout=WAIT_SECONDS).json(),
+        "the game to finish",
+        until=lambda view: view["status"] == "finished",
+        seconds=WAIT_SECONDS,
     )
     entries = log_through(http, second.url, game_id)()["entries"]
     assert len(entries) == final["version"]

@@ -34,11 +34,11 @@ from tests.service.bots.test_bot_seats import (
     WAIT_SECONDS,
     create,
     log_of,
-    poll,
     public,
 )
 from tests.service.streams.test_events import parse_events
 from tests.service.tables.test_tables import bearer, claim
+from tests.waiting import eventually
 
 Client = TestClient[Litestar]
 Json = dict[str, Any]
@@ -102,7 +102,12 @@ def test_a_whole_speed_game_of_a_person_and_bots(client: Client) -> None:
             view = answer.json()
         return view
 
-    final = poll(ann_chooses, lambda view: view["status"] == "finished", WAIT_SECONDS)
+    final = eventually(
+        ann_chooses,
+        "the game to finish",
+        until=lambda view: view["status"] == "finished",
+        seconds=WAIT_SECONDS,
+    )
     assert final["winners"]
     assert final["call"] is None
     assert final["turn"] is None
@@ -273,10 +278,11 @@ def test_a_listed_table_with_an_open_seat_deals_a_speed_game_with_hints(
     assert claimed.status_code == 201, claimed.text
     game_id, ann = created["game_id"], created["seats"][0]["token"]
     assert_deadline_within(claimed.json()["view"]["call"]["deadline"], before + 30, after + 30)
-    view = poll(
+    view = eventually(
         lambda: seat_view(client, game_id, ann),
-        lambda view: view["call"] is not None and 2 in view["call"]["chosen"],
-        WAIT_SECONDS,
+        "the bot to choose in the call",
+        until=lambda view: view["call"] is not None and 2 in view["call"]["chosen"],
+        seconds=WAIT_SECONDS,
     )  # the bot chose at once
     assert view["status"] == "playing"
     assert view["rules"]["turns"] == "speed"
@@ -333,7 +339,7 @@ def test_the_event_streams_show_only_who_chose_until_the_call_ends(client: Clien
 
 def wait_past(moment: float) -> None:
     """Wait until the clock reads past ``moment`` (the next call then opens later)."""
-    poll(lambda: {"now": time.time()}, lambda now: bool(now["now"] > moment), WAIT_SECONDS)
+    eventually(lambda: time.time() > moment, "the clock to pass the moment")
 
 
 def test_each_event_shows_its_own_calls_deadline(client: Client) -> None:
@@ -390,7 +396,12 @@ def test_ten_seats_play_a_speed_game_and_a_rematch_follows(client: Client) -> No
     created = create(client, players, rules=rules, seed=4, call_seconds=3)
     game_id, ann = created["game_id"], created["seats"][0]["token"]
     assert len(created["view"]["players"]) == 10
-    final = poll(lambda: public(client, game_id), lambda v: v["status"] == "finished", 300)
+    final = eventually(
+        lambda: public(client, game_id),
+        "the game of ten to finish",
+        until=lambda v: v["status"] == "finished",
+        seconds=300,
+    )
     assert final["players"][0]["away"] is True
     entries = log_of(client, game_id)
     assert_call_ends_once(entries)
@@ -440,10 +451,11 @@ def test_a_seat_left_during_play_is_chosen_for_by_a_bot(client: Client) -> None:
     assert left.status_code == 200, left.text
     assert left.json()["players"][1]["bot"] == "normal"
     # The bot chooses for Bob's seat in the open call, which ends, and in the discard call.
-    poll(
+    eventually(
         lambda: seat_view(client, game_id, ann),
-        lambda view: view["call"]["phase"] == "discard" and view["call"]["chosen"] == [1],
-        WAIT_SECONDS,
+        "the bot to choose for Bob in the discard call",
+        until=lambda view: view["call"]["phase"] == "discard" and view["call"]["chosen"] == [1],
+        seconds=WAIT_SECONDS,
     )
     types = [e["action"]["type"] for e in log_of(client, game_id)]
     assert types == ["chosen", "chosen", "call_end", "chosen"]

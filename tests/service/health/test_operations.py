@@ -14,6 +14,7 @@ from litestar.testing import TestClient
 
 import engine
 from tests.service.http_player import HttpGame
+from tests.waiting import WAIT_SECONDS
 
 Client = TestClient[Litestar]
 
@@ -85,7 +86,7 @@ def test_a_huge_hand_does_not_stall_other_requests(
     monkeypatch.setattr(engine, "analyse", slow_analyse)  # the live server runs in this process
 
     async def scenario() -> tuple[float, float, int]:
-        async with httpx.AsyncClient(base_url=live_server, timeout=30) as client:
+        async with httpx.AsyncClient(base_url=live_server, timeout=WAIT_SECONDS) as client:
             started = time.perf_counter()
             slow = asyncio.create_task(
                 client.post("/v1/analyse", json={"hand": HUGE_HAND, "wild": "3", "rules": "online"})

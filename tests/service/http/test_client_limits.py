@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
@@ -26,6 +25,7 @@ from service.http.route_policy import Limit, declares_limits, limits_of
 from service.settings import Settings
 from service.tables import invite_codes
 from tests.service.games.test_games_api import assert_problem
+from tests.waiting import WAIT_SECONDS, eventually_async
 
 TWO = {"players": [{"name": "a"}, {"name": "b"}]}
 
@@ -36,7 +36,7 @@ async def _open_streams(
     """Open ``count`` streams at once; the statuses, the refusals (read whole), and the open
     ones' stack (closing it closes them)."""
     stack = contextlib.AsyncExitStack()
-    client = await stack.enter_async_context(httpx.AsyncClient(base_url=url, timeout=10))
+    client = await stack.enter_async_context(httpx.AsyncClient(base_url=url, timeout=WAIT_SECONDS))
     statuses: list[int] = []
     refused: list[httpx.Response] = []
     for _ in range(count):
@@ -57,14 +57,13 @@ def test_streams_past_a_clients_share_are_refused_429_and_freed_when_closed(
     url = live_server_for(app)
 
     async def scenario() -> tuple[list[int], list[httpx.Response], list[int]]:
-        async with httpx.AsyncClient(base_url=url) as client:
+        async with httpx.AsyncClient(base_url=url, timeout=WAIT_SECONDS) as client:
             game_id = (await client.post("/v1/games", json=TWO)).json()["game_id"]
         statuses, refused, stack = await _open_streams(url, game_id, 5)
         await stack.aclose()
-        deadline = time.monotonic() + 30
-        while app.state["services"].streams.open:  # the server sees the disconnections
-            assert time.monotonic() < deadline, "the closed streams' slots were never freed"
-            await asyncio.sleep(0.01)
+        # The server sees the disconnections.
+        streams = app.state["services"].streams
+        await eventually_async(lambda: not streams.open, "the closed streams' slots to be freed")
         again, _, stack = await _open_streams(url, game_id, 3)
         await stack.aclose()
         return statuses, refused, again
@@ -84,7 +83,7 @@ def test_streams_past_the_instances_bound_are_refused_503(
     url = live_server_for(app)
 
     async def scenario() -> tuple[list[int], list[httpx.Response]]:
-        async with httpx.AsyncClient(base_url=url) as client:
+        async with httpx.AsyncClient(base_url=url, timeout=WAIT_SECONDS) as client:
             game_id = (await client.post("/v1/games", json=TWO)).json()["game_id"]
         statuses, refused, stack = await _open_streams(url, game_id, 3)
         await stack.aclose()
@@ -248,8 +247,8 @@ class _HeldStore(MemoryStore):
     async def get(self, key: str, renew_for: int | timedelta | None = None) -> bytes | None:
         if self.held_client in key and not self.released.is_set():
             self.holding.set()
-            while not self.released.is_set():  # set from the test's thread
-                await asyncio.sleep(0.005)
+            # Released from the test's thread.
+            await eventually_async(self.released.is_set, "the test to release the held client")
         return await super().get(key, renew_for)
 
 

@@ -12,7 +12,6 @@ Screenshots at a phone's size (390x844) and a desktop's (1280x800) are written t
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from service.app import create_app
 from service.settings import Settings
 from tests.service.tables.test_browser_table import CHROMIUM, CHROMIUM_ARGS
+from tests.waiting import WAIT_SECONDS, eventually
 
 ARTIFACTS = Path(__file__).parents[2] / "artifacts" / "play"
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -50,6 +50,8 @@ needs_chromium = pytest.mark.skipif(
     not CHROMIUM.exists(),
     reason="needs Debian's chromium at /usr/bin/chromium (.ci/run installs it)",
 )
+# Every expect() waits as long as any other condition may take (Playwright's default is 5 s).
+expect.set_options(timeout=WAIT_MS)
 # One worker runs the module, so its tests share one browser (a module-scoped fixture).
 pytestmark = pytest.mark.xdist_group("test_play_page")
 
@@ -75,6 +77,7 @@ class Person:
 
     def __init__(self, browser: Browser, base: str, viewport: ViewportSize) -> None:
         self.context = browser.new_context(viewport=viewport)
+        self.context.set_default_timeout(WAIT_MS)  # every action's bound (Playwright's is 30 s)
         self.page: Page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("console", self._console)
@@ -264,7 +267,7 @@ def test_a_person_plays_a_whole_game_against_a_bot_by_clicking(browser: Browser,
     expect(page.locator("#players")).to_contain_text("Ann (you)")
     expect(page.locator("#players")).to_contain_text("easy bot")
 
-    with httpx.Client(base_url=base, timeout=10) as api:
+    with httpx.Client(base_url=base, timeout=WAIT_SECONDS) as api:
         play_to_the_end(ann, api)
         game_id = ann.app["gameId"]
         final = api.get(f"/v1/games/{game_id}").json()
@@ -363,7 +366,7 @@ def test_a_second_person_joins_by_code_and_each_page_follows_the_other(
     # Whoever is on turn draws and discards with the keyboard; the other page sees both moves.
     mover, watcher = (ann, bob) if "draw" in ann.app.get("act", "") else (bob, ann)
     assert watcher.app["act"] == ""
-    with httpx.Client(base_url=base, timeout=10) as api:
+    with httpx.Client(base_url=base, timeout=WAIT_SECONDS) as api:
         play_one_turn_by_keyboard(mover, api)
     watcher.wait_for_version(mover.version())
     expect(watcher.page.locator("#moves li")).to_have_count(2)
@@ -405,16 +408,18 @@ def test_streams_ending_at_their_lifetime_neither_show_a_reconnection_nor_lose_a
                 {childList: true, characterData: true, subtree: true}); }"""
     )
     ann.create_table("Ann", "easy")
-    with httpx.Client(base_url=base, timeout=10) as api:
+    with httpx.Client(base_url=base, timeout=WAIT_SECONDS) as api:
         for _ in range(3):  # a turn of hers, the bot's after it, each across reconnections
             ann.wait_for_turn_or_end()
             version = ann.version()
             play_one_turn_by_keyboard(ann, api)
             ann.wait_for_newer(version)
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while len(streams) < 4:  # a bound on the wait, not a duration: usually met already
-        assert time.monotonic() < deadline, f"the stream was opened {len(streams)} times"
-        ann.page.wait_for_timeout(100)
+
+    def opened_four_times() -> list[str] | None:
+        ann.page.evaluate("0")  # a call into the page delivers its requests to the handler
+        return streams if len(streams) >= 4 else None
+
+    eventually(opened_four_times, "the stream to be opened four times", seconds=WAIT_MS / 1000)
     assert "Reconnecting…" not in ann.page.evaluate("window.shown")
     assert ann.errors == []
     ann.close()

@@ -34,6 +34,7 @@ from tests.service.play.test_play_page import (
     Person,
     needs_chromium,
 )
+from tests.waiting import WAIT_SECONDS
 
 browser = play.browser  # this module's own browser (a module-scoped fixture)
 pytestmark = pytest.mark.xdist_group("test_play_speed")
@@ -152,7 +153,7 @@ def test_a_person_creates_a_speed_table_from_the_form_and_plays_its_first_calls(
     expect(page.locator("#call")).to_contain_text("Call 1 · everyone draws")
     expect(page.locator("#call .call-clock")).to_have_text(re.compile(r"^1:[0-3]\d left$"))
     expect(page.locator("#turn")).to_contain_text("Choose now")
-    with httpx.Client(base_url=base, timeout=30) as api:
+    with httpx.Client(base_url=base, timeout=WAIT_SECONDS) as api:
         view = api.get(f"/v1/games/{ann.app['gameId']}").json()
         assert view["rules"]["turns"] == "speed"
         assert [p["bot"] for p in view["players"]] == [None, "easy", "normal", "hard"]
@@ -177,7 +178,7 @@ def test_a_person_plays_a_speed_game_against_bots_to_its_end_and_reads_its_revie
 ) -> None:
     """Two bots and a pack of many jokers (always wild): rounds end after a few calls, so the
     eleven rounds take some thirty choices rather than a hundred and more."""
-    with httpx.Client(base_url=base, timeout=30) as api:
+    with httpx.Client(base_url=base, timeout=WAIT_SECONDS) as api:
         players = [{"name": "Ann"}, {"bot": "easy"}, {"bot": "hard"}]
         rules = {"preset": "classic", "turns": "speed", "jokers": 40}
         body = {"players": players, "rules": rules, "call_seconds": 3600}  # no call runs out
@@ -338,7 +339,7 @@ CHOSEN = re.compile(r"\bchosen\b")
 def test_the_call_shows_the_clock_who_chose_and_a_choice_that_can_change_until_it_ends(
     browser: Browser, base: str
 ) -> None:
-    with httpx.Client(base_url=base, timeout=30) as api:
+    with httpx.Client(base_url=base, timeout=WAIT_SECONDS) as api:
         created, first = deal_with_a_joker(api)
         game = f"/v1/games/{created['game_id']}"
         bob = {"Authorization": f"Bearer {created['seats'][1]['token']}"}
@@ -453,7 +454,7 @@ def test_a_seat_whose_time_ran_out_is_told_a_bot_chooses_until_its_person_does(
     """A seat's real view in a call, as the service shows it once the caller's time ran out on
     it (``away``; a bot's choice held for it): the call says a bot chooses until the person
     does. (Waiting for a real timeout would leave the test a few seconds for each click.)"""
-    with httpx.Client(base_url=base, timeout=30) as api:
+    with httpx.Client(base_url=base, timeout=WAIT_SECONDS) as api:
         players = [{"name": "Ann"}, {"name": "Bob"}]
         rules = {"preset": "classic", "turns": "speed"}
         created = api.post("/v1/games", json={"players": players, "rules": rules}).json()

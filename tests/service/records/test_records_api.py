@@ -20,8 +20,9 @@ from engine.records import MAX_RECORD_BYTES
 from service.app import create_app
 from service.games import records as game_records
 from service.settings import Settings
-from tests.service.bots.test_bot_seats import WAIT_SECONDS, poll
+from tests.service.bots.test_bot_seats import WAIT_SECONDS
 from tests.service.games.test_games_api import assert_problem
+from tests.waiting import eventually
 
 Client = TestClient[Litestar]
 Json = dict[str, Any]
@@ -57,10 +58,11 @@ def finished_bot_game(client: Client, **fields: Any) -> Json:
 
 def finished_view(client: Client, game_id: str) -> Json:
     """The game's public view once it has finished."""
-    return poll(
+    return eventually(
         lambda: client.get(f"/v1/games/{game_id}").json(),
-        lambda v: v["status"] == "finished",
-        WAIT_SECONDS,
+        "the game to finish",
+        until=lambda v: v["status"] == "finished",
+        seconds=WAIT_SECONDS,
     )
 
 

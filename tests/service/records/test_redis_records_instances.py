@@ -5,7 +5,6 @@ first instance that needed it and kept in the store)."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,6 +13,7 @@ import pytest
 
 from tests.redis_servers import redis_server_installed
 from tests.service.games.test_redis_instances import Deployment, deploy, tear_down
+from tests.waiting import eventually
 
 pytestmark = [
     pytest.mark.xdist_group("test_redis_records_instances"),
@@ -34,7 +34,7 @@ def instances(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
 
 
 def created(http: httpx.Client, base: str, body: Json) -> Json:
-    response = http.post(f"{base}/v1/games", json=body, timeout=30)
+    response = http.post(f"{base}/v1/games", json=body, timeout=WAIT_SECONDS)
     assert response.status_code == 201, response.text
     answer: Json = response.json()
     return answer
@@ -48,10 +48,12 @@ def got(http: httpx.Client, base: str, path: str, **headers: str) -> Json:
 
 
 def wait_finished(http: httpx.Client, base: str, game_id: str) -> None:
-    deadline = time.monotonic() + WAIT_SECONDS
-    while got(http, base, f"/v1/games/{game_id}")["status"] != "finished":
-        assert time.monotonic() < deadline, f"game {game_id} not finished in {WAIT_SECONDS} s"
-        time.sleep(0.2)
+    eventually(
+        lambda: got(http, base, f"/v1/games/{game_id}"),
+        f"game {game_id} to finish",
+        until=lambda view: view["status"] == "finished",
+        seconds=WAIT_SECONDS,
+    )
 
 
 def test_a_duplicate_match_across_two_instances(instances: Deployment, http: httpx.Client) -> None:

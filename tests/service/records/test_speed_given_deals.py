@@ -16,7 +16,8 @@ from litestar.testing import TestClient
 
 from service.app import create_app
 from service.settings import Settings
-from tests.service.bots.test_bot_seats import WAIT_SECONDS, poll
+from tests.service.bots.test_bot_seats import WAIT_SECONDS
+from tests.waiting import eventually
 
 Client = TestClient[Litestar]
 Json = dict[str, Any]
@@ -64,10 +65,11 @@ def finished_speed(client: Client) -> Json:
     game_id = created(client, players=[{"bot": "easy"}, {"bot": "easy"}], rules=SPEED, seed=5)[
         "game_id"
     ]
-    poll(
+    eventually(
         lambda: client.get(f"/v1/games/{game_id}").json(),
-        lambda v: v["status"] == "finished",
-        WAIT_SECONDS,
+        "the game to finish",
+        until=lambda v: v["status"] == "finished",
+        seconds=WAIT_SECONDS,
     )
     record: Json = client.get(f"/v1/games/{game_id}/record").json()
     return {"game_id": game_id, "record": record}

@@ -28,6 +28,7 @@ from service.workers.pool import WorkerPool
 from tests.service.costly_hands import hold_a_worker
 from tests.service.storage.test_store import StoreKind, beside, new_id, run, store_kind
 from tests.service.tables.test_table_store import create, services_on
+from tests.waiting import eventually_async
 
 __all__ = ["store_kind"]  # the fixture, shared with the store suite
 
@@ -153,10 +154,9 @@ def test_a_claim_holds_the_game_from_other_owners_until_its_lease_runs_out(
         assert entry > time.time()
         assert not await due.claim(game, "b", time.time(), 30)
         assert await due.claim(game, "a", time.time(), 0.5)  # renewed by its owner
-        deadline = time.monotonic() + 30
-        while not await due.claim(game, "b", time.time(), 30):
-            assert time.monotonic() < deadline, "the lease never ran out"
-            await asyncio.sleep(0.05)
+        await eventually_async(
+            lambda: due.claim(game, "b", time.time(), 30), "a's lease to run out for b"
+        )
         assert not await due.claim(game, "a", time.time(), 30)
 
     with_due_moves(store_kind, check)
@@ -251,10 +251,7 @@ def test_a_sweep_that_ran_out_of_room_comes_again_once_the_pool_has_room(
                 await asyncio.sleep(0)
             assert taken == []
             release.touch()
-            deadline = time.monotonic() + 60
-            while len(taken) < 10:
-                assert time.monotonic() < deadline, taken
-                await asyncio.sleep(0.005)
+            await eventually_async(lambda: len(taken) == 10, "the sweeper to take all ten games")
             await asyncio.gather(*held)
         finally:
             sweeper.cancel()

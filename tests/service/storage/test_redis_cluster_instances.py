@@ -10,6 +10,7 @@ import pytest
 
 from tests.redis_servers import LeanHttpClient, ServiceInstance, redis_server_installed
 from tests.service.games.test_redis_instances import (
+    STREAM_LIFETIME,
     a_legal_action,
     act,
     create_game,
@@ -19,6 +20,7 @@ from tests.service.games.test_redis_instances import (
     seat_view,
     view_of_turn,
 )
+from tests.waiting import WAIT_SECONDS
 
 # One worker runs this module's tests: they share a module-scoped fixture (make test runs xdist).
 pytestmark = [
@@ -33,7 +35,11 @@ def on_cluster(
     redis_cluster_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[list[ServiceInstance]]:
     directory = tmp_path_factory.mktemp("cluster-instances")
-    env = {"REDIS_URL": redis_cluster_url, "REDIS_CLUSTER": "true"}
+    env = {
+        "REDIS_URL": redis_cluster_url,
+        "REDIS_CLUSTER": "true",
+        "STREAM_LIFETIME": STREAM_LIFETIME,
+    }
     instances = [ServiceInstance(directory / f"service{n}.log", env=env) for n in range(2)]
     try:
         for instance in instances:
@@ -78,14 +84,14 @@ def test_streams_of_games_in_different_slots_see_actions_from_the_other_instance
         first, second = (LeanHttpClient(instance.url) for instance in on_cluster)
         games = [await create_game(second) for _ in range(4)]
         listeners = [
-            await listen(f"{on_cluster[0].url}/v1/games/{game.game_id}/events?idle_timeout=60", 2)
+            await listen(f"{on_cluster[0].url}/v1/games/{game.game_id}/events?idle_timeout=3600", 2)
             for game in games
         ]
         for game in games:
             await play_one(second, game)
             await play_one(second, game)
         # Well within the streams' idle timeout: only a notice can have woken them.
-        for events in await asyncio.wait_for(asyncio.gather(*listeners), 10):
+        for events in await asyncio.wait_for(asyncio.gather(*listeners), WAIT_SECONDS):
             assert [e.id for e in events if e.event == "action"] == [1, 2]
         await first.close()
         await second.close()

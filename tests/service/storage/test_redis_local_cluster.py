@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from tests.service.games.test_redis_instances import (
     seat_view,
     view_of_turn,
 )
+from tests.waiting import WAIT_SECONDS, eventually_async
 
 SCRIPT = Path(__file__).parents[3] / "deploy" / "local-cluster.py"
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
@@ -73,7 +75,7 @@ def local_cluster(tmp_path: Path) -> Iterator[tuple[dict[str, Any], subprocess.P
     yield described, script
     if script.poll() is None:
         script.send_signal(signal.SIGTERM)
-        script.wait(timeout=30)
+        script.wait(timeout=WAIT_SECONDS)
 
 
 class ClientThatRetries(LeanHttpClient):
@@ -88,13 +90,14 @@ class ClientThatRetries(LeanHttpClient):
         json_body: Any = None,
         headers: dict[str, str] | None = None,
     ) -> HttpResponse:
-        retry_safe = method != "POST" or "Idempotency-Key" in (headers or {})
-        for _ in range(5):
-            response = await super().request(method, path, json_body=json_body, headers=headers)
-            if response.status != 502 or not retry_safe:
-                return response
-            await asyncio.sleep(0.1)
-        return response
+        sent = partial(
+            LeanHttpClient.request, self, method, path, json_body=json_body, headers=headers
+        )
+        if method == "POST" and "Idempotency-Key" not in (headers or {}):
+            return await sent()  # not safe to retry
+        return await eventually_async(
+            sent, f"{method} {path} answered by a live instance", until=lambda r: r.status != 502
+        )
 
 
 def test_three_instances_behind_nginx_survive_losing_one(
@@ -123,7 +126,7 @@ def test_three_instances_behind_nginx_survive_losing_one(
             assert (await front.get("/readyz")).status == 200
 
         # The stream was served by one instance all along (or reconnected): it saw all eight.
-        events = await asyncio.wait_for(listener, 20)
+        events = await asyncio.wait_for(listener, WAIT_SECONDS)
         assert [e.id for e in events if e.event == "action"] == list(range(1, 9))
         assert (await view_of_turn(front, game))["version"] == 8
         await front.close()
@@ -131,7 +134,7 @@ def test_three_instances_behind_nginx_survive_losing_one(
     asyncio.run(play())
 
     script.send_signal(signal.SIGTERM)
-    script.wait(timeout=30)
+    script.wait(timeout=WAIT_SECONDS)
     assert script.returncode == 0
     started = [described["redis_pid"], described["nginx_pid"]]
     started += [instance["pid"] for instance in described["instances"]]

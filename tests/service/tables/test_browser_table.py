@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import http.server
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from playwright.sync_api import Page, Request, sync_playwright
 
 from service.app import create_app
 from service.settings import Settings
+from tests.waiting import WAIT_SECONDS
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -68,12 +68,14 @@ def page() -> Iterator[Page]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            yield browser.new_page()
+            page = browser.new_page()
+            page.set_default_timeout(WAIT_SECONDS * 1000)  # each action's bound, not 30 s
+            yield page
         finally:
             browser.close()
 
 
-def wait_for(page: Page, expression: str, timeout: float = 15.0) -> Any:
+def wait_for(page: Page, expression: str, timeout: float = WAIT_SECONDS) -> Any:
     page.wait_for_function(expression, timeout=timeout * 1000)
     return page.evaluate(expression)
 
@@ -103,7 +105,7 @@ def test_a_browser_on_another_origin_joins_follows_its_stream_acts_and_stops_at_
     page: Page, page_origin: str, live_server_for: Callable[[Litestar], str]
 ) -> None:
     base = live_server_for(create_app(Settings(cors_origins=(page_origin,))))
-    with httpx.Client(base_url=base, timeout=10) as api:
+    with httpx.Client(base_url=base, timeout=WAIT_SECONDS) as api:
         created = api.post(
             "/v1/games", json={"players": [{"name": "Ann"}, {"open": True}], "seed": 12}
         ).json()
@@ -149,13 +151,15 @@ def test_a_browser_on_another_origin_joins_follows_its_stream_acts_and_stops_at_
             view = play(api, game_id, tokens[view["turn"]])
         assert view["status"] == "finished"
         final = view["version"]
-        finished = wait_for(page, "window.events.find(e => e.type === 'finished') || null", 60)
+        finished = wait_for(page, "window.events.find(e => e.type === 'finished') || null")
         assert finished == {"type": "finished", "id": str(final)}
 
         # The browser reconnects once, with the last id; the 204 stops it for good.
-        wait_for(page, "window.source.readyState === EventSource.CLOSED", 15)
+        wait_for(page, "window.source.readyState === EventSource.CLOSED")
         opened = len(streams)
-        time.sleep(4)  # longer than EventSource's reconnection delay
+        # Longer than EventSource's reconnection delay, a duration on the browser's clock: a
+        # wait in the page, so its requests reach the handler (a plain sleep delivers none).
+        page.wait_for_timeout(4000)
         assert len(streams) == opened == 2
         assert streams[1].all_headers().get("last-event-id") == str(final)
         response = streams[1].response()

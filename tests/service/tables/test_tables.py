@@ -19,6 +19,7 @@ from service.settings import Settings
 from service.tables import invite_codes
 from tests.service.games.test_games_api import assert_problem
 from tests.service.http_player import HttpGame
+from tests.waiting import WAIT_SECONDS, eventually
 
 Client = TestClient[Litestar]
 Json = dict[str, Any]
@@ -355,7 +356,7 @@ def test_every_seat_asking_for_a_rematch_lands_in_one_new_game(client: Client) -
 def test_a_waiting_tables_stream_shows_each_seat_taken_then_the_deal(live_server: str) -> None:
     """A seat's stream before the deal: a snapshot (no event id) per change of the seats, then
     the deal's snapshot with id 0 and the seat's hand, from which actions follow as usual."""
-    with httpx.Client(base_url=live_server, timeout=10) as api:
+    with httpx.Client(base_url=live_server, timeout=WAIT_SECONDS) as api:
         created = api.post(
             "/v1/games", json={"players": [{"name": "Ann"}, {"open": True}, {"open": True}]}
         ).json()
@@ -366,7 +367,11 @@ def test_a_waiting_tables_stream_shows_each_seat_taken_then_the_deal(live_server
         def follow() -> None:
             url = f"{live_server}/v1/games/{game_id}/events"
             with httpx.stream(
-                "GET", url, headers=bearer(ann), params={"idle_timeout": 10}, timeout=15
+                "GET",
+                url,
+                headers=bearer(ann),
+                params={"idle_timeout": WAIT_SECONDS},
+                timeout=WAIT_SECONDS,
             ) as stream:
                 block: dict[str, str] = {}
                 for line in stream.iter_lines():
@@ -379,19 +384,13 @@ def test_a_waiting_tables_stream_shows_each_seat_taken_then_the_deal(live_server
                         if len(events) == 3:
                             return
 
-        def wait_for(count: int) -> None:
-            deadline = time.monotonic() + 10
-            while len(events) < count:
-                assert time.monotonic() < deadline, events
-                time.sleep(0.02)
-
         follower = threading.Thread(target=follow, daemon=True)
         follower.start()
-        wait_for(1)
+        eventually(lambda: len(events) >= 1, "the first snapshot")
         assert api.post(f"/v1/invites/{code}", json={"name": "Bob"}).status_code == 201
-        wait_for(2)
+        eventually(lambda: len(events) >= 2, "the snapshot of Bob's seat taken")
         assert api.post(f"/v1/invites/{code}", json={"name": "Cy"}).status_code == 201
-        follower.join(timeout=10)
+        follower.join(timeout=WAIT_SECONDS)
     views = [json.loads(e["data"]) for e in events]
     assert [e["event"] for e in events] == ["snapshot"] * 3
     assert [e.get("id") for e in events] == [None, None, "0"]

@@ -8,8 +8,7 @@ import asyncio
 import multiprocessing
 import os
 import signal
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from tests.service.costly_hands import LARGER_THAN_A_DEAL as LARGE
 from tests.service.costly_hands import SLOWEST_KNOWN as SLOW
 from tests.service.costly_hands import codes, hold_a_worker
 from tests.service.games.test_games_api import assert_problem
+from tests.waiting import eventually, eventually_async
 
 
 def workers() -> set[int]:
@@ -57,11 +57,12 @@ class HeldWorker:
         self._answer = client.blocking_portal.start_task_soon(
             pool.run, hold_a_worker, str(started), str(self._release)
         )
-        deadline = time.monotonic() + 60
-        while not started.exists():
-            assert time.monotonic() < deadline, "the held job never ran in a worker"
+
+        def running() -> bool:
             assert not self._answer.done(), self._answer
-            time.sleep(0.005)
+            return started.exists()
+
+        eventually(running, "the held job to run in a worker")
 
     def released(self) -> str:
         """Let the job end; its answer (or the error the pool raised for it)."""
@@ -142,10 +143,8 @@ def test_the_bound_counts_every_analysis_running_or_waiting() -> None:
             assert [a.deadwood_points for a in answers] == [least, least]
         finally:
             pool.close()
-        deadline = time.monotonic() + 10
-        while pool.pending:  # given back by the executor's thread, just after each answer
-            assert time.monotonic() < deadline
-            await asyncio.sleep(0.01)
+        # Given back by the executor's thread, just after each answer.
+        await eventually_async(lambda: pool.pending == 0, "the pool to give back every place")
 
     asyncio.run(scenario())
 
@@ -165,9 +164,9 @@ def test_a_wait_for_room_ends_once_jobs_have_ended_and_left_that_much(tmp_path: 
             await asyncio.sleep(0)
             assert pool.room == 0
             roomy = asyncio.ensure_future(pool.room_for(2))
-            await _until(started.exists)
+            await eventually_async(started.exists, "the first job to run in the worker")
             release[0].touch()
-            await _until(lambda: pool.pending == 1)
+            await eventually_async(lambda: pool.pending == 1, "the first job to end")
             assert pool.room == 1
             assert not roomy.done()
             release[1].touch()
@@ -178,13 +177,6 @@ def test_a_wait_for_room_ends_once_jobs_have_ended_and_left_that_much(tmp_path: 
             pool.close()
 
     asyncio.run(scenario())
-
-
-async def _until(condition: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + 60
-    while not condition():
-        assert time.monotonic() < deadline
-        await asyncio.sleep(0.005)
 
 
 def test_a_worker_that_dies_is_answered_503_and_replaced(
@@ -216,8 +208,5 @@ def test_the_processes_stop_with_the_app() -> None:
         assert client.post("/v1/analyse", json=LARGE).status_code == 200
         started = workers() - before
         assert len(started) == 1
-    deadline = time.monotonic() + 10
-    while workers() & started:
-        assert time.monotonic() < deadline, "the pool's process outlived the app"
-        time.sleep(0.05)
+    eventually(lambda: not workers() & started, "the pool's process to stop with the app")
     assert pool_of(app).started is False

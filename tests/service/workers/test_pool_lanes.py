@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import Awaitable, Callable, Coroutine
 from functools import partial
 from pathlib import Path
@@ -23,13 +22,7 @@ from service.settings import Settings
 from service.workers.pool import _LANE as pool_lane
 from service.workers.pool import Lane, WorkerPool, work_for
 from tests.service.costly_hands import hold_a_worker, note_done
-
-
-async def until(condition: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + 60
-    while not condition():
-        assert time.monotonic() < deadline, what
-        await asyncio.sleep(0.01)
+from tests.waiting import eventually, eventually_async
 
 
 def in_lane(bots_only: bool, job: Callable[[], Awaitable[str]]) -> asyncio.Task[str]:
@@ -48,7 +41,7 @@ async def held(pool: WorkerPool, bots_only: bool, folder: Path, name: str) -> as
     task = in_lane(
         bots_only, lambda: pool.run(hold_a_worker, str(started), str(folder / f"{name}.release"))
     )
-    await until(started.exists, f"{name} never ran in a worker")
+    await eventually_async(started.exists, f"{name} to run in a worker")
     return task
 
 
@@ -69,9 +62,9 @@ def test_a_persons_work_goes_before_bot_only_work_queued_earlier(tmp_path: Path)
     async def body(pool: WorkerPool) -> None:
         holding = await held(pool, True, tmp_path, "hold")
         bots = [in_lane(True, partial(pool.run, note_done, f"bots{i}", str(log))) for i in range(3)]
-        await until(lambda: pool.pending == 4, "the bots' jobs queued")
+        await eventually_async(lambda: pool.pending == 4, "the bots' jobs queued")
         person = in_lane(False, lambda: pool.run(note_done, "person", str(log)))
-        await until(lambda: pool.pending == 5, "the person's job queued")
+        await eventually_async(lambda: pool.pending == 5, "the person's job queued")
         (tmp_path / "hold.release").touch()
         answers = [*await asyncio.gather(holding, person, *bots)]
         assert answers == ["released", "person", "bots0", "bots1", "bots2"]
@@ -86,12 +79,12 @@ def test_bot_only_work_cannot_fill_the_persons_queue(tmp_path: Path) -> None:
     async def body(pool: WorkerPool) -> None:
         holding = await held(pool, True, tmp_path, "hold")
         waiting = in_lane(True, lambda: pool.run(note_done, "bots", str(tmp_path / "log")))
-        await until(lambda: pool.pending == 2, "the bots' job queued")
+        await eventually_async(lambda: pool.pending == 2, "the bots' job queued")
         with pytest.raises(AnalysesBusy):  # the bots' lane is full...
             await in_lane(True, lambda: pool.run(note_done, "more", str(tmp_path / "log")))
         # ... and a person's job is still taken.
         person = in_lane(False, lambda: pool.run(note_done, "person", str(tmp_path / "log")))
-        await until(lambda: pool.pending == 3, "the person's job queued")
+        await eventually_async(lambda: pool.pending == 3, "the person's job queued")
         (tmp_path / "hold.release").touch()
         assert [*await asyncio.gather(holding, person, waiting)] == ["released", "person", "bots"]
 
@@ -107,7 +100,7 @@ def test_with_two_processes_bot_only_work_leaves_one_to_people(tmp_path: Path) -
                 hold_a_worker, str(tmp_path / "bots2.started"), str(tmp_path / "bots2.release")
             ),
         )
-        await until(lambda: pool.pending == 2, "the second bots' job queued")
+        await eventually_async(lambda: pool.pending == 2, "the second bots' job queued")
         person = await held(pool, False, tmp_path, "person")  # the free process is the person's
         assert not (tmp_path / "bots2.started").exists()  # never handed to the executor
         for name in ("bots1", "bots2", "person"):
@@ -129,7 +122,7 @@ def test_stopping_with_work_queued_refuses_it_without_a_traceback(
             in_lane(True, partial(pool.run, note_done, f"q{i}", str(tmp_path / "log")))
             for i in range(4)
         ]
-        await until(lambda: pool.pending == 5, "the jobs queued")
+        await eventually_async(lambda: pool.pending == 5, "the jobs queued")
         executor = pool._executor
         assert executor is not None
         manager: threading.Thread = getattr(executor, "_executor_manager_thread")  # noqa: B009
@@ -174,9 +167,9 @@ def test_a_bots_decision_takes_the_lane_of_its_games_seats(
             drawn = client.post(actions, json={"type": "draw", "source": "stock"}, headers=auth)
             card = drawn.json()["hand"][0]
             client.post(actions, json={"type": "discard", "card": card}, headers=auth)
-        deadline = time.monotonic() + 60
-        while not {bots["game_id"], mixed["game_id"]} <= lanes.keys():
-            assert time.monotonic() < deadline, lanes
-            time.sleep(0.01)
+        eventually(
+            lambda: {bots["game_id"], mixed["game_id"]} <= lanes.keys(),
+            "both games' bots to ask the pool",
+        )
     assert lanes[bots["game_id"]] == {Lane.BOTS_ONLY}
     assert lanes[mixed["game_id"]] == {Lane.PEOPLE}
