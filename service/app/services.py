@@ -25,6 +25,7 @@ from service.games.bus import GameBus
 from service.games.decoded_cache import DecodedGames
 from service.health.deps import HealthServices
 from service.http.client_address import TrustedProxies
+from service.records.flights import ReviewFlights
 from service.records.store import MemoryRecordStore, RecordStore
 from service.settings import Settings
 from service.sheets.deps import SheetServices
@@ -67,6 +68,8 @@ class Services(
     """The score sheets, beside the games."""
     records: RecordStore = field(default_factory=lambda: MemoryRecordStore(ttl=7 * 86400))
     """Imported records, reviews and the seed secret (``service.records``), beside the games."""
+    reviews: ReviewFlights = field(default_factory=ReviewFlights)
+    """The reviews this instance is computing (``service.records.reviews``)."""
     bus: GameBus = field(default_factory=GameBus)
     """Where a game tells the other features of its commits and loads (``service.games.bus``)."""
     bot_games: GameHoldings = field(default_factory=lambda: holdings.bot_games(0))

@@ -20,3 +20,7 @@ ACTIONS_REPLAYED: Final = Counter(
     "without doing the work again",
 )
 ANALYSES_RUN: Final = Counter("three_thirteen_analyses_run", "Hands analysed")
+REVIEWS_COMPUTED: Final = Counter(
+    "three_thirteen_reviews_computed",
+    "Reviews computed in this instance's worker processes (each once, however many asked)",
+)

@@ -8,6 +8,7 @@ from typing import TypeAlias
 from litestar.di import NamedDependency
 
 from service.games.deps import GameServices
+from service.records.flights import ReviewFlights
 from service.records.store import RecordStore
 from service.workers.pool import WorkerPool
 
@@ -22,6 +23,8 @@ class RecordServices(GameServices):
     """Imported records, reviews and the seed secret, beside the games."""
     analyses: WorkerPool
     """Where reviews are computed, off the event loop."""
+    reviews: ReviewFlights
+    """The reviews this instance is computing, one task each."""
 
 
 AppRecordServices: TypeAlias = NamedDependency[RecordServices]

@@ -6,42 +6,28 @@ from __future__ import annotations
 
 import datetime
 import json
-from typing import Any, Final
-
-import msgspec
+from typing import Any
 
 from engine import game
 from engine.errors import NotationError
 from engine.game import GameState
 from engine.records import (
     GameRecord,
-    GameReview,
-    Tally,
     import_json,
     import_text,
     print_record,
     record_json,
     record_of,
     record_page,
-    review_game,
 )
 from service.games import lifecycle as game_flow
 from service.games import records as game_records
-from service.games.to_wire import legal_to_wire
-from service.http.problems import GameNotFinished, ServiceProblem
+from service.http.problems import ServiceProblem
 from service.records.deps import RecordServices
-from service.records.store import record_key, review_key
+from service.records.store import record_key
 from service.records.wire import (
-    DecisionOut,
-    GradeCount,
     RecordImported,
-    ReviewOut,
-    RoundTallyOut,
-    TallyOut,
 )
-
-_review_encoder: Final = msgspec.json.Encoder()
-_review_decoder: Final = msgspec.json.Decoder(ReviewOut)
 
 
 class RecordNotFound(ServiceProblem):
@@ -115,70 +101,4 @@ async def import_record(services: RecordServices, body: bytes, *, text: bool) ->
         rounds=state.deal,
         totals=list(state.totals),
         winners=None if state.winners is None else list(state.winners),
-    )
-
-
-async def game_review(services: RecordServices, game_id: str) -> ReviewOut:
-    loaded = await game_flow.load_game(services, game_id)
-    if loaded.state.status != "finished":
-        raise GameNotFinished(f"game {game_id!r} is still played: it is reviewed once it is over")
-    return await _review(services, review_key("game", game_id), game.dumps(loaded.state))
-
-
-async def record_review(services: RecordServices, record_id: str) -> ReviewOut:
-    stored = await services.records.get(record_key(record_id))
-    if stored is None:
-        raise RecordNotFound(f"no record {record_id!r} (it may have expired)")
-    return await _review(services, review_key("record", record_id), stored)
-
-
-async def _review(services: RecordServices, key: str, state_json: bytes) -> ReviewOut:
-    """The review kept under ``key``, or computed now in a worker process and kept."""
-    kept = await services.records.get(key)
-    if kept is None:
-        computed = await services.analyses.run(reviewed, state_json)
-        kept = await services.records.put_new(key, computed)
-    return _review_decoder.decode(kept)
-
-
-def reviewed(state_json: bytes) -> bytes:
-    """The review of a stored game state, as the JSON of ``ReviewOut`` (run in a worker)."""
-    return _review_encoder.encode(review_to_wire(review_game(game.loads(state_json))))
-
-
-def review_to_wire(review: GameReview) -> ReviewOut:
-    return ReviewOut(
-        decisions=[
-            DecisionOut(
-                version=d.version,
-                round=d.round,
-                deal=d.deal,
-                seat=d.seat,
-                choice=legal_to_wire([d.choice])[0],
-                best=legal_to_wire([d.best])[0],
-                expected=d.expected,
-                best_expected=d.best_expected,
-                go_out_chance=d.go_out_chance,
-                best_go_out_chance=d.best_go_out_chance,
-                lost=d.lost,
-                grade=d.grade,
-                accuracy=d.accuracy,
-            )
-            for d in review.decisions
-        ],
-        seats=[_tally(t) for t in review.seats],
-        rounds=[
-            RoundTallyOut(round=r.round, deal=r.deal, seats=[_tally(t) for t in r.seats])
-            for r in review.rounds
-        ],
-    )
-
-
-def _tally(tally: Tally) -> TallyOut:
-    return TallyOut(
-        seat=tally.seat,
-        decisions=tally.decisions,
-        lost=tally.lost,
-        accuracy=tally.accuracy,
-        grades=[GradeCount(grade=g, count=c) for g, c in tally.grades],
     )

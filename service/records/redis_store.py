@@ -3,6 +3,7 @@
     <prefix>:record:{<record_id>}        an imported record (a state as ``engine.game.dumps``)
     <prefix>:review:<kind>:{<id>}        a finished game's or a record's review (its JSON)
     <prefix>:seed-secret                 the deployment's seed secret (no expiry)
+    <prefix>:claim:review:<kind>:{<id>}  the claim on computing a review (expires)
 
 Each is one string written with ``SET … NX`` (with ``PX`` for those that expire) and read with
 ``GET``: one round trip each, one slot each on a cluster.
@@ -47,6 +48,15 @@ class RedisRecordStore:
     async def get(self, key: str) -> bytes | None:
         name = self._key(key)
         return await self._call(lambda: cast("Awaitable[bytes | None]", self.redis.get(name)))
+
+    async def claim(self, key: str, seconds: float) -> bool:
+        name = self._key(key)
+        ttl = max(1, round(seconds * 1000))
+        return bool(await self._call(lambda: self.redis.set(name, b"1", nx=True, px=ttl)))
+
+    async def release(self, key: str) -> None:
+        name = self._key(key)
+        await self._call(lambda: self.redis.delete(name))
 
     async def _call(self, command: Callable[[], Awaitable[_T]]) -> _T:
         return await sent(self.redis, command)

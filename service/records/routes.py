@@ -5,15 +5,16 @@ from __future__ import annotations
 from typing import Annotated, Any, Final
 
 from litestar import Controller, Request, Response, get, post
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 
 from engine.records import MAX_RECORD_BYTES
 from service.games.routes import LOG_PAGE_MAX, LogSince
 from service.http.openapi_declarations import problems
 from service.http.route_policy import Limit, policy
-from service.records import logic
+from service.records import logic, reviews
 from service.records.deps import AppRecordServices
-from service.records.wire import RecordImported, RecordJson, ReviewOut
+from service.records.wire import RecordImported, RecordJson, ReviewOut, ReviewPending
 
 AnyRequest = Request[Any, Any, Any]
 
@@ -44,6 +45,23 @@ _RECORD_TEXT: Final = {
     "schema": {"type": "string", "description": "The text notation of docs/records.md."},
     "example": '[Game "three-thirteen"]\n[Format "1"]\n[Record "whole"]\n...',
 }
+
+_PENDING: Final = ResponseSpec(
+    ReviewPending, description="The review is being computed: ask again after `Retry-After`"
+)
+_PENDING_HEADERS: Final = {
+    "responses": {
+        "202": {
+            "headers": {
+                "Retry-After": {
+                    "description": "Seconds to wait before asking again.",
+                    "schema": {"type": "integer", "minimum": 1},
+                }
+            }
+        }
+    }
+}
+"""The 202's ``Retry-After``, which a ``ResponseSpec`` cannot declare."""
 
 
 _RECORD_BODY: Final = {
@@ -128,7 +146,7 @@ class RecordsController(Controller):
     @get(
         "/games/{game_id:str}/review",
         operation_id="getGameReview",
-        opt=policy(limits=(Limit.PER_MINUTE,)),
+        opt=policy(limits=(Limit.PER_MINUTE,), openapi=_PENDING_HEADERS),
         summary="The review of a finished game: every decision, the best, the points lost",
         description=(
             "For each draw and discard of each seat (in a speed game, each seat's choice in "
@@ -136,23 +154,36 @@ class RecordsController(Controller):
             "the choice, the best choice by the hint's exact figures, the expected points "
             "lost and a grade (`best`, `good`, `inaccuracy`, `mistake`, `blunder`, "
             "`missed_go_out`; thresholds in docs/records.md); per seat and per round the points "
-            "lost and an accuracy. Computed once, in a worker process, and kept. 409 while the "
-            "game is played."
+            "lost and an accuracy. Computed once, in a worker process, for everyone who asks, "
+            "and kept: while it is computed the answer is 202 with `Retry-After` and its "
+            "status (`ReviewPending`). A game longer than a review's budget is reviewed up to "
+            "it, and the review says where it stopped (`over_budget`). 409 while the game is "
+            "played."
         ),
-        responses=problems(404, 409, 503),
+        responses={**problems(404, 409, 503), 202: _PENDING},
     )
-    async def game_review(self, services: AppRecordServices, game_id: FromPath[str]) -> ReviewOut:
-        return await logic.game_review(services, game_id)
+    async def game_review(
+        self, services: AppRecordServices, game_id: FromPath[str]
+    ) -> Response[ReviewOut | ReviewPending]:
+        return _answered(await reviews.game_review(services, game_id))
 
     @get(
         "/records/{record_id:str}/review",
         operation_id="getRecordReview",
-        opt=policy(limits=(Limit.PER_MINUTE,)),
+        opt=policy(limits=(Limit.PER_MINUTE,), openapi=_PENDING_HEADERS),
         summary="The review of an imported record",
         description="As a finished game's review (`GET /v1/games/{game_id}/review`).",
-        responses=problems(404, 503, descriptions={404: "No such record"}),
+        responses={**problems(404, 503, descriptions={404: "No such record"}), 202: _PENDING},
     )
     async def record_review(
         self, services: AppRecordServices, record_id: FromPath[str]
-    ) -> ReviewOut:
-        return await logic.record_review(services, record_id)
+    ) -> Response[ReviewOut | ReviewPending]:
+        return _answered(await reviews.record_review(services, record_id))
+
+
+def _answered(review: ReviewOut | ReviewPending) -> Response[ReviewOut | ReviewPending]:
+    """200 with the review, or 202 with its status and ``Retry-After``."""
+    if isinstance(review, ReviewPending):
+        headers = {"Retry-After": str(review.retry_after)}
+        return Response(review, status_code=202, headers=headers)
+    return Response(review)

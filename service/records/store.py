@@ -27,6 +27,12 @@ def review_key(kind: str, some_id: str) -> str:
     return f"review:{kind}:{some_id}"
 
 
+def claim_key(key: str) -> str:
+    """The claim on computing the value of ``key`` (in the same slot on a cluster)."""
+    kind, _, some_id = key.rpartition(":")
+    return f"claim:{kind}:{some_id}"
+
+
 class RecordStore(Protocol):
     async def put_new(self, key: str, value: bytes, *, expires: bool = True) -> bytes:
         """Store ``value`` under ``key`` unless a value is there; the value kept either way.
@@ -34,6 +40,13 @@ class RecordStore(Protocol):
 
     async def get(self, key: str) -> bytes | None:
         """The value under ``key``, or None (never written, or expired)."""
+
+    async def claim(self, key: str, seconds: float) -> bool:
+        """Take the claim ``key`` for ``seconds`` unless it is held: whether this call took it
+        (one of any number of instances racing for it does)."""
+
+    async def release(self, key: str) -> None:
+        """Give the claim ``key`` up before its time (the work it guarded failed)."""
 
 
 class MemoryRecordStore:
@@ -52,6 +65,8 @@ class MemoryRecordStore:
         self._clock = clock
         self._max_values = max_values
         self._values: dict[str, tuple[bytes, float]] = {}
+        self._claims: dict[str, float] = {}
+        """Each claim's end (a handful at a time: one per review being computed)."""
 
     async def put_new(self, key: str, value: bytes, *, expires: bool = True) -> bytes:
         now = self._clock()
@@ -73,3 +88,14 @@ class MemoryRecordStore:
         if entry is None or entry[1] < self._clock():
             return None
         return entry[0]
+
+    async def claim(self, key: str, seconds: float) -> bool:
+        now = self._clock()
+        held = self._claims.get(key)
+        if held is not None and held > now:
+            return False
+        self._claims[key] = now + seconds
+        return True
+
+    async def release(self, key: str) -> None:
+        self._claims.pop(key, None)

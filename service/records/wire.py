@@ -86,10 +86,32 @@ class RoundTallyOut(Out, frozen=True):
     seats: list[TallyOut]
 
 
+class OverBudgetOut(Out, frozen=True):
+    """A review stopped at its budget: it holds every decision up to version ``reviewed`` and
+    none after, of the game's ``versions``."""
+
+    budget: Annotated[int, Meta(description="The analyses a review may make, all made.")]
+    reviewed: Annotated[int, Meta(ge=0, description="The last version reviewed.")]
+    versions: Annotated[int, Meta(ge=0, description="The game's versions.")]
+
+
 class ReviewOut(Out, frozen=True):
     """Every decision of every seat, people and bots alike, with the totals per seat and round.
-    Computed once per finished game and kept."""
+    Computed once per finished game and kept; a review of a game longer than a review's budget
+    covers its first versions only, and says so (``over_budget``)."""
 
     decisions: list[DecisionOut]
     seats: list[TallyOut]
     rounds: list[RoundTallyOut]
+    over_budget: Annotated[
+        OverBudgetOut | None,
+        Meta(description="Null: every decision is reviewed. Else where the review stopped."),
+    ] = None
+
+
+class ReviewPending(Out, frozen=True):
+    """The review is being computed (once, on one instance, for everyone who asks): ask again
+    after ``retry_after`` seconds, as the answer's ``Retry-After`` says too."""
+
+    retry_after: Annotated[int, Meta(ge=1, description="Seconds to wait before asking again.")]
+    status: Literal["computing"] = "computing"

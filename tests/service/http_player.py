@@ -34,11 +34,20 @@ class HttpGame:
 
     @classmethod
     def create(
-        cls, client: TestClient[Litestar], players: int, rules: Any, seed: int | None = None
+        cls,
+        client: TestClient[Litestar],
+        players: int,
+        rules: Any,
+        seed: int | None = None,
+        seed_key: str | None = None,
     ) -> HttpGame:
+        """A game of ``players`` people; with ``seed`` (and the ``seed_key`` an earlier create
+        answered, to deal that game again), seeded."""
         body: Json = {"players": [{"name": f"p{n}"} for n in range(players)], "rules": rules}
         if seed is not None:
             body["seed"] = seed
+        if seed_key is not None:
+            body["seed_key"] = seed_key
         response = client.post("/v1/games", json=body)
         assert response.status_code == 201, response.text
         created = response.json()

@@ -6,7 +6,7 @@ export class ApiError extends Error {
     super(problem?.detail || problem?.title || `the service answered ${status}`);
     this.status = status;
     this.problem = problem;
-    this.retryAfter = retryAfter; // seconds, from a 429's or 503's Retry-After, else null
+    this.retryAfter = retryAfter; // seconds, from a 202's, 429's or 503's Retry-After, else null
   }
 }
 
@@ -20,7 +20,8 @@ async function call(method, path, { token, body } = {}) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = response.status === 204 ? null : await response.json().catch(() => null);
-  if (!response.ok) {
+  // 202: not done yet (a review being computed): the caller asks again after Retry-After.
+  if (!response.ok || response.status === 202) {
     const retryAfter = Number.parseInt(response.headers.get("Retry-After") ?? "", 10);
     throw new ApiError(response.status, data, Number.isNaN(retryAfter) ? null : retryAfter);
   }
@@ -64,5 +65,5 @@ export const rematch = (gameId, token) => call("POST", `${game(gameId)}/rematch`
 export const leave = (gameId, token) => call("POST", `${game(gameId)}/leave`, { token });
 
 /** GET /v1/games/{id}/review: a finished game's review, `{seats, rounds, decisions}` (review.js);
- * computed on the first request, which may take a second or two. */
+ * computed once for everyone who asks: while it is, an ApiError of status 202 with retryAfter. */
 export const getReview = (gameId) => call("GET", `${game(gameId)}/review`);

@@ -57,13 +57,18 @@ async function fetchReview(gameId, status) {
     try {
       return await api.getReview(gameId);
     } catch (error) {
-      const again = error instanceof api.ApiError && NOT_READY.has(error.status) && attempt < TRIES;
+      // A review being computed (202) is always finished or given up by the service in time.
+      const computing = error instanceof api.ApiError && error.status === 202;
+      const again =
+        computing || (error instanceof api.ApiError && NOT_READY.has(error.status) && attempt < TRIES);
       if (!again) {
         status.textContent = `The review could not be loaded: ${error.message}`;
         return null;
       }
       const seconds = error.retryAfter ?? WAIT_S;
-      status.textContent = `The review is not ready yet (${error.message}); asking again in ${seconds} s…`;
+      status.textContent = computing
+        ? "Computing the review…"
+        : `The review is not ready yet (${error.message}); asking again in ${seconds} s…`;
       await new Promise((done) => setTimeout(done, seconds * 1000));
     }
   }

@@ -34,6 +34,7 @@ from tests.service.play.test_play_page import (
     Person,
     needs_chromium,
 )
+from tests.service.records.test_reviews import reviewed
 from tests.waiting import WAIT_SECONDS
 
 browser = play.browser  # this module's own browser (a module-scoped fixture)
@@ -199,7 +200,7 @@ def test_a_person_plays_a_speed_game_against_bots_to_its_end_and_reads_its_revie
         )
 
         open_review_through_a_busy_answer(ann)
-        review = api.get(f"/v1/games/{game_id}/review").json()
+        review = reviewed(api, f"/v1/games/{game_id}/review").json()
     assert_review_shown(page, review)
     screenshots(ann, "review")
     assert ann.errors == []

@@ -16,6 +16,7 @@ from service.records.store import (
     SEED_SECRET_KEY,
     MemoryRecordStore,
     RecordStore,
+    claim_key,
     record_key,
     review_key,
 )
@@ -93,5 +94,23 @@ def test_memory_keeps_a_bounded_number_of_values() -> None:
         assert await store.put_new("a", b"again") == b"1"  # no new value: no room needed
         with pytest.raises(StoreFull):
             await store.put_new("c", b"3")
+
+    run(check())
+
+
+def test_a_claim_is_taken_once_until_it_is_given_back_or_runs_out(make: Make) -> None:
+    """The claim on computing a review (``service.records.reviews``): of instances racing for
+    it, one takes it; given back, or past its lease, it can be taken again."""
+
+    async def check() -> None:
+        store = make(DAY)
+        claim = claim_key(review_key("game", uuid.uuid4().hex))
+        taken = await asyncio.gather(*(store.claim(claim, 60) for _ in range(8)))
+        assert sorted(taken) == [False] * 7 + [True]
+        await store.release(claim)
+        assert await store.claim(claim, 0.05)
+        await eventually_async(
+            lambda: store.claim(claim, 60), "the short claim to run out", seconds=30
+        )
 
     run(check())

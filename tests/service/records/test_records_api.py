@@ -22,6 +22,7 @@ from service.games import records as game_records
 from service.settings import Settings
 from tests.service.bots.test_bot_seats import WAIT_SECONDS
 from tests.service.games.test_games_api import assert_problem
+from tests.service.records.test_reviews import reviewed
 from tests.waiting import eventually
 
 Client = TestClient[Litestar]
@@ -133,7 +134,7 @@ def test_a_record_over_the_limit_is_413(client: Client) -> None:
 
 def test_the_review_of_a_finished_bot_game_is_computed_once(client: Client, finished: Json) -> None:
     game_id = finished["game_id"]
-    review = client.get(f"/v1/games/{game_id}/review")
+    review = reviewed(client, f"/v1/games/{game_id}/review")
     assert review.status_code == 200, review.text
     body = review.json()
     assert body["decisions"]
@@ -152,7 +153,7 @@ def test_the_review_of_a_finished_bot_game_is_computed_once(client: Client, fini
     assert client.get(f"/v1/games/{game_id}/review").json() == body
     record = client.get(f"/v1/games/{game_id}/record").json()
     record_id = client.post("/v1/records", json=record).json()["record_id"]
-    assert client.get(f"/v1/records/{record_id}/review").json() == body
+    assert reviewed(client, f"/v1/records/{record_id}/review").json() == body
     assert client.get("/v1/records/nothing-here/review").status_code == 404
 
 
@@ -364,7 +365,7 @@ def test_a_speed_game_exports_imports_back_and_is_reviewed(client: Client) -> No
     for response in (as_text, client.post("/v1/records", json=record)):
         assert response.status_code == 201, response.text
         assert response.json()["totals"] == record["totals"]
-    review = client.get(f"/v1/games/{game['game_id']}/review").json()
+    review = reviewed(client, f"/v1/games/{game['game_id']}/review").json()
     calls = [a for r in record["rounds"] for a in r["actions"]]
     judged = {(d["version"], d["seat"]) for d in review["decisions"]}
     assert judged <= {(c["version"], m["seat"]) for c in calls for m in c["action"]["moves"]}

@@ -13,6 +13,7 @@ import pytest
 
 from tests.redis_servers import redis_server_installed
 from tests.service.games.test_redis_instances import Deployment, deploy, tear_down
+from tests.service.records.test_reviews import reviewed
 from tests.waiting import eventually
 
 pytestmark = [
@@ -70,7 +71,9 @@ def test_a_duplicate_match_across_two_instances(instances: Deployment, http: htt
     assert dealt[1]["hands"] == dealt[0]["hands"][::-1]
     assert (dealt[1]["upcard"], dealt[1]["stock"]) == (dealt[0]["upcard"], dealt[0]["stock"])
     # The review: computed by one instance, kept, the same from the other.
-    reviews = [got(http, base, f"/v1/games/{source}/review") for base in (first, second)]
+    reviews = [
+        reviewed(http, f"{base}/v1/games/{source}/review").json() for base in (first, second)
+    ]
     assert reviews[0]["decisions"]
     assert reviews[0] == reviews[1]
 
@@ -78,14 +81,16 @@ def test_a_duplicate_match_across_two_instances(instances: Deployment, http: htt
 def test_a_seed_deals_the_same_game_on_either_instance(
     instances: Deployment, http: httpx.Client
 ) -> None:
+    """With the seed key the first create answered: the instances share the seed secret."""
     body = {"players": [{"name": "Ann"}, {"name": "Bob"}], "seed": 4242}
 
-    def hand(base: str) -> list[str]:
-        game = created(http, base, body)
+    def dealt(base: str, **seed_key: str) -> tuple[str, list[str]]:
+        game = created(http, base, {**body, **seed_key})
         token = game["seats"][0]["token"]
         cards: list[str] = got(
             http, base, f"/v1/games/{game['game_id']}", Authorization=f"Bearer {token}"
         )["hand"]
-        return cards
+        return game["seed_key"], cards
 
-    assert hand(instances.urls[0]) == hand(instances.urls[1])
+    key, hand = dealt(instances.urls[0])
+    assert dealt(instances.urls[1], seed_key=key) == (key, hand)
