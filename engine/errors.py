@@ -280,11 +280,16 @@ class FailedGoOutNotScored(SheetError):
 class DealError(EngineError, ValueError):
     """A given deal that cannot be dealt: a round the schedule does not have, hands of the wrong
     number or size, a card the pack does not hold or holds fewer copies of. ``round`` is the
-    deal's round, ``field`` the part of it at fault (``hands[1]``, ``upcard``, ``stock``)."""
+    deal's round, ``field`` the part of it at fault (``hands[1]``, ``upcard``, ``stock``), and
+    ``index`` the deal's place among the deals given, in the order given (None: not one of
+    them, as ``deal_from``'s own fields)."""
 
-    def __init__(self, message: str, *, round: int | None, field: str) -> None:
+    def __init__(
+        self, message: str, *, round: int | None, field: str, index: int | None = None
+    ) -> None:
         self.round = round
         self.field = field
+        self.index = index
         super().__init__(message)
 
 
