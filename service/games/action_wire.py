@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from msgspec import Meta
 
+from engine.analysis import MAX_HAND
 from service.http.wire import Strict
 from service.vocabulary.wire import CardCode, Seat, Version
 
@@ -54,7 +55,8 @@ class LayOffAction(Strict, frozen=True, tag="lay_off", tag_field="type", omit_de
 
     card: CardCode
     seat: Seat
-    meld: Annotated[int, Meta(ge=0, le=30)]
+    meld: Annotated[int, Meta(ge=0, le=MAX_HAND)]
+    """No seat lays out more melds than a hand holds cards."""
     expected_version: ExpectedVersion | None = None
 
 

@@ -11,6 +11,7 @@ from service.games.action_wire import ActionRequest
 from service.http.wire import Out, Strict
 from service.vocabulary.wire import (
     MAX_PLAYERS,
+    MAX_ROUNDS,
     MIN_PLAYERS,
     CanonicalCard,
     CanonicalRank,
@@ -166,7 +167,7 @@ class CreateGameRequest(Strict, frozen=True):
         ),
     ] = 0
     deal: Annotated[
-        Annotated[list[DealIn], Meta(max_length=22)] | None,
+        Annotated[list[DealIn], Meta(max_length=MAX_ROUNDS)] | None,
         Meta(
             description=(
                 "Given deals for some rounds (the others shuffled); every seat must be named. "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import secrets
 import weakref
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
 import engine
 from engine import game
@@ -22,10 +22,7 @@ from service.http.problems import GameNotFinished, GameNotFound, InvalidField, T
 from service.records.deps import RecordServices
 from service.records.store import SEED_SECRET_KEY, RecordStore
 from service.vocabulary.to_engine import card_from_code
-
-SEED_LIMIT: Final = 2**63
-"""Mixed seeds are cut to the seeds the wire and the tables' records hold (63 bits: still past
-any search)."""
+from service.vocabulary.wire import SEED_LIMIT
 
 _secrets: weakref.WeakKeyDictionary[RecordStore, str] = weakref.WeakKeyDictionary()
 
