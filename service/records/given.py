@@ -18,6 +18,7 @@ from engine.records import deal_from
 from engine.seeds import mixed_seed, new_secret
 from service.games import lifecycle as game_flow
 from service.games.wire import SEED_KEY_BYTES, CreateGameRequest, DealIn
+from service.http.engine_problems import deal_field
 from service.http.problems import GameNotFinished, GameNotFound, InvalidField, TableWaiting
 from service.records.deps import RecordServices
 from service.records.store import SEED_SECRET_KEY, RecordStore
@@ -127,10 +128,9 @@ def _given(deals: list[DealIn], rules: engine.Rules, players: int) -> dict[int, 
         upcards = _cards(deal.upcards or [], f"{at}.upcards")
         one = game.Deal(hands, upcard, _cards(deal.stock, f"{at}.stock"), upcards)
         try:
-            check_deal(rules, players, deal.round, one)
+            check_deal(rules, players, deal.round, one, index=index)
         except DealError as error:
-            field = at if error.field in ("round", "deal") else f"{at}.{error.field}"
-            raise InvalidField(str(error), field=field) from None
+            raise InvalidField(str(error), field=deal_field(error)) from None
         given[deal.round] = one
     return given
 
