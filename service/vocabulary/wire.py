@@ -33,6 +33,9 @@ MAX_GAME_HAND: Final = rules.MAX_DEALT + 1
 FACE_CARDS: Final = rule_checks.FACE_CARDS
 MAX_VERSION: Final = 2**31 - 1
 """The service's bound on a game's version (a stream's ``Last-Event-ID``, a log's ``since``)."""
+MAX_NAME_LENGTH: Final = 40
+"""A display name's length: the service's choice (what a seat's line on a page holds), within
+the engine's ``MAX_NAME``."""
 SEED_LIMIT: Final = 2**63
 """Seeds are below 2**63: the wire's, and the mixed seeds the tables' records hold (63 bits,
 still past any search)."""
@@ -95,7 +98,7 @@ PlayerName = Annotated[
     str,
     Meta(
         min_length=1,
-        max_length=40,
+        max_length=MAX_NAME_LENGTH,
         pattern=NAME_PATTERN,
         description=(
             "A display name: no control, format (zero-width, bidirectional) or separator "

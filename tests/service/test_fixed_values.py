@@ -22,17 +22,18 @@ from engine import bots, rule_checks, rules
 from engine.cards import parse_card
 from engine.errors import DealError
 from engine.game import ACTION_NAMES, Deal, EndLayOff, new_game
+from engine.game.dealing import MAX_NAME
 from service.games import action_wire, log_wire
 from service.games.to_engine import action_from_wire
 from service.games.wire import BotLevel
 from service.http.problems import EXCEPTION_MAP
 from service.operations.metrics import count_action
-from service.vocabulary.wire import PresetName, RulesOverrides
+from service.vocabulary.wire import MAX_NAME_LENGTH, PresetName, RulesOverrides
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENT: dict[str, Any] = json.loads((ROOT / "openapi" / "openapi.json").read_text())
 SCHEMAS: dict[str, Any] = DOCUMENT["components"]["schemas"]
-START_PAGE = ROOT / "service" / "play" / "static" / "start.js"
+PAGES = ROOT / "service" / "play" / "static"
 
 
 def enum_of(schema: dict[str, Any]) -> set[object]:
@@ -58,7 +59,7 @@ def test_the_document_lists_the_engines_levels_in_and_out() -> None:
 
 
 def test_the_play_page_offers_every_level_weakest_first() -> None:
-    offered = re.findall(r'\["(\w+)", "Bot: \1"\]', START_PAGE.read_text())
+    offered = re.findall(r'\["(\w+)", "Bot: \1"\]', (PAGES / "start.js").read_text())
     assert offered == list(bots.LEVELS)
 
 
@@ -102,6 +103,26 @@ def test_the_presets_are_the_engines() -> None:
     assert get_args(PresetName) == rules.PRESET_NAMES == tuple(rules.PRESETS)
     preset = SCHEMAS["RulesOverrides"]["properties"]["preset"]
     assert set(preset["enum"]) == set(rules.PRESETS)
+
+
+def test_the_play_page_offers_every_preset_and_both_ways_to_play() -> None:
+    page = (PAGES / "index.html").read_text()
+    (presets,) = re.findall(r'<select name="rules">(.*?)</select>', page, re.DOTALL)
+    assert re.findall(r'<option value="([\w-]+)"', presets) == list(rules.PRESETS)
+    assert re.findall(r'name="turns" value="(\w+)"', page) == list(rules.CHOICES["turns"])
+
+
+def test_the_play_page_takes_a_name_as_long_as_the_wire_does() -> None:
+    page = (PAGES / "index.html").read_text()
+    lengths = re.findall(r'<input name="name" required maxlength="(\d+)"', page)
+    assert lengths == [str(MAX_NAME_LENGTH)] * 2
+    assert SCHEMAS["PlayerIn"]["properties"]["name"]["maxLength"] == MAX_NAME_LENGTH
+    assert MAX_NAME_LENGTH <= MAX_NAME  # every name the wire takes, the engine seats
+
+
+def test_a_listed_tables_way_to_play_is_the_engines() -> None:
+    turns = SCHEMAS["TableOut"]["properties"]["turns"]
+    assert set(turns["enum"]) == set(rules.CHOICES["turns"])
 
 
 # -- bounds ---------------------------------------------------------------------------------------
