@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCUMENT: dict[str, Any] = json.loads((ROOT / "openapi" / "openapi.json").read_text())
 SCHEMAS: dict[str, Any] = DOCUMENT["components"]["schemas"]
 PAGES = ROOT / "service" / "play" / "static"
+RULES_PAGE = ROOT / "docs" / "rules.md"
 
 
 def enum_of(schema: dict[str, Any]) -> set[object]:
@@ -97,6 +98,33 @@ def test_every_option_that_takes_a_few_values_is_listed() -> None:
     few values cannot be written out on the wire alone."""
     literal = {name for name, hint in options_of_the_wire().items() if get_origin(hint) is Literal}
     assert literal == {"preset", *rules.CHOICES}
+
+
+def test_the_rules_page_documents_every_option_and_its_values() -> None:
+    """docs/rules.md's table of options: one row per option (the players' pair shares one),
+    and each value of an option of a few values in its row."""
+    rows = re.findall(r"^\| (`\w+`(?:, `\w+`)*) \| ([^|]+) \|", RULES_PAGE.read_text(), re.M)
+    documented = {name: values for names, values in rows for name in re.findall(r"`(\w+)`", names)}
+    assert set(documented) == set(rules.WIRE_FIELDS)
+    for option, values in rules.CHOICES.items():
+        shown = {v.strip('"') for v in re.findall(r"`([^`]+)`", documented[option])}
+        assert shown == {str(v) for v in values}, option
+    for option, (low, high) in BOUNDS.items():
+        assert f"{low}\N{EN DASH}{high}" in documented[option], option
+
+
+BOUNDS = {
+    "decks": (1, rule_checks.MAX_DECKS),
+    "jokers": (0, rule_checks.MAX_JOKERS),
+    "max_players": (rule_checks.MIN_SEATS, rule_checks.MAX_SEATS),
+    "max_wilds_per_meld": (1, rule_checks.MAX_WILDS_PER_MELD),
+    **dict.fromkeys(
+        ("ace_points", "joker_points", "wild_points", "failed_go_out_penalty"),
+        (0, rule_checks.MAX_POINTS),
+    ),
+}
+"""The engine's bounds that docs/rules.md states, each as its low and high ends joined by an
+en dash."""
 
 
 def test_the_presets_are_the_engines() -> None:
