@@ -7,7 +7,8 @@ from typing import Annotated
 from msgspec import Meta
 
 from engine.rule_checks import Turns
-from service.games.wire import BotLevel, GameView
+from service.games.level_wire import BotLevel
+from service.games.wire import GameView
 from service.http.wire import Out, Strict
 from service.vocabulary.wire import Count, GameId, PlayerName, Seat
 

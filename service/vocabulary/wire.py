@@ -12,6 +12,7 @@ from msgspec import UNSET, Meta, UnsetType
 
 from engine import rule_checks, rules
 from engine.analysis import MAX_HAND
+from engine.names import MAX_COMBINING_MARKS, MAX_DISPLAY_NAME
 from service.http.wire import Out, Strict
 from service.vocabulary.names import NAME_PATTERN
 
@@ -33,9 +34,6 @@ MAX_GAME_HAND: Final = rules.MAX_DEALT + 1
 FACE_CARDS: Final = rule_checks.FACE_CARDS
 MAX_VERSION: Final = 2**31 - 1
 """The service's bound on a game's version (a stream's ``Last-Event-ID``, a log's ``since``)."""
-MAX_NAME_LENGTH: Final = 40
-"""A display name's length: the service's choice (what a seat's line on a page holds), within
-the engine's ``MAX_NAME``."""
 SEED_LIMIT: Final = 2**63
 """Seeds are below 2**63: the wire's, and the mixed seeds the tables' records hold (63 bits,
 still past any search)."""
@@ -98,11 +96,12 @@ PlayerName = Annotated[
     str,
     Meta(
         min_length=1,
-        max_length=MAX_NAME_LENGTH,
+        max_length=MAX_DISPLAY_NAME,
         pattern=NAME_PATTERN,
         description=(
             "A display name: no control, format (zero-width, bidirectional) or separator "
-            "characters, at most 3 combining marks on a letter; kept in Unicode NFC."
+            f"characters, at most {MAX_COMBINING_MARKS} combining marks on a letter; kept in "
+            "Unicode NFC."
         ),
     ),
 ]

@@ -1,7 +1,7 @@
 """The wire's fixed sets are the engine's (docs/architecture.md, "Fixed values: one source
 each"): where the wire writes one out for the type checker, or a page lists it, each test here
 fails as soon as either side moves. The committed OpenAPI document stands for the served one
-(tests/service/test_openapi_document.py keeps the two equal)."""
+(tests/service/app/test_openapi_document.py keeps the two equal)."""
 
 from __future__ import annotations
 
@@ -23,14 +23,15 @@ from engine.cards import parse_card
 from engine.errors import DealError
 from engine.game import ACTION_NAMES, Deal, EndLayOff, new_game
 from engine.game.dealing import MAX_NAME
+from engine.names import MAX_DISPLAY_NAME
 from service.games import action_wire, log_wire
+from service.games.level_wire import BotLevel
 from service.games.to_engine import action_from_wire
-from service.games.wire import BotLevel
 from service.http.problems import EXCEPTION_MAP
 from service.operations.metrics import count_action
-from service.vocabulary.wire import MAX_NAME_LENGTH, PresetName, RulesOverrides
+from service.vocabulary.wire import PresetName, RulesOverrides
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DOCUMENT: dict[str, Any] = json.loads((ROOT / "openapi" / "openapi.json").read_text())
 SCHEMAS: dict[str, Any] = DOCUMENT["components"]["schemas"]
 PAGES = ROOT / "service" / "play" / "static"
@@ -143,9 +144,9 @@ def test_the_play_page_offers_every_preset_and_both_ways_to_play() -> None:
 def test_the_play_page_takes_a_name_as_long_as_the_wire_does() -> None:
     page = (PAGES / "index.html").read_text()
     lengths = re.findall(r'<input name="name" required maxlength="(\d+)"', page)
-    assert lengths == [str(MAX_NAME_LENGTH)] * 2
-    assert SCHEMAS["PlayerIn"]["properties"]["name"]["maxLength"] == MAX_NAME_LENGTH
-    assert MAX_NAME_LENGTH <= MAX_NAME  # every name the wire takes, the engine seats
+    assert lengths == [str(MAX_DISPLAY_NAME)] * 2
+    assert SCHEMAS["PlayerIn"]["properties"]["name"]["maxLength"] == MAX_DISPLAY_NAME
+    assert MAX_DISPLAY_NAME <= MAX_NAME  # every name the wire takes, a game seats
 
 
 def test_a_listed_tables_way_to_play_is_the_engines() -> None:
