@@ -61,26 +61,19 @@ class NotYourTurn(EngineError):
 
 
 class WrongPhase(EngineError):
-    """An action that the current phase of the turn does not take (a discard before drawing)."""
+    """An action that the current phase of the turn does not take (a discard before drawing).
+    ``kind`` is the action's name (``engine.game.ACTION_NAMES``: the game imports this module,
+    not the other way)."""
 
-    def __init__(self, phase: str, action: object) -> None:
+    def __init__(self, phase: str, action: object, *, kind: str) -> None:
         self.phase = phase
         self.action = action
-        kind = _ACTION_KINDS.get(type(action).__name__, type(action).__name__)
         hint = _PHASE_HINTS.get(phase)
         super().__init__(
             f"a {kind} is not allowed in the {phase!r} phase" + (f": {hint}" if hint else "")
         )
 
 
-# Actions by their wire names, by class name (engine.game imports this module, not the other way).
-_ACTION_KINDS = {
-    "Draw": "draw",
-    "Discard": "discard",
-    "LayOff": "lay_off",
-    "EndLayOff": "end_lay_off",
-    "CallTimeout": "call_timeout",
-}
 _PHASE_HINTS = {
     "draw": "the seat on turn draws first, from the stock or a discard pile",
     "discard": "the seat on turn has drawn, and ends its turn with a discard",
@@ -160,13 +153,13 @@ class NotAJoker(EngineError, ValueError):
 
 
 class WrongCall(EngineError):
-    """A choice that the open call does not take (a discard on a draw call, or the reverse)."""
+    """A choice that the open call does not take (a discard on a draw call, or the reverse);
+    ``kind`` is the choice's name, as in ``WrongPhase``."""
 
-    def __init__(self, phase: str, action: object) -> None:
+    def __init__(self, phase: str, action: object, *, kind: str) -> None:
         self.phase = phase
         self.action = action
         self.field = "type"
-        kind = _ACTION_KINDS.get(type(action).__name__, type(action).__name__)
         super().__init__(
             f"a {kind} is not a choice on a {phase} call: every seat "
             + ("draws" if phase == "draw" else "discards")
@@ -287,11 +280,16 @@ class FailedGoOutNotScored(SheetError):
 class DealError(EngineError, ValueError):
     """A given deal that cannot be dealt: a round the schedule does not have, hands of the wrong
     number or size, a card the pack does not hold or holds fewer copies of. ``round`` is the
-    deal's round, ``field`` the part of it at fault (``hands[1]``, ``upcard``, ``stock``)."""
+    deal's round, ``field`` the part of it at fault (``hands[1]``, ``upcard``, ``stock``), and
+    ``index`` the deal's place among the deals given, in the order given (None: not one of
+    them, as ``deal_from``'s own fields)."""
 
-    def __init__(self, message: str, *, round: int | None, field: str) -> None:
+    def __init__(
+        self, message: str, *, round: int | None, field: str, index: int | None = None
+    ) -> None:
         self.round = round
         self.field = field
+        self.index = index
         super().__init__(message)
 
 

@@ -2,20 +2,40 @@
 together. ``Rules`` runs them when it is built; a broken rule raises ``RulesError`` naming the
 option.
 
-The bounds are named here once (``MAX_DECKS``, ``MAX_POINTS``, ...): the service's wire
-constraints and the OpenAPI document take them from this module.
+The bounds are named here once (``MAX_DECKS``, ``MAX_POINTS``, ...), and so are the values of
+each option that takes one of a few (``Suits``, ``AceMode``, ...; ``engine.rules`` gives them
+to ``Rules``): the service's wire types, its constraints and the OpenAPI document take them
+from this module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final, get_args
+from typing import TYPE_CHECKING, Final, Literal, get_args
 
 from engine.cards import ACE
 from engine.errors import RulesError
 
 if TYPE_CHECKING:
     from engine.rules import Rules
+
+# -- the values of each option that takes one of a few ----------------------------------------
+
+Suits = Literal[4, 5]
+"""Four suits, or five with the five-crowns stars."""
+LowRank = Literal[1, 3]
+"""The lowest rank in the pack: 1 (aces), or 3 (five-crowns: no aces, no twos)."""
+AceMode = Literal["low", "high_or_low"]
+Schedule = Literal["up", "down", "up_down", "extended"]
+FailedGoOut = Literal["reject", "penalty"]
+DiscardPiles = Literal["shared", "per_player"]
+StockExhausted = Literal["reshuffle", "end_round"]
+TieRule = Literal["shared", "tiebreak"]
+Turns = Literal["in_turn", "speed"]
+JokerDiscards = Literal["own_pile", "any_pile"]
+GoingOutBonus = Literal[0, -5, -10, "minus_wild"]
+
+# -- the bounds ---------------------------------------------------------------------------------
 
 MIN_SEATS: Final = 2
 MAX_SEATS: Final = 16
@@ -24,7 +44,11 @@ MAX_DECKS: Final = 16
 MAX_JOKERS: Final = 64
 MAX_POINTS: Final = 1000
 """The most penalty points any one card may carry."""
+MAX_WILDS_PER_MELD: Final = 64
+"""The largest limit of wilds a meld may hold (``max_wilds_per_meld``; null for no limit)."""
 WILDS_IN_AN_ALL_WILD_MELD: Final = 3
+FACE_CARDS: Final = 3
+"""face_points gives the points of J, Q and K."""
 
 _BOOL_FIELDS: Final = (
     "all_wild_melds",
@@ -46,8 +70,6 @@ _INT_FIELDS: Final = (
 )
 _OPTIONAL_INT_FIELDS: Final = ("decks", "max_wilds_per_meld", "wild_points")
 _POINT_FIELDS: Final = ("ace_points", "joker_points", "failed_go_out_penalty")
-_FACE_CARDS: Final = 3
-"""face_points gives the points of J, Q and K."""
 
 
 def is_int(value: object) -> bool:
@@ -70,9 +92,7 @@ def check_type(name: str, value: object, choices: tuple[object, ...] | None) -> 
     elif name in _OPTIONAL_INT_FIELDS:
         ok, expected = value is None or is_int(value), "an integer or null"
     elif name == "face_points":
-        ok = (
-            isinstance(value, tuple) and len(value) == _FACE_CARDS and all(is_int(v) for v in value)
-        )
+        ok = isinstance(value, tuple) and len(value) == FACE_CARDS and all(is_int(v) for v in value)
         expected = "three integers [J, Q, K]"
     else:  # pragma: no cover - every wire field is listed above
         raise AssertionError(name)
@@ -87,9 +107,9 @@ def check(rules: Rules) -> None:
 
 
 def _check_pack(rules: Rules) -> None:
-    if rules.suits not in (4, 5):
+    if rules.suits not in get_args(Suits):
         raise RulesError(f"suits must be 4 or 5 (with stars), not {rules.suits}", field="suits")
-    if rules.low_rank not in (ACE, 3):
+    if rules.low_rank not in get_args(LowRank):
         raise RulesError(
             f"low_rank must be 1 (aces) or 3 (no aces or twos), not {rules.low_rank}",
             field="low_rank",
@@ -124,7 +144,7 @@ def _check_points(rules: Rules) -> None:
             f"wild_points must be 0 to {MAX_POINTS} or null, not {rules.wild_points}",
             field="wild_points",
         )
-    if rules.going_out_bonus not in (0, -5, -10, "minus_wild"):
+    if rules.going_out_bonus not in get_args(GoingOutBonus):
         raise RulesError(
             f"going_out_bonus must be 0, -5, -10 or 'minus_wild', not {rules.going_out_bonus!r}",
             field="going_out_bonus",
@@ -133,9 +153,9 @@ def _check_points(rules: Rules) -> None:
 
 def _check_melds(rules: Rules) -> None:
     most = rules.max_wilds_per_meld
-    if most is not None and most < 1:
+    if most is not None and not 1 <= most <= MAX_WILDS_PER_MELD:
         raise RulesError(
-            f"max_wilds_per_meld must be at least 1 or null, not {most}",
+            f"max_wilds_per_meld must be 1 to {MAX_WILDS_PER_MELD} or null, not {most}",
             field="max_wilds_per_meld",
         )
     if rules.all_wild_melds and most is not None and most < WILDS_IN_AN_ALL_WILD_MELD:
@@ -156,8 +176,6 @@ def _check_melds(rules: Rules) -> None:
 def _check_piles(rules: Rules) -> None:
     """Speed and jokers discarded anywhere need a pile per seat; speed has no turns to lay
     cards off in."""
-    from engine.rules import Turns  # noqa: PLC0415  # engine.rules imports this module
-
     if rules.turns not in get_args(Turns):
         raise RulesError(f"turns must be 'in_turn' or 'speed', not {rules.turns!r}", field="turns")
     if rules.turns == "speed" and rules.discard_piles != "per_player":

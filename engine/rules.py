@@ -15,18 +15,25 @@ from typing import Any, Final, Literal, TypeAlias, get_args
 
 from engine.cards import ACE, JOKER, KING, Card, Rank, card, rank_of
 from engine.errors import RulesError
-from engine.rule_checks import WILDS_IN_AN_ALL_WILD_MELD, check, check_type
+from engine.rule_checks import (
+    WILDS_IN_AN_ALL_WILD_MELD,
+    AceMode,
+    DiscardPiles,
+    FailedGoOut,
+    GoingOutBonus,
+    JokerDiscards,
+    LowRank,
+    Schedule,
+    StockExhausted,
+    Suits,
+    TieRule,
+    Turns,
+    check,
+    check_type,
+)
 
-AceMode = Literal["low", "high_or_low"]
-Schedule = Literal["up", "down", "up_down", "extended"]
-FailedGoOut = Literal["reject", "penalty"]
-DiscardPiles = Literal["shared", "per_player"]
-StockExhausted = Literal["reshuffle", "end_round"]
-TieRule = Literal["shared", "tiebreak"]
-Turns = Literal["in_turn", "speed"]
-JokerDiscards = Literal["own_pile", "any_pile"]
-GoingOutBonus = Literal[0, -5, -10, "minus_wild"]
 PresetName = Literal["classic", "online", "five-crowns"]
+"""The presets by name, as a type (``PRESETS`` holds them; a test keeps the two equal)."""
 
 PRESET_NAMES: Final[tuple[str, ...]] = get_args(PresetName)
 
@@ -137,7 +144,7 @@ class Rules:
         if overrides.get("turns") == "speed" and "discard_piles" not in overrides:
             overrides["discard_piles"] = "per_player"
         for name, value in overrides.items():
-            check_type(name, value, _CHOICES.get(name))
+            check_type(name, value, _TYPE_CHOICES.get(name))
         return dataclasses.replace(base, **overrides)
 
     def to_spec(self) -> dict[str, Any]:
@@ -219,17 +226,7 @@ class Rules:
     @property
     def hand_sizes(self) -> tuple[int, ...]:
         """Cards dealt in each round, round 1 first."""
-        up = tuple(range(3, 14))
-        match self.schedule:
-            case "up":
-                return up
-            case "down":
-                return up[::-1]
-            case "up_down":
-                return up + up[::-1]
-            case "extended":
-                return (*up, 14, 15)
-        raise AssertionError(self.schedule)  # pragma: no cover
+        return HAND_SIZES[self.schedule]
 
     @property
     def rounds(self) -> int:
@@ -258,7 +255,23 @@ class Rules:
         return KING - self.low_rank + 1
 
 
-_CHOICES: Final[dict[str, tuple[object, ...]]] = {
+_UP: Final = tuple(range(3, 14))
+HAND_SIZES: Final[dict[str, tuple[int, ...]]] = {
+    "up": _UP,
+    "down": _UP[::-1],
+    "up_down": _UP + _UP[::-1],
+    "extended": (*_UP, 14, 15),
+}
+"""The cards dealt in each round of each schedule, round 1 first."""
+MAX_ROUNDS: Final = max(len(sizes) for sizes in HAND_SIZES.values())
+"""The most rounds any schedule deals (22, ``up_down``)."""
+MAX_DEALT: Final = max(max(sizes) for sizes in HAND_SIZES.values())
+"""The most cards any round deals a seat (15, ``extended``); a hand holds one more after its
+draw."""
+
+CHOICES: Final[dict[str, tuple[object, ...]]] = {
+    "suits": get_args(Suits),
+    "low_rank": get_args(LowRank),
     "aces": get_args(AceMode),
     "schedule": get_args(Schedule),
     "failed_go_out": get_args(FailedGoOut),
@@ -269,7 +282,14 @@ _CHOICES: Final[dict[str, tuple[object, ...]]] = {
     "joker_discards": get_args(JokerDiscards),
     "going_out_bonus": get_args(GoingOutBonus),
 }
-"""The values of each option that takes one of a few."""
+"""The values of each option that takes one of a few: the wire's types are these very
+``Literal``s (``service.vocabulary.wire``)."""
+
+_TYPE_CHOICES: Final = {
+    name: values for name, values in CHOICES.items() if name not in ("suits", "low_rank")
+}
+"""The choices ``check_type`` names in its message; ``suits`` and ``low_rank`` are checked as
+integers there, and their values by ``engine.rule_checks`` (which says what each means)."""
 
 WIRE_FIELDS: Final[tuple[str, ...]] = tuple(
     f.name for f in dataclasses.fields(Rules) if f.init and f.name != "preset"

@@ -11,6 +11,7 @@ given deal, for ``new_game(deals=...)``.
 """
 
 from engine.game.actions import (
+    ACTION_NAMES,
     CALL_TIMEOUT,
     CALLER,
     Action,
@@ -25,6 +26,7 @@ from engine.game.actions import (
     LayOff,
     Move,
     Phase,
+    action_name,
 )
 from engine.game.dealing import Deal
 from engine.game.play import (
@@ -60,6 +62,7 @@ from engine.game.views import (
 )
 
 __all__ = [
+    "ACTION_NAMES",
     "CALLER",
     "CALL_TIMEOUT",
     "FORMAT",
@@ -88,6 +91,7 @@ __all__ = [
     "Shuffles",
     "StateParts",
     "Status",
+    "action_name",
     "apply",
     "choose_first_dealer",
     "chunk_in",

@@ -109,6 +109,26 @@ class Chosen:
 
 
 Action = Draw | Discard | LayOff | EndLayOff | CallTimeout | CallEnd | Chosen
+
+ACTION_NAMES: Final[dict[type, str]] = {
+    Draw: "draw",
+    Discard: "discard",
+    LayOff: "lay_off",
+    EndLayOff: "end_lay_off",
+    CallTimeout: "call_timeout",
+    CallEnd: "call_end",
+    Chosen: "chosen",
+}
+"""Each kind of action by its one name, wherever a name is written: the ``type`` of a request
+body and of a log entry on the wire, an error's message, the service's actions metric; a stored
+game and a record's JSON form spell the same (tests/engine/test_action_names.py)."""
+
+
+def action_name(action: object) -> str:
+    """The name of ``action``'s kind (its class's name for anything that is no action)."""
+    return ACTION_NAMES.get(type(action), type(action).__name__)
+
+
 Choice = Draw | Discard
 """What a seat may choose in a speed call."""
 

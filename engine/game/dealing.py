@@ -287,9 +287,10 @@ def given_packs(
     deal names are shuffled under the given stock (from the seed, or the cryptographic
     source without one)."""
     packs = []
+    place = {round_number: index for index, round_number in enumerate(deals)}
     for round_number in sorted(deals):
         deal = deals[round_number]
-        rest = check_deal(rules, players, round_number, deal)
+        rest = check_deal(rules, players, round_number, deal, index=place[round_number])
         if seed is None:
             secrets.SystemRandom().shuffle(rest)
         else:
@@ -302,18 +303,24 @@ def given_packs(
     return tuple(packs)
 
 
-def check_deal(rules: Rules, players: int, round_number: object, deal: object) -> list[Card]:
+def check_deal(
+    rules: Rules, players: int, round_number: object, deal: object, *, index: int | None = None
+) -> list[Card]:
     """The cards of the pack ``deal`` leaves out, in pack order; ``DealError`` naming the field
-    at fault when the deal does not fit the rules, the players or the round."""
+    at fault when the deal does not fit the rules, the players or the round. ``index``: the
+    deal's place among those given, which the error carries."""
     if not isinstance(round_number, int) or not 1 <= round_number <= rules.rounds:
         raise DealError(
             f"round {round_number!r} is not in the schedule: rounds are 1 to {rules.rounds}",
             round=None,
             field="round",
+            index=index,
         )
 
     def refuse(message: str, field: str) -> DealError:
-        return DealError(f"round {round_number}: {message}", round=round_number, field=field)
+        return DealError(
+            f"round {round_number}: {message}", round=round_number, field=field, index=index
+        )
 
     if not isinstance(deal, Deal):
         raise refuse(f"not a deal: {deal!r}", "deal")

@@ -21,6 +21,7 @@ from engine.game.actions import (
     GO_OUTS,
     Action,
     Discard,
+    action_name,
     shared,
 )
 from engine.game.dealing import next_seat
@@ -67,7 +68,7 @@ def legal_discards(state: GameState, seat: int) -> list[Action]:
 
 def apply_discard(state: GameState, seat: int, action: Discard) -> GameState:
     if state.phase is not DISCARD_PHASE:
-        raise WrongPhase(state.phase.value, action)
+        raise WrongPhase(state.phase.value, action, kind=action_name(action))
     card = checked_discard(state, seat, action, state.upcard)
     index = discard_pile(state, seat, action.pile, card)
     rest = without(state.hands[seat], card)

@@ -16,6 +16,7 @@ from engine.game.actions import (
     STOCK_DRAW,
     Action,
     Draw,
+    action_name,
     shared,
 )
 from engine.game.evolve import is_int, recorded, replace_at, state_from
@@ -36,7 +37,7 @@ def legal_draws(state: GameState) -> list[Action]:
 
 def apply_draw(state: GameState, seat: int, action: Draw) -> GameState:
     if state.phase is not DRAW_PHASE:
-        raise WrongPhase(state.phase.value, action)
+        raise WrongPhase(state.phase.value, action, kind=action_name(action))
     check_source(action)
     if action.source == "stock":
         card = state.stock[-1]

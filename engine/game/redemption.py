@@ -13,6 +13,7 @@ from engine.game.actions import (
     DISCARD_PHASE,
     Action,
     LayOff,
+    action_name,
     shared,
 )
 from engine.game.evolve import evolve, is_int, recorded, replace_at
@@ -49,7 +50,7 @@ def apply_lay_off(state: GameState, seat: int, action: LayOff) -> GameState:
     if not rules.redemption:
         raise OptionNotEnabled("redemption", field="type")
     if state.phase is not DISCARD_PHASE:
-        raise WrongPhase(state.phase.value, action)
+        raise WrongPhase(state.phase.value, action, kind=action_name(action))
     if not lay_off_open(state, seat):
         raise IllegalAction("cards are laid off only on a last turn, after someone has gone out")
     hand = state.hands[seat]

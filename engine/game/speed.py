@@ -43,6 +43,7 @@ from engine.game.actions import (
     Discard,
     Draw,
     Move,
+    action_name,
 )
 from engine.game.dealing import seats_after, shuffle
 from engine.game.discarding import checked_discard, discard_pile, go_out_refusal, legal_discards
@@ -146,7 +147,7 @@ def _caller(state: GameState, action: Action) -> GameState:
 
 def _checked_draw(state: GameState, seat: int, action: Draw) -> Draw:
     if state.phase is not DRAW_PHASE:
-        raise WrongCall(state.phase.value, action)
+        raise WrongCall(state.phase.value, action, kind=action_name(action))
     check_source(action)
     if action.source == "stock":
         return STOCK_DRAW
@@ -160,7 +161,7 @@ def _checked_draw(state: GameState, seat: int, action: Draw) -> Draw:
 
 def _checked_discard(state: GameState, seat: int, action: Discard) -> Discard:
     if state.phase is not DISCARD_PHASE:
-        raise WrongCall(state.phase.value, action)
+        raise WrongCall(state.phase.value, action, kind=action_name(action))
     card = checked_discard(state, seat, action, state.upcards[seat])
     pile = discard_pile(state, seat, action.pile, card)
     if action.go_out:

@@ -5,13 +5,14 @@ Built from the shared words of ``service.vocabulary.wire``.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 import msgspec
 from msgspec import Meta
 
 from service.http.wire import Out, Strict
 from service.vocabulary.wire import (
+    MAX_GAME_HAND,
     MAX_PLAYERS,
     MIN_PLAYERS,
     CanonicalCard,
@@ -23,13 +24,13 @@ from service.vocabulary.wire import (
     WildRank,
 )
 
+_GAME_HAND_SPAN: Final = (
+    f"1 to {MAX_GAME_HAND} cards, a game's hand after its draw: with `upcard`, at most "
+    f"{MAX_GAME_HAND - 1}."
+)
 GameHand = Annotated[
     list[CardCode],
-    Meta(
-        min_length=1,
-        max_length=16,
-        description="1 to 16 cards, a game's hand after its draw: with `upcard`, at most 15.",
-    ),
+    Meta(min_length=1, max_length=MAX_GAME_HAND, description=_GAME_HAND_SPAN),
 ]
 
 
@@ -39,8 +40,7 @@ class AdviseRequest(Strict, frozen=True):
         Meta(
             description=(
                 "Before the draw when `upcard` is given; else after it (one card over "
-                "the round's size). 1 to 16 cards, a game's hand after its draw: with "
-                "`upcard`, at most 15."
+                f"the round's size). {_GAME_HAND_SPAN}"
             )
         ),
     ]

@@ -38,11 +38,6 @@ from engine import game
 from engine.game.actions import (
     CALL_TIMEOUT,
     Action,
-    CallTimeout,
-    Discard,
-    Draw,
-    EndLayOff,
-    LayOff,
 )
 from service.bots.decisions import decided
 from service.bots.deps import BotServices
@@ -57,14 +52,6 @@ from service.storage.redis_connection import being_cancelled
 
 _log = logging.getLogger(__name__)
 
-_ACTION_TYPES: Final = {
-    Draw: "draw",
-    Discard: "discard",
-    LayOff: "lay_off",
-    EndLayOff: "lay_off",
-    CallTimeout: "call_timeout",
-}
-"""The ``type`` of each action as its request body names it (the actions metric's label)."""
 SWEEP_BATCH: Final = 512
 """Due games a sweep takes in one round trip; it takes batch after batch until none is due."""
 
@@ -143,7 +130,7 @@ async def _commit(
     change = acted(loaded, seat, action, by_token=False)
     if not await commit(services, loaded.game_id, loaded.stored_version, change, by_service=True):
         return  # someone else moved first
-    metrics.ACTIONS_APPLIED.labels(type=_ACTION_TYPES[type(action)]).inc()
+    metrics.count_action(action)
     if level is not None:
         metrics.BOT_MOVES.labels(level=level).inc()
 

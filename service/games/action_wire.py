@@ -1,5 +1,6 @@
 """The bodies of ``POST /v1/games/{game_id}/actions``: draw, discard, lay off. A view's ``legal``
-entries are these very bodies."""
+entries are these very bodies. Each body's ``type`` is its engine action's name
+(``engine.game.ACTION_NAMES``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import Annotated, Literal
 
 from msgspec import Meta
 
+from engine.analysis import MAX_HAND
+from engine.game.actions import ACTION_NAMES, Discard, Draw, LayOff
 from service.http.wire import Strict
 from service.vocabulary.wire import CardCode, Seat, Version
 
@@ -16,7 +19,7 @@ ExpectedVersion = Annotated[
 ]
 
 
-class DrawAction(Strict, frozen=True, tag="draw", tag_field="type", omit_defaults=True):
+class DrawAction(Strict, frozen=True, tag=ACTION_NAMES[Draw], tag_field="type", omit_defaults=True):
     """Take the top card of the stock or of a discard pile."""
 
     source: Literal["stock", "discard"]
@@ -31,7 +34,9 @@ class DrawAction(Strict, frozen=True, tag="draw", tag_field="type", omit_default
     expected_version: ExpectedVersion | None = None
 
 
-class DiscardAction(Strict, frozen=True, tag="discard", tag_field="type", omit_defaults=True):
+class DiscardAction(
+    Strict, frozen=True, tag=ACTION_NAMES[Discard], tag_field="type", omit_defaults=True
+):
     """Discard a card, ending the turn; with ``go_out`` declare the rest of the hand melded."""
 
     card: CardCode
@@ -48,13 +53,16 @@ class DiscardAction(Strict, frozen=True, tag="discard", tag_field="type", omit_d
     expected_version: ExpectedVersion | None = None
 
 
-class LayOffAction(Strict, frozen=True, tag="lay_off", tag_field="type", omit_defaults=True):
+class LayOffAction(
+    Strict, frozen=True, tag=ACTION_NAMES[LayOff], tag_field="type", omit_defaults=True
+):
     """Redemption only, on a last turn after someone went out, before the discard: lay a card
     off on meld number ``meld`` that seat ``seat`` has on the table."""
 
     card: CardCode
     seat: Seat
-    meld: Annotated[int, Meta(ge=0, le=30)]
+    meld: Annotated[int, Meta(ge=0, le=MAX_HAND)]
+    """No seat lays out more melds than a hand holds cards."""
     expected_version: ExpectedVersion | None = None
 
 

@@ -1,4 +1,5 @@
-"""The JSON shapes of a game's log (``GET /v1/games/{game_id}/log``, and each event's entry)."""
+"""The JSON shapes of a game's log (``GET /v1/games/{game_id}/log``, and each event's entry).
+Each entry's ``type`` is its engine action's name (``engine.game.ACTION_NAMES``)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from typing import Annotated, Literal
 
 from msgspec import Meta
 
+from engine.game.actions import ACTION_NAMES, CallEnd, Chosen, Discard, Draw, LayOff
 from service.http.wire import Out
 from service.vocabulary.wire import MAX_PLAYERS, CanonicalCard, GameId, Seat, Version
 
@@ -19,12 +21,12 @@ LogSeat = Annotated[
 ]
 
 
-class LoggedDraw(Out, frozen=True, tag="draw", tag_field="type"):
+class LoggedDraw(Out, frozen=True, tag=ACTION_NAMES[Draw], tag_field="type"):
     source: Literal["stock", "discard"]
     pile: Seat | None
 
 
-class LoggedDiscard(Out, frozen=True, tag="discard", tag_field="type"):
+class LoggedDiscard(Out, frozen=True, tag=ACTION_NAMES[Discard], tag_field="type"):
     go_out: bool
     pile: Annotated[
         Seat | None,
@@ -32,7 +34,7 @@ class LoggedDiscard(Out, frozen=True, tag="discard", tag_field="type"):
     ] = None
 
 
-class LoggedChosen(Out, frozen=True, tag="chosen", tag_field="type"):
+class LoggedChosen(Out, frozen=True, tag=ACTION_NAMES[Chosen], tag_field="type"):
     """Speed: the seat chose in the open call; what it chose stays secret until the call ends."""
 
 
@@ -49,7 +51,7 @@ class MoveOut(Out, frozen=True):
     ]
 
 
-class LoggedCallEnd(Out, frozen=True, tag="call_end", tag_field="type"):
+class LoggedCallEnd(Out, frozen=True, tag=ACTION_NAMES[CallEnd], tag_field="type"):
     """Speed: a call ended (its last seat chose, or the caller's time ran out); every choice
     revealed and applied at once, stock draws in play order from the dealer's left."""
 
@@ -59,7 +61,7 @@ class LoggedCallEnd(Out, frozen=True, tag="call_end", tag_field="type"):
     timed_out: bool
 
 
-class LoggedLayOff(Out, frozen=True, tag="lay_off", tag_field="type"):
+class LoggedLayOff(Out, frozen=True, tag=ACTION_NAMES[LayOff], tag_field="type"):
     seat: Seat
     meld: int
 

@@ -27,6 +27,7 @@ from service.http.route_policy import (
     from_answer,
     policy,
 )
+from service.vocabulary.wire import MAX_VERSION
 
 AnyRequest = Request[Any, Any, Any]
 
@@ -38,7 +39,7 @@ LogSince = Annotated[
     QueryParameter(
         name="since",
         ge=0,
-        le=2**31 - 1,
+        le=MAX_VERSION,
         description=(
             "Only the entries after this version (a page's `next_since`). Default: 0, from the "
             "first action."

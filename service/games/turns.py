@@ -49,7 +49,8 @@ async def take_turn(
             f"{loaded.state.version}",
             field="expected_version",
         )
-    change = acted(loaded, seat, action_from_wire(request), by_token=True)
+    action = action_from_wire(request)
+    change = acted(loaded, seat, action, by_token=True)
     assert change.state is not None
     response = _encoder.encode(view_of(game_id, change.state, seat, change.record))
     saved = None if retry is None else retry.saved(response)
@@ -64,5 +65,5 @@ async def take_turn(
             f"the game moved on from version {loaded.state.version} while this action was "
             "applied; load it again"
         )
-    metrics.ACTIONS_APPLIED.labels(type=request.__struct_config__.tag).inc()
+    metrics.count_action(action)
     return response

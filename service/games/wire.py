@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Final, Literal, get_args
+from typing import Annotated, Final, Literal
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from service.games.action_wire import ActionRequest
+from service.games.level_wire import BotLevel, BotLevelName
 from service.http.wire import Out, Strict
 from service.vocabulary.wire import (
     MAX_PLAYERS,
+    MAX_ROUNDS,
     MIN_PLAYERS,
     CanonicalCard,
     CanonicalRank,
@@ -27,23 +29,6 @@ from service.vocabulary.wire import (
     Version,
 )
 
-BotLevel = Literal["easy", "normal", "hard", "expert"]
-BotLevelName = Annotated[
-    str,
-    Meta(
-        min_length=1,
-        max_length=32,
-        description=(
-            "`easy`, `normal`, `hard` or `expert`, each measurably stronger than the one "
-            "before; any other level is a 422 listing these."
-        ),
-        # The document lists the levels; the service checks them itself, so that a wrong one
-        # is answered with the levels there are.
-        extra_json_schema={"enum": list(get_args(BotLevel))},
-    ),
-]
-"""A level as a seat spec names it: checked by the service, so that a wrong one is answered
-with the levels there are (``service.tables.waiting_tables.seat_spec``)."""
 TurnSeconds = Annotated[
     int,
     Meta(
@@ -166,7 +151,7 @@ class CreateGameRequest(Strict, frozen=True):
         ),
     ] = 0
     deal: Annotated[
-        Annotated[list[DealIn], Meta(max_length=22)] | None,
+        Annotated[list[DealIn], Meta(max_length=MAX_ROUNDS)] | None,
         Meta(
             description=(
                 "Given deals for some rounds (the others shuffled); every seat must be named. "

@@ -43,12 +43,19 @@ def _record_place(exc: Any) -> str | None:
     return path
 
 
-def _deal_field(exc: Any) -> str | None:
-    # A given deal arrives under "deal" in the body, keyed by round.
-    round_number = getattr(exc, "round", None)
-    if round_number is None:
-        return "deal" if exc.field in ("round", "deal") else str(exc.field)
-    return f"deal.{round_number}.{exc.field}"
+def deal_field(error: errors.DealError) -> str:
+    """Where a given deal is at fault, as the body names it (docs/records.md): the deal by its
+    place in ``deal`` and the part of it, ``deal[0].hands[1]``; a deal not placed in ``deal``
+    is named ``deal``, and a field of ``deal_from``'s by its own name (``rotate_seats``). The
+    one spelling, for a deal the service checks (``service.records.given``) and for one the
+    engine refuses as it deals (the map below)."""
+    field: str = error.field
+    index: int | None = getattr(error, "index", None)  # an error made without its constructor
+    whole = field in ("round", "deal")
+    if index is None:
+        return "deal" if whole or getattr(error, "round", None) is not None else field
+    at = f"deal[{index}]"
+    return at if whole else f"{at}.{field}"
 
 
 def _named(field: str) -> Callable[[Any], str | None]:
@@ -153,7 +160,7 @@ ENGINE_PROBLEMS: Final[dict[type[errors.EngineError], EngineProblem]] = {
         "A failed go-out these rules or this entry do not score",
         _own_field,
     ),
-    errors.DealError: EngineProblem(422, "bad-deal", "The given deal does not fit", _deal_field),
+    errors.DealError: EngineProblem(422, "bad-deal", "The given deal does not fit", deal_field),
     errors.NotationError: EngineProblem(
         422, "bad-record", "The record cannot be read", _record_place
     ),

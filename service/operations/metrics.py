@@ -7,6 +7,8 @@ from typing import Final
 
 from prometheus_client import Counter
 
+from engine.game import action_name
+
 GAMES_CREATED: Final = Counter("three_thirteen_games_created", "Games created", ["preset"])
 ACTIONS_APPLIED: Final = Counter("three_thirteen_actions_applied", "Game actions applied", ["type"])
 BOT_MOVES: Final = Counter(
@@ -24,3 +26,9 @@ REVIEWS_COMPUTED: Final = Counter(
     "three_thirteen_reviews_computed",
     "Reviews computed in this instance's worker processes (each once, however many asked)",
 )
+
+
+def count_action(action: object) -> None:
+    """Count an applied action, a person's or one the service made for a seat, under its one
+    name (``engine.game.ACTION_NAMES``: a request body's ``type``)."""
+    ACTIONS_APPLIED.labels(type=action_name(action)).inc()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import secrets
 import weakref
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
 import engine
 from engine import game
@@ -18,14 +18,12 @@ from engine.records import deal_from
 from engine.seeds import mixed_seed, new_secret
 from service.games import lifecycle as game_flow
 from service.games.wire import SEED_KEY_BYTES, CreateGameRequest, DealIn
+from service.http.engine_problems import deal_field
 from service.http.problems import GameNotFinished, GameNotFound, InvalidField, TableWaiting
 from service.records.deps import RecordServices
 from service.records.store import SEED_SECRET_KEY, RecordStore
 from service.vocabulary.to_engine import card_from_code
-
-SEED_LIMIT: Final = 2**63
-"""Mixed seeds are cut to the seeds the wire and the tables' records hold (63 bits: still past
-any search)."""
+from service.vocabulary.wire import SEED_LIMIT
 
 _secrets: weakref.WeakKeyDictionary[RecordStore, str] = weakref.WeakKeyDictionary()
 
@@ -130,10 +128,9 @@ def _given(deals: list[DealIn], rules: engine.Rules, players: int) -> dict[int, 
         upcards = _cards(deal.upcards or [], f"{at}.upcards")
         one = game.Deal(hands, upcard, _cards(deal.stock, f"{at}.stock"), upcards)
         try:
-            check_deal(rules, players, deal.round, one)
+            check_deal(rules, players, deal.round, one, index=index)
         except DealError as error:
-            field = at if error.field in ("round", "deal") else f"{at}.{error.field}"
-            raise InvalidField(str(error), field=field) from None
+            raise InvalidField(str(error), field=deal_field(error)) from None
         given[deal.round] = one
     return given
 

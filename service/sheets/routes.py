@@ -26,11 +26,15 @@ from service.sheets import pages as sheet_pages
 from service.sheets import wire as sheet_wire
 from service.sheets.deps import AppSheetServices
 from service.sheets.lifecycle import SHEETS_PATH, Editor
+from service.vocabulary.wire import MAX_ROUNDS
 
 AnyRequest = Request[Any, Any, Any]
 
 RoundInPath = Annotated[
-    int, PathParameter(ge=1, le=23, description="The round, 1 first (the tie-break round last).")
+    int,
+    PathParameter(
+        ge=1, le=MAX_ROUNDS + 1, description="The round, 1 first (the tie-break round last)."
+    ),
 ]
 Paper = Annotated[
     sheet_pages.Paper,

@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 
 from msgspec import Meta
 
+from engine.analysis import MAX_HAND
 from service.http.wire import Out, Strict
 from service.vocabulary.wire import (
     MAX_PLAYERS,
@@ -60,7 +61,7 @@ class EntryIn(Strict, frozen=True):
     and ``points`` (its score as counted at the table, taken as given)."""
 
     seat: Seat
-    cards: Annotated[list[CardCode], Meta(max_length=30)] | None = None
+    cards: Annotated[list[CardCode], Meta(max_length=MAX_HAND)] | None = None
     points: GivenPoints | None = None
     failed_go_outs: FailedGoOuts = 0
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from msgspec import Meta
 
-from service.games.wire import BotLevel, GameView
+from engine.rule_checks import Turns
+from service.games.level_wire import BotLevel
+from service.games.wire import GameView
 from service.http.wire import Out, Strict
 from service.vocabulary.wire import Count, GameId, PlayerName, Seat
 
@@ -58,7 +60,7 @@ class TableOut(Out, frozen=True):
     seats_taken: Count
     seats_open: Count
     turns: Annotated[
-        Literal["in_turn", "speed"],
+        Turns,
         Meta(description="`speed`: a 3-13 Speed table, every seat choosing at once each call."),
     ] = "in_turn"
 

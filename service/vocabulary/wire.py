@@ -10,8 +10,9 @@ from typing import Annotated, Final, Literal
 
 from msgspec import UNSET, Meta, UnsetType
 
-from engine import rule_checks
+from engine import rule_checks, rules
 from engine.analysis import MAX_HAND
+from engine.names import MAX_COMBINING_MARKS, MAX_DISPLAY_NAME
 from service.http.wire import Out, Strict
 from service.vocabulary.names import NAME_PATTERN
 
@@ -25,6 +26,17 @@ MAX_PLAYERS: Final = rule_checks.MAX_SEATS
 MAX_DECKS: Final = rule_checks.MAX_DECKS
 MAX_JOKERS: Final = rule_checks.MAX_JOKERS
 MAX_POINTS: Final = rule_checks.MAX_POINTS
+MAX_WILDS_PER_MELD: Final = rule_checks.MAX_WILDS_PER_MELD
+MAX_ROUNDS: Final = rules.MAX_ROUNDS
+"""The most rounds any schedule deals."""
+MAX_GAME_HAND: Final = rules.MAX_DEALT + 1
+"""The most cards a seat holds in a game: the largest hand dealt, and the card it draws."""
+FACE_CARDS: Final = rule_checks.FACE_CARDS
+MAX_VERSION: Final = 2**31 - 1
+"""The service's bound on a game's version (a stream's ``Last-Event-ID``, a log's ``since``)."""
+SEED_LIMIT: Final = 2**63
+"""Seeds are below 2**63: the wire's, and the mixed seeds the tables' records hold (63 bits,
+still past any search)."""
 
 # -- reusable constraints -------------------------------------------------------------------------
 
@@ -75,20 +87,21 @@ Hand = Annotated[
     ),
 ]
 """As many cards as the analyser takes (the engine's ``MAX_HAND``)."""
-RoundNumber = Annotated[int, Meta(ge=1, le=22, description="A round, 1 first.")]
+RoundNumber = Annotated[int, Meta(ge=1, le=MAX_ROUNDS, description="A round, 1 first.")]
 Seat = Annotated[int, Meta(ge=0, le=MAX_PLAYERS - 1, description="A seat number, 0 first.")]
 Count = Annotated[int, Meta(ge=0)]
 Points = Annotated[int, Meta(ge=0, le=MAX_POINTS)]
-Version = Annotated[int, Meta(ge=0, le=2**31 - 1)]
+Version = Annotated[int, Meta(ge=0, le=MAX_VERSION)]
 PlayerName = Annotated[
     str,
     Meta(
         min_length=1,
-        max_length=40,
+        max_length=MAX_DISPLAY_NAME,
         pattern=NAME_PATTERN,
         description=(
             "A display name: no control, format (zero-width, bidirectional) or separator "
-            "characters, at most 3 combining marks on a letter; kept in Unicode NFC."
+            f"characters, at most {MAX_COMBINING_MARKS} combining marks on a letter; kept in "
+            "Unicode NFC."
         ),
     ),
 ]
@@ -96,7 +109,7 @@ Seed = Annotated[
     int,
     Meta(
         ge=0,
-        le=2**63 - 1,
+        le=SEED_LIMIT - 1,
         description=(
             "Makes the shuffles reproducible, for tests and replays: every view then says "
             "`seeded: true`. A seed gives the deal away (a small one is found from one seat's "
@@ -105,7 +118,7 @@ Seed = Annotated[
     ),
 ]
 GameId = Annotated[str, Meta(description="The game's id.", examples=["3q0cYFz2R1mA5lVt"])]
-PresetName = Literal["classic", "online", "five-crowns"]
+PresetName = rules.PresetName
 
 
 # -- rules ----------------------------------------------------------------------------------------
@@ -117,33 +130,35 @@ class RulesOverrides(Strict, frozen=True):
     every field present, and are accepted back as they are."""
 
     preset: PresetName = "classic"
-    suits: Literal[4, 5] | UnsetType = UNSET
-    low_rank: Literal[1, 3] | UnsetType = UNSET
+    suits: rule_checks.Suits | UnsetType = UNSET
+    low_rank: rule_checks.LowRank | UnsetType = UNSET
     decks: Annotated[int, Meta(ge=1, le=MAX_DECKS)] | UnsetType | None = UNSET
     jokers: Annotated[int, Meta(ge=0, le=MAX_JOKERS)] | UnsetType = UNSET
     min_players: Annotated[int, Meta(ge=MIN_PLAYERS, le=MAX_PLAYERS)] | UnsetType = UNSET
     max_players: Annotated[int, Meta(ge=MIN_PLAYERS, le=MAX_PLAYERS)] | UnsetType = UNSET
-    aces: Literal["low", "high_or_low"] | UnsetType = UNSET
+    aces: rule_checks.AceMode | UnsetType = UNSET
     all_wild_melds: bool | UnsetType = UNSET
-    max_wilds_per_meld: Annotated[int, Meta(ge=1, le=64)] | UnsetType | None = UNSET
+    max_wilds_per_meld: Annotated[int, Meta(ge=1, le=MAX_WILDS_PER_MELD)] | UnsetType | None = UNSET
     ace_points: Points | UnsetType = UNSET
-    face_points: Annotated[list[Points], Meta(min_length=3, max_length=3)] | UnsetType = UNSET
+    face_points: (
+        Annotated[list[Points], Meta(min_length=FACE_CARDS, max_length=FACE_CARDS)] | UnsetType
+    ) = UNSET
     joker_points: Points | UnsetType = UNSET
     wild_points: Points | UnsetType | None = UNSET
-    going_out_bonus: Literal[0, -5, -10, "minus_wild"] | UnsetType = UNSET
-    failed_go_out: Literal["reject", "penalty"] | UnsetType = UNSET
+    going_out_bonus: rule_checks.GoingOutBonus | UnsetType = UNSET
+    failed_go_out: rule_checks.FailedGoOut | UnsetType = UNSET
     failed_go_out_penalty: Points | UnsetType = UNSET
     first_lap_go_out: bool | UnsetType = UNSET
     doubled_late_rounds: bool | UnsetType = UNSET
-    schedule: Literal["up", "down", "up_down", "extended"] | UnsetType = UNSET
+    schedule: rule_checks.Schedule | UnsetType = UNSET
     double_naughts: bool | UnsetType = UNSET
-    discard_piles: Literal["shared", "per_player"] | UnsetType = UNSET
+    discard_piles: rule_checks.DiscardPiles | UnsetType = UNSET
     redemption: bool | UnsetType = UNSET
-    stock_exhausted: Literal["reshuffle", "end_round"] | UnsetType = UNSET
-    tie: Literal["shared", "tiebreak"] | UnsetType = UNSET
+    stock_exhausted: rule_checks.StockExhausted | UnsetType = UNSET
+    tie: rule_checks.TieRule | UnsetType = UNSET
     discard_drawn_upcard: bool | UnsetType = UNSET
-    turns: Literal["in_turn", "speed"] | UnsetType = UNSET
-    joker_discards: Literal["own_pile", "any_pile"] | UnsetType = UNSET
+    turns: rule_checks.Turns | UnsetType = UNSET
+    joker_discards: rule_checks.JokerDiscards | UnsetType = UNSET
 
 
 RulesSpec = Annotated[

@@ -28,7 +28,7 @@ from engine.seeds import mixed_seed
 from service.app import create_app
 from service.games import calls
 from service.games.records import GameRecord
-from service.records.given import SEED_LIMIT
+from service.vocabulary.wire import SEED_LIMIT
 from tests.service.bots.test_bot_seats import (
     FAST_SWEEPS,
     WAIT_SECONDS,

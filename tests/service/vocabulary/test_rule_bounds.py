@@ -8,7 +8,14 @@ from typing import Any
 import pytest
 
 import engine
-from service.vocabulary.wire import MAX_DECKS, MAX_JOKERS, MAX_PLAYERS, MAX_POINTS, MIN_PLAYERS
+from service.vocabulary.wire import (
+    MAX_DECKS,
+    MAX_JOKERS,
+    MAX_PLAYERS,
+    MAX_POINTS,
+    MAX_WILDS_PER_MELD,
+    MIN_PLAYERS,
+)
 
 
 def rules(**options: Any) -> engine.Rules:
@@ -24,6 +31,7 @@ def rules(**options: Any) -> engine.Rules:
         ("min_players", MIN_PLAYERS, MIN_PLAYERS - 1, "max_players"),  # the engine names the pair
         ("ace_points", MAX_POINTS, MAX_POINTS + 1, "ace_points"),
         ("joker_points", MAX_POINTS, MAX_POINTS + 1, "joker_points"),
+        ("max_wilds_per_meld", MAX_WILDS_PER_MELD, MAX_WILDS_PER_MELD + 1, "max_wilds_per_meld"),
     ],
 )
 def test_each_bound_is_where_the_engine_draws_it(
