@@ -1,8 +1,10 @@
 """Shared pytest plugins (fixtures that more than one test directory uses), and a guard against
 testing modules compiled from older sources."""
 
+import importlib
 import importlib.machinery
 import importlib.util
+import itertools
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -72,7 +74,14 @@ def _seeded_games_deal_alike_in_every_run(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A deployment without ``SEED_SECRET`` makes one at random on first need, and mixes every
-    game's seed with it; under test that secret is the same in every app, so a seeded game deals
-    alike in every run (``test_records_api`` sets secrets of its own where it compares them)."""
-    if request.node.path.parent.name in ("service", "contract"):
+    game's seed with it and with a seed key made at random for each create that brings none;
+    under test that secret is the same in every app and the seed keys come in the same order in
+    every run of a test (each create still its own), so a seeded game deals alike in every run
+    (``test_records_api`` sets secrets of its own where it compares them)."""
+    parts = request.node.path.relative_to(ROOT).parts
+    if parts[:2] in (("tests", "service"), ("tests", "contract")):
         monkeypatch.setattr("service.records.given.new_secret", lambda: "the tests' seed secret")
+        numbers = itertools.count()
+        monkeypatch.setattr(
+            "service.records.given.new_seed_key", lambda: f"tests-seed-key-{next(numbers):07d}"
+        )

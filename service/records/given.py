@@ -41,6 +41,11 @@ async def deployment_secret(services: RecordServices) -> str:
     return known
 
 
+def new_seed_key() -> str:
+    """A creator's seed key: 128 random bits, URL-safe base64 without padding."""
+    return secrets.token_urlsafe(SEED_KEY_BYTES)
+
+
 class Seeded(NamedTuple):
     """What the engine shuffles with for a client's seed, and the key that deals it again."""
 
@@ -59,7 +64,7 @@ async def seeded(services: RecordServices, seed: int | None, seed_key: str | Non
                 "seed_key: a seed_key goes with the seed it was made for", field="seed_key"
             )
         return Seeded(None, None)
-    key = seed_key or secrets.token_urlsafe(SEED_KEY_BYTES)
+    key = seed_key or new_seed_key()
     secret = await deployment_secret(services)
     return Seeded(mixed_seed(seed, f"{secret}/{key}") % SEED_LIMIT, key)
 
