@@ -27,6 +27,7 @@ from engine.records import (
 )
 from service.games import lifecycle as game_flow
 from service.games import records as game_records
+from service.http.body_limits import check_json_limits, check_number_digits
 from service.http.dependencies import Services
 from service.http.problems import GameNotFinished, ServiceProblem
 from service.records.store import record_key, review_key
@@ -89,7 +90,9 @@ def replayed(body: bytes, text: bool) -> GameState:
     except UnicodeDecodeError as error:
         raise NotationError(f"the record is not UTF-8 text: {error.reason}") from None
     if text:
+        check_number_digits(body)
         return import_text(decoded)
+    check_json_limits(body)
     try:
         value = json.loads(decoded)
     except json.JSONDecodeError as error:

@@ -9,6 +9,7 @@ from litestar.params import FromPath, HeaderParameter, QueryParameter
 
 from engine.records import MAX_RECORD_BYTES
 from service.games.routes import LOG_PAGE_MAX, LogSince
+from service.http.body_limits import MAX_JSON_DEPTH, MAX_NUMBER_DIGITS
 from service.http.dependencies import AppServices
 from service.http.openapi_declarations import problems
 from service.records import logic
@@ -88,7 +89,9 @@ class RecordsController(Controller):
             "kept under (as long as a game, `GAME_TTL`) and the result the replay reached, or "
             "a 422 whose `field` names the first line (`line 12`) or JSON path "
             "(`rounds[2].actions[5]`) that is not legal: a card not in hand, an action out of "
-            "turn, a score that does not match. Nothing is kept then."
+            "turn, a score that does not match. Nothing is kept then. A JSON body nested "
+            f"deeper than {MAX_JSON_DEPTH} or with a number of more than {MAX_NUMBER_DIGITS} "
+            "digits is a 422 naming the limit."
         ),
         request_max_body_size=MAX_RECORD_BYTES,
         responses=problems(413, 422, 503),
