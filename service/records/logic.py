@@ -27,9 +27,11 @@ from engine.records import (
 )
 from service.games import lifecycle as game_flow
 from service.games import records as game_records
+from service.http import idempotency
 from service.http.body_limits import check_json_limits, check_number_digits
 from service.http.dependencies import Services
-from service.http.problems import GameNotFinished, ServiceProblem
+from service.http.idempotency import Retry, SavedAnswer
+from service.http.problems import GameNotFinished, IdempotencyKeyReused, ServiceProblem
 from service.records.store import record_key, review_key
 from service.records.wire import (
     DecisionOut,
@@ -103,14 +105,43 @@ def replayed(body: bytes, text: bool) -> GameState:
     return import_json(value)
 
 
-async def import_record(services: Services, body: bytes, *, text: bool) -> RecordImported:
-    """Replays the record and keeps the game it replays to; nothing is kept when it does not."""
+async def import_record(
+    services: Services, body: bytes, *, text: bool, retry: Retry | None = None
+) -> SavedAnswer:
+    """Replays the record and keeps the game it replays to; nothing is kept when it does not.
+    With an Idempotency-Key (``retry``) the record's id is the key's and the answer is saved
+    in the record's own write: a retry is answered again and keeps no second record."""
+    if retry is not None:
+        saved = await services.records.recall(
+            record_key(idempotency.derived_id(retry)), retry.stored_key
+        )
+        if saved is not None:
+            return retry.replayed(saved)
     state = replayed(body, text)
+    stored = game.dumps(state)
     while True:
-        record_id = game_records.new_game_id()
-        stored = game.dumps(state)
-        if await services.records.put_new(record_key(record_id), stored) == stored:
-            break  # 96 random bits: another record under this id practically never
+        record_id = game_records.new_game_id() if retry is None else idempotency.derived_id(retry)
+        answer = SavedAnswer(b"", idempotency.encoded(_imported(record_id, state)), 201)
+        saving = None if retry is None else retry.saved(answer.body, answer.status)
+        kept = await services.records.put_new(record_key(record_id), stored, idempotency=saving)
+        if kept == stored:
+            return answer
+        if retry is not None:  # the first attempt (or another body under this key) kept its own
+            return await _imported_before(services, record_id, retry)
+        # 96 random bits: another record under this id practically never
+
+
+async def _imported_before(services: Services, record_id: str, retry: Retry) -> SavedAnswer:
+    data = await services.records.recall(record_key(record_id), retry.stored_key)
+    if data is None:  # the answer expired before the record did
+        raise IdempotencyKeyReused(
+            "this Idempotency-Key imported a record whose answer is no longer kept: use a new key",
+            field="Idempotency-Key",
+        )
+    return retry.replayed(data)
+
+
+def _imported(record_id: str, state: GameState) -> RecordImported:
     return RecordImported(
         record_id=record_id,
         players=list(state.players),

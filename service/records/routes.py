@@ -9,8 +9,10 @@ from litestar.params import FromPath, HeaderParameter, QueryParameter
 
 from engine.records import MAX_RECORD_BYTES
 from service.games.routes import LOG_PAGE_MAX, LogSince
+from service.http import idempotency
 from service.http.body_limits import MAX_JSON_DEPTH, MAX_NUMBER_DIGITS
 from service.http.dependencies import AppServices
+from service.http.idempotency import IdempotencyKey
 from service.http.openapi_declarations import problems
 from service.records import logic
 from service.records.wire import RecordImported, RecordJson, ReviewOut
@@ -89,18 +91,24 @@ class RecordsController(Controller):
             "kept under (as long as a game, `GAME_TTL`) and the result the replay reached, or "
             "a 422 whose `field` names the first line (`line 12`) or JSON path "
             "(`rounds[2].actions[5]`) that is not legal: a card not in hand, an action out of "
-            "turn, a score that does not match. Nothing is kept then. A JSON body nested "
-            f"deeper than {MAX_JSON_DEPTH} or with a number of more than {MAX_NUMBER_DIGITS} "
-            "digits is a 422 naming the limit."
+            "turn, a score that does not match. Nothing is kept then. With an `Idempotency-Key`, "
+            "a retry is answered the first import's record again and keeps no other. A JSON "
+            f"body nested deeper than {MAX_JSON_DEPTH} or with a number of more than "
+            f"{MAX_NUMBER_DIGITS} digits is a 422 naming the limit."
         ),
         request_max_body_size=MAX_RECORD_BYTES,
         responses=problems(413, 422, 503),
         status_code=201,
     )
-    async def import_record(self, services: AppServices, request: AnyRequest) -> RecordImported:
+    async def import_record(
+        self, services: AppServices, request: AnyRequest, idempotency_key: IdempotencyKey = None
+    ) -> Response[RecordImported]:
         body = await request.body()
         text = request.content_type[0] == _TEXT
-        return await logic.import_record(services, body, text=text)
+        retry = idempotency.retry_of("importRecord", idempotency_key, (text, body))
+        return idempotency.answered(
+            await logic.import_record(services, body, text=text, retry=retry)
+        )
 
     @get(
         "/games/{game_id:str}/review",

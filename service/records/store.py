@@ -4,7 +4,9 @@ deployment's seed secret, each a value written once under its key. In this proce
 
 A value is never changed once written (a review is computed once; a record, once imported, is
 what it is), so the one write is "set unless set": two instances racing to write a review or the
-seed secret both read back the one that won.
+seed secret both read back the one that won. An import sent with an ``Idempotency-Key`` saves
+its answer in that same write, beside the record (``service.http.idempotency``): the answer is
+kept when the record is, and never without it.
 """
 
 from __future__ import annotations
@@ -27,9 +29,21 @@ def review_key(kind: str, some_id: str) -> str:
 
 
 class RecordStore(Protocol):
-    async def put_new(self, key: str, value: bytes, *, expires: bool = True) -> bytes:
+    async def put_new(
+        self,
+        key: str,
+        value: bytes,
+        *,
+        expires: bool = True,
+        idempotency: tuple[str, bytes] | None = None,
+    ) -> bytes:
         """Store ``value`` under ``key`` unless a value is there; the value kept either way.
-        ``expires``: kept for the games' time to live (``GAME_TTL``), else for good."""
+        ``expires``: kept for the games' time to live (``GAME_TTL``), else for good. With
+        ``idempotency`` = (saved key, saved answer), the answer is saved beside ``key`` in the
+        same step (for ``IDEMPOTENCY_TTL``, no longer than the value), only if ``value`` is."""
+
+    async def recall(self, key: str, saved_key: str) -> bytes | None:
+        """The answer saved beside ``key`` under ``saved_key``, or None."""
 
     async def get(self, key: str) -> bytes | None:
         """The value under ``key``, or None (never written, or expired)."""
@@ -40,15 +54,28 @@ class MemoryRecordStore:
     is ``StoreFull``, a 503: imported records are up to 2 MiB each). Safe under asyncio: nothing
     awaits between reading and writing."""
 
-    def __init__(self, *, ttl: float, max_values: int | None = None) -> None:
+    def __init__(
+        self, *, ttl: float, max_values: int | None = None, idempotency_ttl: float = 86400
+    ) -> None:
         self._ttl = ttl
         self._max_values = max_values
+        self._idempotency_ttl = idempotency_ttl
         self._values: dict[str, tuple[bytes, float]] = {}
+        self._saved: dict[tuple[str, str], tuple[bytes, float]] = {}
 
-    async def put_new(self, key: str, value: bytes, *, expires: bool = True) -> bytes:
+    async def put_new(
+        self,
+        key: str,
+        value: bytes,
+        *,
+        expires: bool = True,
+        idempotency: tuple[str, bytes] | None = None,
+    ) -> bytes:
         now = time.monotonic()
         for gone in [k for k, (_, until) in self._values.items() if until < now]:
             del self._values[gone]
+        for gone_saved in [k for k, (_, until) in self._saved.items() if until < now]:
+            del self._saved[gone_saved]
         kept = self._values.get(key)
         if kept is not None:
             return kept[0]
@@ -57,11 +84,21 @@ class MemoryRecordStore:
                 f"this instance keeps {self._max_values} records and reviews, its limit: try "
                 "again once some have expired"
             )
-        self._values[key] = (value, now + self._ttl if expires else float("inf"))
+        until = now + self._ttl if expires else float("inf")
+        self._values[key] = (value, until)
+        if idempotency is not None:
+            saved_key, answer = idempotency
+            self._saved[key, saved_key] = (answer, min(until, now + self._idempotency_ttl))
         return value
 
     async def get(self, key: str) -> bytes | None:
         entry = self._values.get(key)
+        if entry is None or entry[1] < time.monotonic():
+            return None
+        return entry[0]
+
+    async def recall(self, key: str, saved_key: str) -> bytes | None:
+        entry = self._saved.get((key, saved_key))
         if entry is None or entry[1] < time.monotonic():
             return None
         return entry[0]

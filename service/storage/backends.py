@@ -80,5 +80,9 @@ def memory_backends_beside(games: MemoryStore, settings: Settings) -> Backends:
             max_sheets=settings.max_sheets,
         ),
         rate_limits=LitestarMemoryStore(),
-        records=MemoryRecordStore(ttl=settings.game_ttl, max_values=settings.max_games),
+        records=MemoryRecordStore(
+            ttl=settings.game_ttl,
+            max_values=settings.max_games,
+            idempotency_ttl=settings.idempotency_ttl,
+        ),
     )
