@@ -1,24 +1,20 @@
-"""Records and reviews through the store: a game's record, a record imported by replay, and
-the review of a finished game or an imported record, computed once in a worker process and kept.
+"""Records and reviews through the store: a game's record, a record imported by replay (in a
+worker process: ``service.records.imports``), and the review of a finished game or an imported
+record, computed once in a worker process and kept.
 """
 
 from __future__ import annotations
 
 import datetime
-import json
 from typing import Any, Final
 
 import msgspec
 
 from engine import game
-from engine.errors import NotationError
-from engine.game import GameState
 from engine.records import (
     GameRecord,
     GameReview,
     Tally,
-    import_json,
-    import_text,
     print_record,
     record_json,
     record_of,
@@ -28,10 +24,10 @@ from engine.records import (
 from service.games import lifecycle as game_flow
 from service.games import records as game_records
 from service.http import idempotency
-from service.http.body_limits import check_json_limits, check_number_digits
 from service.http.dependencies import Services
 from service.http.idempotency import Retry, SavedAnswer
 from service.http.problems import GameNotFinished, IdempotencyKeyReused, ServiceProblem
+from service.records import imports
 from service.records.store import record_key, review_key
 from service.records.wire import (
     DecisionOut,
@@ -84,27 +80,6 @@ def record_body(record: GameRecord, next_since: int | None = None) -> dict[str, 
     return body
 
 
-def replayed(body: bytes, text: bool) -> GameState:
-    """The game a record's body replays to, from the text notation or the JSON form;
-    ``NotationError`` or ``RecordNotLegal`` (a 422 naming the line or path) when it does not."""
-    try:
-        decoded = body.decode()
-    except UnicodeDecodeError as error:
-        raise NotationError(f"the record is not UTF-8 text: {error.reason}") from None
-    if text:
-        check_number_digits(body)
-        return import_text(decoded)
-    check_json_limits(body)
-    try:
-        value = json.loads(decoded)
-    except json.JSONDecodeError as error:
-        raise NotationError(
-            f"the body is not JSON (send the text notation as text/plain): {error.msg}",
-            path=f"line {error.lineno} column {error.colno}",
-        ) from None
-    return import_json(value)
-
-
 async def import_record(
     services: Services, body: bytes, *, text: bool, retry: Retry | None = None
 ) -> SavedAnswer:
@@ -117,11 +92,13 @@ async def import_record(
         )
         if saved is not None:
             return retry.replayed(saved)
-    state = replayed(body, text)
-    stored = game.dumps(state)
+    outcome = await services.analyses.run(imports.replayed_record, body, text)
+    if isinstance(outcome, imports.Refusal):
+        raise outcome.error()
+    stored = outcome.stored
     while True:
         record_id = game_records.new_game_id() if retry is None else idempotency.derived_id(retry)
-        answer = SavedAnswer(b"", idempotency.encoded(_imported(record_id, state)), 201)
+        answer = SavedAnswer(b"", idempotency.encoded(_imported(record_id, outcome)), 201)
         saving = None if retry is None else retry.saved(answer.body, answer.status)
         kept = await services.records.put_new(record_key(record_id), stored, idempotency=saving)
         if kept == stored:
@@ -141,14 +118,14 @@ async def _imported_before(services: Services, record_id: str, retry: Retry) -> 
     return retry.replayed(data)
 
 
-def _imported(record_id: str, state: GameState) -> RecordImported:
+def _imported(record_id: str, replayed: imports.Replayed) -> RecordImported:
     return RecordImported(
         record_id=record_id,
-        players=list(state.players),
-        status=state.status,
-        rounds=state.deal,
-        totals=list(state.totals),
-        winners=None if state.winners is None else list(state.winners),
+        players=replayed.players,
+        status=replayed.status,
+        rounds=replayed.rounds,
+        totals=replayed.totals,
+        winners=replayed.winners,
     )
 
 

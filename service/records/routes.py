@@ -15,6 +15,7 @@ from service.http.dependencies import AppServices
 from service.http.idempotency import IdempotencyKey
 from service.http.openapi_declarations import problems
 from service.records import logic
+from service.records.imports import MAX_IMPORT_VERSIONS
 from service.records.wire import RecordImported, RecordJson, ReviewOut
 
 AnyRequest = Request[Any, Any, Any]
@@ -86,8 +87,11 @@ class RecordsController(Controller):
         description=(
             "The body is a whole record, in the JSON form (`Content-Type: application/json`) "
             "or the text notation (`text/plain`), at most "
-            f"{MAX_RECORD_BYTES // (1024 * 1024)} MiB ({MAX_RECORD_BYTES} bytes; 413 beyond). "
-            "It is replayed under its rules from its own deals: 201 with the `record_id` it is "
+            f"{MAX_RECORD_BYTES // (1024 * 1024)} MiB ({MAX_RECORD_BYTES} bytes; 413 beyond) "
+            f"and {MAX_IMPORT_VERSIONS} actions (413 `record-too-long` beyond, before any is "
+            "replayed). "
+            "It is replayed under its rules from its own deals, in a worker process (503 with "
+            "`Retry-After` while they are all busy): 201 with the `record_id` it is "
             "kept under (as long as a game, `GAME_TTL`) and the result the replay reached, or "
             "a 422 whose `field` names the first line (`line 12`) or JSON path "
             "(`rounds[2].actions[5]`) that is not legal: a card not in hand, an action out of "
@@ -97,7 +101,17 @@ class RecordsController(Controller):
             f"{MAX_NUMBER_DIGITS} digits is a 422 naming the limit."
         ),
         request_max_body_size=MAX_RECORD_BYTES,
-        responses=problems(413, 422, 503),
+        responses=problems(
+            413,
+            422,
+            503,
+            descriptions={
+                413: "The body is larger than MAX_RECORD_BYTES, or the record holds more "
+                "actions than MAX_IMPORT_VERSIONS",
+                503: "The import's worker processes are all busy, or the store cannot be "
+                "reached or is full; see Retry-After",
+            },
+        ),
         status_code=201,
     )
     async def import_record(
