@@ -20,6 +20,7 @@ from service.bots.holdings import BotGameHoldings
 from service.bots.tasks import BotTasks
 from service.games.decoded_cache import DecodedGames
 from service.http.client_address import TrustedProxies
+from service.records.finished_cache import FinishedRecords
 from service.records.store import MemoryRecordStore, RecordStore
 from service.settings import Settings
 from service.sheets.store import SheetStore
@@ -49,6 +50,8 @@ class Services:
     """The score sheets, beside the games."""
     records: RecordStore = field(default_factory=lambda: MemoryRecordStore(ttl=7 * 86400))
     """Imported records, reviews and the seed secret (``service.records``), beside the games."""
+    finished_records: FinishedRecords = field(default_factory=FinishedRecords)
+    """Finished games' records read lately, decoded (``service.records.finished``)."""
     bot_games: BotGameHoldings = field(default_factory=lambda: BotGameHoldings(0))
     """Each client's games of bots only in play here, bounded (``service.bots.holdings``)."""
     shared_slices: SharedSlices = field(default_factory=SharedSlices)

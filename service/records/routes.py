@@ -14,7 +14,7 @@ from service.http.body_limits import MAX_JSON_DEPTH, MAX_NUMBER_DIGITS
 from service.http.dependencies import AppServices
 from service.http.idempotency import IdempotencyKey
 from service.http.openapi_declarations import problems
-from service.records import logic
+from service.records import finished, logic
 from service.records.imports import MAX_IMPORT_VERSIONS
 from service.records.wire import RecordImported, RecordJson, ReviewOut
 
@@ -62,7 +62,8 @@ class RecordsController(Controller):
             "its deal and result, its actions are those after version `since`, at most `limit` "
             "in all, and `next_since` (JSON) is the `since` of the next page, absent on "
             "the last. The text form pages the same way and ends with a comment line "
-            "`; next_since N` when more follow; only the whole action list imports."
+            "`; next_since N` when more follow; only the whole action list imports. A finished "
+            "game's record is made once and kept (as long as the game)."
         ),
         responses=problems(404, 409, 422, 503),
     )
@@ -74,11 +75,11 @@ class RecordsController(Controller):
         since: LogSince = 0,
         limit: RecordLimit = None,
     ) -> Response[RecordJson]:
-        record, next_since = logic.page(await logic.game_record(services, game_id), since, limit)
-        if accept is not None and _TEXT in accept:
-            text = logic.record_text(record, next_since)
-            return Response(text, media_type=f"{_TEXT}; charset=utf-8")  # type: ignore[arg-type]
-        return Response(logic.record_body(record, next_since))
+        text = accept is not None and _TEXT in accept
+        body = await finished.record_answer(services, game_id, text=text, since=since, limit=limit)
+        if text:
+            return Response(body, media_type=f"{_TEXT}; charset=utf-8")  # type: ignore[arg-type]
+        return Response(body, media_type="application/json")  # type: ignore[arg-type]
 
     @post(
         "/records",

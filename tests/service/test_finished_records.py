@@ -1,0 +1,93 @@
+"""A finished game's record is made once and kept (``service.records.finished``): once read,
+the whole record in either form is answered from the records store (on any instance sharing
+it) and its pages from the process' own copy, never built from the game again; a game still
+played is built at every read, as it changes. In memory, and on Redis with two apps."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from engine import game
+from engine.game import GameState
+from service.games import records as game_records
+from service.http.app import create_app
+from service.records import logic
+from service.settings import Settings
+from tests.service.long_records import long_finished_game
+
+Client = TestClient[Litestar]
+TEXT = {"Accept": "text/plain"}
+
+
+@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
+def pair(request: pytest.FixtureRequest) -> Iterator[tuple[Client, Client]]:
+    if request.param == "memory":
+        with TestClient(create_app(Settings())) as only:
+            yield only, only
+        return
+    settings = Settings(redis_url=request.getfixturevalue("redis_url"), game_ttl=600)
+    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
+        yield one, two
+
+
+def stored_game(client: Client, state: GameState) -> str:
+    """Keep ``state`` as a game of the instance's store, as a finished game is kept."""
+    game_id = game_records.new_game_id()
+    parts = game.dumps_parts(state, game.Sealed(0, 0))
+    record = game_records.GameRecord(
+        state=parts.head, token_hashes=(b"",) * len(state.players), created=0.0
+    )
+    store = client.app.state["services"].store
+    encoded = game_records.encode_record(record)
+    segments = game_records.segments_of(parts)
+    client.blocking_portal.call(lambda: store.create(game_id, encoded, segments=segments))
+    return game_id
+
+
+def test_a_finished_game_s_record_is_built_once(
+    pair: tuple[Client, Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one, two = pair
+    game_id = stored_game(one, long_finished_game(200))
+    path = f"/v1/games/{game_id}/record"
+    first_json = one.get(path)
+    first_text = one.get(path, headers=TEXT)
+    first_page = one.get(path, params={"since": 100, "limit": 10})
+    assert [r.status_code for r in (first_json, first_text, first_page)] == [200] * 3
+    built: list[str] = []
+
+    async def not_again(services: Any, some_id: str) -> Any:
+        built.append(some_id)
+        raise AssertionError("the record was built again")
+
+    monkeypatch.setattr(logic, "game_record", not_again)
+    for client in (one, two):
+        assert client.get(path).content == first_json.content
+        assert client.get(path, headers=TEXT).text == first_text.text
+    page = one.get(path, params={"since": 100, "limit": 10})
+    assert page.json() == first_page.json()
+    assert len([e for r in page.json()["rounds"] for e in r["actions"]]) == 10
+    assert built == []
+
+
+def test_a_game_in_play_is_built_at_every_read(client: Client) -> None:
+    created = client.post("/v1/games", json={"players": [{"name": "A"}, {"name": "B"}]})
+    game_id = created.json()["game_id"]
+    path = f"/v1/games/{game_id}/record"
+    before = client.get(path).json()
+    turn = created.json()["view"]["turn"]
+    token = created.json()["seats"][turn]["token"]
+    drawn = client.post(
+        f"/v1/games/{game_id}/actions",
+        json={"type": "draw", "source": "stock"},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert drawn.status_code == 200, drawn.text
+    after = client.get(path).json()
+    actions = [len(r["actions"]) for r in (before["rounds"][-1], after["rounds"][-1])]
+    assert actions[1] == actions[0] + 1
