@@ -25,8 +25,8 @@ from typing import Final
 from service.http.problems import BodyBeyondLimits
 
 MAX_JSON_DEPTH: Final = 32
-"""Arrays and objects nested at most this deep: a game record, the deepest body the API takes,
-nests 8 (record, rounds, a round, its actions, an entry, a result, its melds, a meld's cards)."""
+"""Arrays and objects nested at most this deep: a game record's JSON form, the deepest body the
+API takes, nests 9 (``tests/service/test_hostile_bodies.py`` measures it)."""
 MAX_NUMBER_DIGITS: Final = 20
 """Digits in a row in a number at most (its integer part, its fraction or its exponent): every
 integer the API takes fits in 64 bits (20 digits), and a float holds 17 significant digits."""

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,6 +18,7 @@ from litestar import Litestar
 from litestar.routes import HTTPRoute
 from litestar.testing import TestClient
 
+from engine.records import record_json, record_of
 from service.http.app import create_app
 from service.http.body_limits import (
     MAX_JSON_DEPTH,
@@ -27,6 +29,8 @@ from service.http.body_limits import (
 )
 from service.http.problems import BodyBeyondLimits
 from service.settings import Settings
+from tests.benchmarks.bench_review import speed_bot_game
+from tests.service.long_records import long_finished_game
 from tests.service.test_games_api import assert_problem
 
 Client = TestClient[Litestar]
@@ -235,3 +239,11 @@ def test_a_number_at_the_limit_passes_and_one_digit_more_does_not() -> None:
     check_json_limits(b"[" + b"1" * MAX_NUMBER_DIGITS + b"]")
     with pytest.raises(BodyBeyondLimits):
         check_json_limits(b"[0." + b"1" * (MAX_NUMBER_DIGITS + 1) + b"]")
+
+
+def test_the_deepest_body_the_api_takes_is_well_within_the_depth() -> None:
+    """A game record's JSON form, turns and speed, nests far less than ``MAX_JSON_DEPTH``."""
+    for state in (long_finished_game(5), speed_bot_game("classic", 3)):
+        body = msgspec.json.encode(record_json(record_of(state)))
+        assert deepest(without_strings(body)) <= MAX_JSON_DEPTH // 2
+        check_json_limits(body)
