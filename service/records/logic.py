@@ -54,11 +54,14 @@ def _utc(timestamp: float) -> str:
 async def game_record(services: Services, game_id: str) -> GameRecord:
     """The game's record: the public one while it is played, the whole one once it is over."""
     loaded = await game_flow.load_game(services, game_id)
+    return record_of(loaded.state, **record_headers(loaded))
+
+
+def record_headers(loaded: game_flow.LoadedGame) -> dict[str, Any]:
+    """``record_of``'s headers of the loaded game: its bots and times."""
     stored = loaded.record
     finished = _utc(game_records.finished_at(stored)) if loaded.state.status == "finished" else None
-    return record_of(
-        loaded.state, bots=stored.bots or None, created=_utc(stored.created), finished=finished
-    )
+    return {"bots": stored.bots or None, "created": _utc(stored.created), "finished": finished}
 
 
 def page(record: GameRecord, since: int, limit: int | None) -> tuple[GameRecord, int | None]:

@@ -5,23 +5,30 @@ played is built at every read, as it changes. In memory, and on Redis with two a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
+import httpx
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
 from engine import game
 from engine.game import GameState
+from service.games import lifecycle
 from service.games import records as game_records
 from service.http.app import create_app
-from service.records import logic
 from service.settings import Settings
 from tests.service.long_records import long_finished_game
+from tests.service.test_bot_seats import poll
 
 Client = TestClient[Litestar]
 TEXT = {"Accept": "text/plain"}
+LONG_STALLS = 10_000
+"""Some 20,000 actions: the record takes a good part of a second to build."""
+WAIT_SECONDS = 120
 
 
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
@@ -37,15 +44,19 @@ def pair(request: pytest.FixtureRequest) -> Iterator[tuple[Client, Client]]:
 
 def stored_game(client: Client, state: GameState) -> str:
     """Keep ``state`` as a game of the instance's store, as a finished game is kept."""
+    store = client.app.state["services"].store
+    return stored_with(client.blocking_portal.call, store, state)
+
+
+def stored_with(run: Callable[[Any], object], store: Any, state: GameState) -> str:
     game_id = game_records.new_game_id()
     parts = game.dumps_parts(state, game.Sealed(0, 0))
     record = game_records.GameRecord(
         state=parts.head, token_hashes=(b"",) * len(state.players), created=0.0
     )
-    store = client.app.state["services"].store
     encoded = game_records.encode_record(record)
     segments = game_records.segments_of(parts)
-    client.blocking_portal.call(lambda: store.create(game_id, encoded, segments=segments))
+    run(lambda: store.create(game_id, encoded, segments=segments))
     return game_id
 
 
@@ -61,11 +72,11 @@ def test_a_finished_game_s_record_is_built_once(
     assert [r.status_code for r in (first_json, first_text, first_page)] == [200] * 3
     built: list[str] = []
 
-    async def not_again(services: Any, some_id: str) -> Any:
+    async def not_again(services: Any, some_id: str, **_: Any) -> Any:
         built.append(some_id)
-        raise AssertionError("the record was built again")
+        raise AssertionError("the game was loaded to build its record again")
 
-    monkeypatch.setattr(logic, "game_record", not_again)
+    monkeypatch.setattr(lifecycle, "load_game", not_again)
     for client in (one, two):
         assert client.get(path).content == first_json.content
         assert client.get(path, headers=TEXT).text == first_text.text
@@ -73,6 +84,36 @@ def test_a_finished_game_s_record_is_built_once(
     assert page.json() == first_page.json()
     assert len([e for r in page.json()["rounds"] for e in r["actions"]]) == 10
     assert built == []
+
+
+def test_healthz_answers_while_a_long_game_s_record_is_first_built(
+    app: Litestar, live_server: str, http: httpx.Client
+) -> None:
+    """The first whole read of a finished game of 20,000 actions builds it in a worker."""
+    # The app's memory store, written from this thread (it holds no loop of its own).
+    store = app.state["services"].store
+    game_id = stored_with(
+        lambda create: asyncio.run(create()), store, long_finished_game(LONG_STALLS)
+    )
+    pool = app.state["services"].analyses
+    answers: list[httpx.Response] = []
+
+    def read() -> None:
+        with httpx.Client(timeout=WAIT_SECONDS) as own:
+            answers.append(own.get(f"{live_server}/v1/games/{game_id}/record"))
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        poll(lambda: {"pending": pool.pending}, lambda s: s["pending"] >= 1, WAIT_SECONDS)
+        health = http.get(f"{live_server}/healthz")
+        still_pending = pool.pending  # the record had not come back from its worker yet
+        assert health.status_code == 200, health.text
+        assert still_pending >= 1
+    finally:
+        reader.join(timeout=WAIT_SECONDS)
+    assert answers[0].status_code == 200, answers[0].text
+    assert answers[0].json()["status"] == "finished"
 
 
 def test_a_game_in_play_is_built_at_every_read(client: Client) -> None:
