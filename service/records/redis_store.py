@@ -24,11 +24,11 @@ from service.storage.redis_connection import sent
 _T = TypeVar("_T")
 
 # KEYS[1] = the value's key, KEYS[2] = its saved answer's. ARGV: value, its TTL in ms, the
-# answer, its TTL in ms. The value kept (ours when written, else the one there).
+# answer, its TTL in ms. 1 when ours is written (a record is not sent back), else the value there.
 _PUT_SAVED_SCRIPT: Final = """
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4])
-  return ARGV[1]
+  return 1
 end
 return redis.call('GET', KEYS[1])
 """
@@ -69,9 +69,10 @@ class RedisRecordStore:
             keys = [name, f"{name}:idem:{saved_key}"]
             args: list[bytes | int] = [value, self._ttl_ms, answer, self._saved_ttl_ms]
             kept = await self._call(
-                lambda: cast("Awaitable[bytes | None]", self._put_saved(keys=keys, args=args))
+                lambda: cast("Awaitable[bytes | int | None]", self._put_saved(keys=keys, args=args))
             )
-            return value if kept is None else kept  # expired in between: ours is as good
+            # Written (1), or expired in between (None): ours is as good.
+            return kept if isinstance(kept, bytes) else value
         ttl = self._ttl_ms if expires else None
         written = await self._call(lambda: self.redis.set(name, value, nx=True, px=ttl))
         if written:
