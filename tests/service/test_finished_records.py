@@ -17,9 +17,11 @@ from litestar.testing import TestClient
 
 from engine import game
 from engine.game import GameState
+from engine.records import record_of
 from service.games import lifecycle
 from service.games import records as game_records
 from service.http.app import create_app
+from service.records.finished_cache import FinishedRecords, actions_in
 from service.settings import Settings
 from tests.service.long_records import long_finished_game
 from tests.service.test_bot_seats import poll
@@ -132,3 +134,18 @@ def test_a_game_in_play_is_built_at_every_read(client: Client) -> None:
     after = client.get(path).json()
     actions = [len(r["actions"]) for r in (before["rounds"][-1], after["rounds"][-1])]
     assert actions[1] == actions[0] + 1
+
+
+def test_the_process_keeps_records_up_to_a_number_of_actions() -> None:
+    """The oldest read goes first once the actions held pass the bound; a record larger than
+    the whole bound is not kept."""
+    small = record_of(long_finished_game(1))
+    each = actions_in(small)
+    cache = FinishedRecords(actions=2 * each)
+    cache.put("a", small)
+    cache.put("b", small)
+    assert cache.get("a") is small  # now read after "b"
+    cache.put("c", small)
+    assert (cache.get("a"), cache.get("b"), cache.get("c")) == (small, None, small)
+    cache.put("d", record_of(long_finished_game(200)))
+    assert cache.get("d") is None
