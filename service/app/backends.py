@@ -83,6 +83,9 @@ def memory_backends_beside(games: MemoryStore, settings: Settings) -> Backends:
         ),
         rate_limits=LitestarMemoryStore(),
         records=MemoryRecordStore(
-            ttl=settings.game_ttl, max_values=settings.max_games, clock=games.clock
+            ttl=settings.game_ttl,
+            max_values=settings.max_games,
+            idempotency_ttl=settings.idempotency_ttl,
+            clock=games.clock,
         ),
     )

@@ -54,5 +54,10 @@ def backends_beside(games: RedisStore, settings: Settings) -> Backends:
         # Litestar's store: its own client type, redis.asyncio.Redis; a cluster client serves
         # the same commands.
         rate_limits=LitestarRedisStore(client, namespace=f"{prefix}_rate_limit"),  # type: ignore[arg-type]
-        records=RedisRecordStore(client, ttl=settings.game_ttl, key_prefix=prefix),
+        records=RedisRecordStore(
+            client,
+            ttl=settings.game_ttl,
+            key_prefix=prefix,
+            idempotency_ttl=settings.idempotency_ttl,
+        ),
     )

@@ -55,6 +55,17 @@ class BodyTooLarge(ServiceProblem):
     status, kind, title = 413, "body-too-large", "The request body is too large"
 
 
+class BodyBeyondLimits(ServiceProblem):
+    """A JSON body nested too deeply, or a body with too long a number
+    (``service.http.body_limits``)."""
+
+    status, kind, title = (
+        422,
+        "body-beyond-limits",
+        "The request body passes a limit of this service on nesting or digits",
+    )
+
+
 class InvalidField(ServiceProblem):
     status, kind, title = 422, "invalid-field", "A request field is invalid"
 

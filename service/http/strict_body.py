@@ -3,11 +3,12 @@
 Litestar converts bodies with ``strict=False`` (so ``"3"`` would pass as the integer 3) and
 answers a mismatch with a 400 listing messages. The API promises that a body is exactly what the
 schema says, and a 422 naming the field: so a ``before_request`` hook reads the body through the
-request (Litestar's own reader, with its size limit and errors), decodes it strictly with msgspec
-into the handler's declared type, and turns the first error into that 422. The value is kept in
-the request's state, and the app's request class (``StrictBodyRequest``) answers it as the
-request's JSON, which Litestar then hands to the handler as it is (its conversion leaves a value
-of the declared type alone), so a body is decoded once. Both are the framework's public hooks
+request (Litestar's own reader, with its size limit and errors), checks its depth and numbers
+(``service.http.body_limits``: msgspec has no depth limit of its own), decodes it strictly with
+msgspec into the handler's declared type, and turns the first error into that 422. The value is
+kept in the request's state, and the app's request class (``StrictBodyRequest``) answers it as
+the request's JSON, which Litestar then hands to the handler as it is (its conversion leaves a
+value of the declared type alone), so a body is decoded once. Both are the framework's public hooks
 (``before_request``, ``request_class``).
 
 Numbers are read as JSON Schema reads them (the OpenAPI document's dialect): a number with no
@@ -31,6 +32,7 @@ from litestar import Request
 from litestar.exceptions import HTTPException
 
 from engine import CardCodeError, parse_card, parse_rank
+from service.http.body_limits import check_json_limits
 from service.http.field_messages import explained
 from service.http.problems import (
     BodyNotJson,
@@ -62,6 +64,7 @@ async def decode_body_strictly(request: Request[Any, Any, Any]) -> None:
         raise BodyTooLarge(
             f"the body is larger than this service's limit of {limit} bytes (MAX_BODY_BYTES)"
         ) from None
+    check_json_limits(body)
     request.state[STRICT_BODY_KEY] = strict_decoder(parameter.annotation)(body)
 
 

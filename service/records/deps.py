@@ -8,6 +8,7 @@ from typing import TypeAlias
 from litestar.di import NamedDependency
 
 from service.games.deps import GameServices
+from service.records.finished_cache import FinishedRecords
 from service.records.flights import ReviewFlights
 from service.records.store import RecordStore
 from service.workers.pool import WorkerPool
@@ -25,6 +26,8 @@ class RecordServices(GameServices):
     """Where reviews are computed, off the event loop."""
     reviews: ReviewFlights
     """The reviews this instance is computing, one task each."""
+    finished_records: FinishedRecords
+    """Finished games' records read lately, decoded (``service.records.finished``)."""
 
 
 AppRecordServices: TypeAlias = NamedDependency[RecordServices]

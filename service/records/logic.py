@@ -1,20 +1,14 @@
-"""Records and reviews through the store: a game's record, a record imported by replay, and
-the review of a finished game or an imported record, computed once in a worker process and kept.
+"""Records through the store: a game's record, and a record imported by replay (in a worker
+process: ``service.records.imports``). Their reviews are ``service.records.reviews``.
 """
 
 from __future__ import annotations
 
 import datetime
-import json
 from typing import Any
 
-from engine import game
-from engine.errors import NotationError
-from engine.game import GameState
 from engine.records import (
     GameRecord,
-    import_json,
-    import_text,
     print_record,
     record_json,
     record_of,
@@ -22,7 +16,10 @@ from engine.records import (
 )
 from service.games import lifecycle as game_flow
 from service.games import records as game_records
-from service.http.problems import ServiceProblem
+from service.http import idempotency
+from service.http.idempotency import Retry, SavedAnswer
+from service.http.problems import IdempotencyKeyReused, ServiceProblem
+from service.records import imports
 from service.records.deps import RecordServices
 from service.records.store import record_key
 from service.records.wire import (
@@ -41,11 +38,14 @@ def _utc(timestamp: float) -> str:
 async def game_record(services: RecordServices, game_id: str) -> GameRecord:
     """The game's record: the public one while it is played, the whole one once it is over."""
     loaded = await game_flow.load_game(services, game_id)
+    return record_of(loaded.state, **record_headers(loaded))
+
+
+def record_headers(loaded: game_flow.LoadedGame) -> dict[str, Any]:
+    """``record_of``'s headers of the loaded game: its bots and times."""
     stored = loaded.record
     finished = _utc(game_records.finished_at(stored)) if loaded.state.status == "finished" else None
-    return record_of(
-        loaded.state, bots=stored.bots or None, created=_utc(stored.created), finished=finished
-    )
+    return {"bots": stored.bots or None, "created": _utc(stored.created), "finished": finished}
 
 
 def page(record: GameRecord, since: int, limit: int | None) -> tuple[GameRecord, int | None]:
@@ -67,38 +67,50 @@ def record_body(record: GameRecord, next_since: int | None = None) -> dict[str, 
     return body
 
 
-def replayed(body: bytes, text: bool) -> GameState:
-    """The game a record's body replays to, from the text notation or the JSON form;
-    ``NotationError`` or ``RecordNotLegal`` (a 422 naming the line or path) when it does not."""
-    try:
-        decoded = body.decode()
-    except UnicodeDecodeError as error:
-        raise NotationError(f"the record is not UTF-8 text: {error.reason}") from None
-    if text:
-        return import_text(decoded)
-    try:
-        value = json.loads(decoded)
-    except json.JSONDecodeError as error:
-        raise NotationError(
-            f"the body is not JSON (send the text notation as text/plain): {error.msg}",
-            path=f"line {error.lineno} column {error.colno}",
-        ) from None
-    return import_json(value)
-
-
-async def import_record(services: RecordServices, body: bytes, *, text: bool) -> RecordImported:
-    """Replays the record and keeps the game it replays to; nothing is kept when it does not."""
-    state = replayed(body, text)
+async def import_record(
+    services: RecordServices, body: bytes, *, text: bool, retry: Retry | None = None
+) -> SavedAnswer:
+    """Replays the record and keeps the game it replays to; nothing is kept when it does not.
+    With an Idempotency-Key (``retry``) the record's id is the key's and the answer is saved
+    in the record's own write: a retry is answered again and keeps no second record."""
+    if retry is not None:
+        saved = await services.records.recall(
+            record_key(idempotency.derived_id(retry)), retry.stored_key
+        )
+        if saved is not None:
+            return retry.replayed(saved)
+    outcome = await services.analyses.run(imports.replayed_record, body, text)
+    if isinstance(outcome, imports.Refusal):
+        raise outcome.error()
+    stored = outcome.stored
     while True:
-        record_id = game_records.new_game_id()
-        stored = game.dumps(state)
-        if await services.records.put_new(record_key(record_id), stored) == stored:
-            break  # 96 random bits: another record under this id practically never
+        record_id = game_records.new_game_id() if retry is None else idempotency.derived_id(retry)
+        answer = SavedAnswer(b"", idempotency.encoded(_imported(record_id, outcome)), 201)
+        saving = None if retry is None else retry.saved(answer.body, answer.status)
+        kept = await services.records.put_new(record_key(record_id), stored, idempotency=saving)
+        if kept == stored:
+            return answer
+        if retry is not None:  # the first attempt (or another body under this key) kept its own
+            return await _imported_before(services, record_id, retry)
+        # 96 random bits: another record under this id practically never
+
+
+async def _imported_before(services: RecordServices, record_id: str, retry: Retry) -> SavedAnswer:
+    data = await services.records.recall(record_key(record_id), retry.stored_key)
+    if data is None:  # the answer expired before the record did
+        raise IdempotencyKeyReused(
+            "this Idempotency-Key imported a record whose answer is no longer kept: use a new key",
+            field="Idempotency-Key",
+        )
+    return retry.replayed(data)
+
+
+def _imported(record_id: str, replayed: imports.Replayed) -> RecordImported:
     return RecordImported(
         record_id=record_id,
-        players=list(state.players),
-        status=state.status,
-        rounds=state.deal,
-        totals=list(state.totals),
-        winners=None if state.winners is None else list(state.winners),
+        players=replayed.players,
+        status=replayed.status,
+        rounds=replayed.rounds,
+        totals=replayed.totals,
+        winners=replayed.winners,
     )

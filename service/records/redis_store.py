@@ -4,15 +4,18 @@
     <prefix>:review:<kind>:{<id>}        a finished game's or a record's review (its JSON)
     <prefix>:seed-secret                 the deployment's seed secret (no expiry)
     <prefix>:claim:review:<kind>:{<id>}  the claim on computing a review (expires)
+    <prefix>:record:{<record_id>}:idem:<key>  an import's saved answer (``Idempotency-Key``)
 
 Each is one string written with ``SET … NX`` (with ``PX`` for those that expire) and read with
-``GET``: one round trip each, one slot each on a cluster.
+``GET``: one round trip each, one slot each on a cluster. An import with an Idempotency-Key is
+one small script instead, which writes the record and its saved answer (in the record's slot)
+in one atomic step, or neither.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TypeVar, cast
+from typing import Final, TypeVar, cast
 
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
@@ -21,23 +24,56 @@ from service.storage.redis_connection import sent
 
 _T = TypeVar("_T")
 
+# KEYS[1] = the value's key, KEYS[2] = its saved answer's. ARGV: value, its TTL in ms, the
+# answer, its TTL in ms. 1 when ours is written (a record is not sent back), else the value there.
+_PUT_SAVED_SCRIPT: Final = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4])
+  return 1
+end
+return redis.call('GET', KEYS[1])
+"""
+
 
 class RedisRecordStore:
     """The ``RecordStore`` protocol on the games' Redis client, with its answer to an outage."""
 
     def __init__(
-        self, client: aioredis.Redis | RedisCluster, *, ttl: float, key_prefix: str
+        self,
+        client: aioredis.Redis | RedisCluster,
+        *,
+        ttl: float,
+        key_prefix: str,
+        idempotency_ttl: float = 86400,
     ) -> None:
         self.redis = client
         self.key_prefix = key_prefix
         self._ttl_ms = max(1, round(ttl * 1000))
+        self._saved_ttl_ms = min(self._ttl_ms, max(1, round(idempotency_ttl * 1000)))
+        self._put_saved = client.register_script(_PUT_SAVED_SCRIPT)
 
     def _key(self, key: str) -> str:
         kind, _, some_id = key.rpartition(":")
         return f"{self.key_prefix}:{kind}:{{{some_id}}}" if kind else f"{self.key_prefix}:{key}"
 
-    async def put_new(self, key: str, value: bytes, *, expires: bool = True) -> bytes:
+    async def put_new(
+        self,
+        key: str,
+        value: bytes,
+        *,
+        expires: bool = True,
+        idempotency: tuple[str, bytes] | None = None,
+    ) -> bytes:
         name = self._key(key)
+        if idempotency is not None:  # (a value saved with an answer always expires)
+            saved_key, answer = idempotency
+            keys = [name, f"{name}:idem:{saved_key}"]
+            args: list[bytes | int] = [value, self._ttl_ms, answer, self._saved_ttl_ms]
+            kept = await self._call(
+                lambda: cast("Awaitable[bytes | int | None]", self._put_saved(keys=keys, args=args))
+            )
+            # Written (1), or expired in between (None): ours is as good.
+            return kept if isinstance(kept, bytes) else value
         ttl = self._ttl_ms if expires else None
         written = await self._call(lambda: self.redis.set(name, value, nx=True, px=ttl))
         if written:
@@ -57,6 +93,10 @@ class RedisRecordStore:
     async def release(self, key: str) -> None:
         name = self._key(key)
         await self._call(lambda: self.redis.delete(name))
+
+    async def recall(self, key: str, saved_key: str) -> bytes | None:
+        name = f"{self._key(key)}:idem:{saved_key}"
+        return await self._call(lambda: cast("Awaitable[bytes | None]", self.redis.get(name)))
 
     async def _call(self, command: Callable[[], Awaitable[_T]]) -> _T:
         return await sent(self.redis, command)

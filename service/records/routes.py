@@ -10,10 +10,14 @@ from litestar.params import FromPath, HeaderParameter, QueryParameter
 
 from engine.records import MAX_RECORD_BYTES
 from service.games.routes import LOG_PAGE_MAX, LogSince
+from service.http import idempotency
+from service.http.body_limits import MAX_JSON_DEPTH, MAX_NUMBER_DIGITS
+from service.http.idempotency import IdempotencyKey
 from service.http.openapi_declarations import problems
 from service.http.route_policy import Limit, policy
-from service.records import logic, reviews
+from service.records import finished, logic, reviews
 from service.records.deps import AppRecordServices
+from service.records.imports import MAX_IMPORT_VERSIONS
 from service.records.wire import RecordImported, RecordJson, ReviewOut, ReviewPending
 
 AnyRequest = Request[Any, Any, Any]
@@ -99,7 +103,8 @@ class RecordsController(Controller):
             "its deal and result, its actions are those after version `since`, at most `limit` "
             "in all, and `next_since` (JSON) is the `since` of the next page, absent on "
             "the last. The text form pages the same way and ends with a comment line "
-            "`; next_since N` when more follow; only the whole action list imports."
+            "`; next_since N` when more follow; only the whole action list imports. A finished "
+            "game's record is made once and kept (as long as the game)."
         ),
         responses=problems(404, 409, 422, 503),
     )
@@ -111,11 +116,11 @@ class RecordsController(Controller):
         since: LogSince = 0,
         limit: RecordLimit = None,
     ) -> Response[RecordJson]:
-        record, next_since = logic.page(await logic.game_record(services, game_id), since, limit)
-        if accept is not None and _TEXT in accept:
-            text = logic.record_text(record, next_since)
-            return Response(text, media_type=f"{_TEXT}; charset=utf-8")  # type: ignore[arg-type]
-        return Response(logic.record_body(record, next_since))
+        text = accept is not None and _TEXT in accept
+        body = await finished.record_answer(services, game_id, text=text, since=since, limit=limit)
+        if text:
+            return Response(body, media_type=f"{_TEXT}; charset=utf-8")  # type: ignore[arg-type]
+        return Response(body, media_type="application/json")  # type: ignore[arg-type]
 
     @post(
         "/records",
@@ -125,23 +130,45 @@ class RecordsController(Controller):
         description=(
             "The body is a whole record, in the JSON form (`Content-Type: application/json`) "
             "or the text notation (`text/plain`), at most "
-            f"{MAX_RECORD_BYTES // (1024 * 1024)} MiB ({MAX_RECORD_BYTES} bytes; 413 beyond). "
-            "It is replayed under its rules from its own deals: 201 with the `record_id` it is "
+            f"{MAX_RECORD_BYTES // (1024 * 1024)} MiB ({MAX_RECORD_BYTES} bytes; 413 beyond) "
+            f"and {MAX_IMPORT_VERSIONS} actions (413 `record-too-long` beyond, before any is "
+            "replayed). "
+            "It is replayed under its rules from its own deals, in a worker process (503 with "
+            "`Retry-After` while they are all busy): 201 with the `record_id` it is "
             "kept under (as long as a game, `GAME_TTL`) and the result the replay reached, or "
             "a 422 whose `field` names the first line (`line 12`) or JSON path "
             "(`rounds[2].actions[5]`) that is not legal: a card not in hand, an action out of "
-            "turn, a score that does not match. Nothing is kept then."
+            "turn, a score that does not match. Nothing is kept then. With an `Idempotency-Key`, "
+            "a retry is answered the first import's record again and keeps no other. A JSON "
+            f"body nested deeper than {MAX_JSON_DEPTH} or with a number of more than "
+            f"{MAX_NUMBER_DIGITS} digits is a 422 naming the limit."
         ),
         request_max_body_size=MAX_RECORD_BYTES,
-        responses=problems(413, 422, 503),
+        responses=problems(
+            413,
+            422,
+            503,
+            descriptions={
+                413: "The body is larger than MAX_RECORD_BYTES, or the record holds more "
+                "actions than MAX_IMPORT_VERSIONS",
+                503: "The import's worker processes are all busy, or the store cannot be "
+                "reached or is full; see Retry-After",
+            },
+        ),
         status_code=201,
     )
     async def import_record(
-        self, services: AppRecordServices, request: AnyRequest
-    ) -> RecordImported:
+        self,
+        services: AppRecordServices,
+        request: AnyRequest,
+        idempotency_key: IdempotencyKey = None,
+    ) -> Response[RecordImported]:
         body = await request.body()
         text = request.content_type[0] == _TEXT
-        return await logic.import_record(services, body, text=text)
+        retry = idempotency.retry_of("importRecord", idempotency_key, (text, body))
+        return idempotency.answered(
+            await logic.import_record(services, body, text=text, retry=retry)
+        )
 
     @get(
         "/games/{game_id:str}/review",

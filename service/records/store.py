@@ -4,7 +4,9 @@ deployment's seed secret, each a value written once under its key. In this proce
 
 A value is never changed once written (a review is computed once; a record, once imported, is
 what it is), so the one write is "set unless set": two instances racing to write a review or the
-seed secret both read back the one that won.
+seed secret both read back the one that won. An import sent with an ``Idempotency-Key`` saves
+its answer in that same write, beside the record (``service.http.idempotency``): the answer is
+kept when the record is, and never without it.
 """
 
 from __future__ import annotations
@@ -34,9 +36,21 @@ def claim_key(key: str) -> str:
 
 
 class RecordStore(Protocol):
-    async def put_new(self, key: str, value: bytes, *, expires: bool = True) -> bytes:
+    async def put_new(
+        self,
+        key: str,
+        value: bytes,
+        *,
+        expires: bool = True,
+        idempotency: tuple[str, bytes] | None = None,
+    ) -> bytes:
         """Store ``value`` under ``key`` unless a value is there; the value kept either way.
-        ``expires``: kept for the games' time to live (``GAME_TTL``), else for good."""
+        ``expires``: kept for the games' time to live (``GAME_TTL``), else for good. With
+        ``idempotency`` = (saved key, saved answer), the answer is saved beside ``key`` in the
+        same step (for ``IDEMPOTENCY_TTL``, no longer than the value), only if ``value`` is."""
+
+    async def recall(self, key: str, saved_key: str) -> bytes | None:
+        """The answer saved beside ``key`` under ``saved_key``, or None."""
 
     async def get(self, key: str) -> bytes | None:
         """The value under ``key``, or None (never written, or expired)."""
@@ -59,19 +73,31 @@ class MemoryRecordStore:
         *,
         ttl: float,
         max_values: int | None = None,
+        idempotency_ttl: float = 86400,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._ttl = ttl
         self._clock = clock
         self._max_values = max_values
+        self._idempotency_ttl = idempotency_ttl
         self._values: dict[str, tuple[bytes, float]] = {}
+        self._saved: dict[tuple[str, str], tuple[bytes, float]] = {}
         self._claims: dict[str, float] = {}
         """Each claim's end (a handful at a time: one per review being computed)."""
 
-    async def put_new(self, key: str, value: bytes, *, expires: bool = True) -> bytes:
+    async def put_new(
+        self,
+        key: str,
+        value: bytes,
+        *,
+        expires: bool = True,
+        idempotency: tuple[str, bytes] | None = None,
+    ) -> bytes:
         now = self._clock()
         for gone in [k for k, (_, until) in self._values.items() if until < now]:
             del self._values[gone]
+        for gone_saved in [k for k, (_, until) in self._saved.items() if until < now]:
+            del self._saved[gone_saved]
         kept = self._values.get(key)
         if kept is not None:
             return kept[0]
@@ -80,7 +106,11 @@ class MemoryRecordStore:
                 f"this instance keeps {self._max_values} records and reviews, its limit: try "
                 "again once some have expired"
             )
-        self._values[key] = (value, now + self._ttl if expires else float("inf"))
+        until = now + self._ttl if expires else float("inf")
+        self._values[key] = (value, until)
+        if idempotency is not None:
+            saved_key, answer = idempotency
+            self._saved[key, saved_key] = (answer, min(until, now + self._idempotency_ttl))
         return value
 
     async def get(self, key: str) -> bytes | None:
@@ -99,3 +129,9 @@ class MemoryRecordStore:
 
     async def release(self, key: str) -> None:
         self._claims.pop(key, None)
+
+    async def recall(self, key: str, saved_key: str) -> bytes | None:
+        entry = self._saved.get((key, saved_key))
+        if entry is None or entry[1] < self._clock():
+            return None
+        return entry[0]

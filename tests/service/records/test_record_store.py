@@ -114,3 +114,25 @@ def test_a_claim_is_taken_once_until_it_is_given_back_or_runs_out(make: Make) ->
         )
 
     run(check())
+
+
+def test_an_answer_is_saved_with_the_value_it_came_with_and_only_then(make: Make) -> None:
+    """Of eight writers racing with their own answers, the one whose value is kept has its
+    answer saved beside it (on a cluster, in the value's slot); the others' are not."""
+
+    async def check() -> None:
+        store = make(DAY)
+        key = record_key(uuid.uuid4().hex)
+        writes = [
+            store.put_new(key, b"value %d" % n, idempotency=(f"saved {n}", b"answer %d" % n))
+            for n in range(8)
+        ]
+        kept = set(await asyncio.gather(*writes))
+        assert len(kept) == 1
+        winner = int(kept.pop().split()[-1])
+        for n in range(8):
+            saved = await store.recall(key, f"saved {n}")
+            assert saved == (b"answer %d" % n if n == winner else None)
+        assert await store.recall(record_key(uuid.uuid4().hex), f"saved {winner}") is None
+
+    run(check())
