@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Final, Literal
 
 import msgspec
@@ -88,10 +89,12 @@ class DealIn(Strict, frozen=True):
 
 
 SEED_KEY_BYTES: Final = 16
+SEED_KEY_CHARACTERS: Final = math.ceil(SEED_KEY_BYTES * 4 / 3)
+"""Its URL-safe base64 without padding: four characters for every three bytes."""
 SeedKey = Annotated[
     str,
     Meta(
-        pattern="^[A-Za-z0-9_-]{22}$",
+        pattern=f"^[A-Za-z0-9_-]{{{SEED_KEY_CHARACTERS}}}$",
         description="128 random bits, URL-safe base64 without padding: opaque.",
     ),
 ]

@@ -1,11 +1,11 @@
 """Who a request speaks for: the one reader of ``Authorization: Bearer <token>``.
 
 Handlers never read the header: they declare what they need by parameter name and Litestar
-injects it (``Provide``, registered by the app factory): ``viewer_token`` (the token if one was
-sent, None for the public), ``seat_token`` (a seat's token; 401 without one), and, built on
+injects it (``Provide``): ``viewer_token`` (the token if one was sent, None for the public) and
+``seat_token`` (a seat's token; 401 without one), registered by the app factory, and, built on
 these, ``acting_seat`` (``service.games.acting_seat``) and ``sheet_editor``
-(``service.sheets.lifecycle``). The header is left out of the OpenAPI document as a parameter:
-each route's ``security`` states the token it takes.
+(``service.sheets.lifecycle``), on the controllers that use them. The header is left out of
+the OpenAPI document as a parameter: each route's ``security`` states the token it takes.
 """
 
 from __future__ import annotations
