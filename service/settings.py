@@ -92,6 +92,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     creations_per_day: int = 2000
     """Games, tables, rematches and score sheets one client address may create a day (a quota
     on what one client holds: a game is kept ``GAME_TTL``); 0 turns the quota off."""
+    import_bytes_per_day: int = 64 * 1024 * 1024
+    """Bytes of records one client address may send to ``POST /v1/records`` a day, refused or
+    kept (each is replayed in a worker process, and a kept one is held ``GAME_TTL``); 0 is
+    off."""
     claims_per_day: int = 200
     """Invite codes one client address may try a day (a join by code): 14⁸ codes, 10,000
     tables waiting, so a guesser needs two years for one seat (docs/tables.md); 0 is off."""
@@ -184,6 +188,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             ),
             creations_per_day=_integer(env, "CREATIONS_PER_DAY", defaults.creations_per_day, low=0),
             claims_per_day=_integer(env, "CLAIMS_PER_DAY", defaults.claims_per_day, low=0),
+            import_bytes_per_day=_integer(
+                env, "IMPORT_BYTES_PER_DAY", defaults.import_bytes_per_day, low=0
+            ),
             trusted_proxies=_networks(env, "TRUSTED_PROXIES"),
             max_games=_integer(env, "MAX_GAMES", defaults.max_games, low=1),
             max_sheets=_integer(env, "MAX_SHEETS", defaults.max_sheets, low=1),

@@ -108,6 +108,14 @@ class HoldingsQuotaReached(ServiceProblem):
         self.retry_after = retry_after
 
 
+class ImportQuotaReached(ServiceProblem):
+    status, kind, title = 429, "import-quota", "This client sent its most bytes of records today"
+
+    def __init__(self, detail: str, *, retry_after: int) -> None:
+        super().__init__(detail)
+        self.retry_after = retry_after
+
+
 class BotGamesQuotaReached(HoldingsQuotaReached):
     kind, title = "bot-games-quota", "This client holds its most games of bots only"
 

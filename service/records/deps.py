@@ -8,6 +8,7 @@ from typing import TypeAlias
 from litestar.di import NamedDependency
 
 from service.games.deps import GameServices
+from service.http.client_address import TrustedProxies
 from service.records.finished_cache import FinishedRecords
 from service.records.flights import ReviewFlights
 from service.records.store import RecordStore
@@ -26,6 +27,8 @@ class RecordServices(GameServices):
     """Where reviews are computed, off the event loop."""
     reviews: ReviewFlights
     """The reviews this instance is computing, one task each."""
+    proxies: TrustedProxies
+    """Who a request comes from (the imports' daily budget is per client)."""
     finished_records: FinishedRecords
     """Finished games' records read lately, decoded (``service.records.finished``)."""
 

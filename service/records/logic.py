@@ -5,7 +5,8 @@ process: ``service.records.imports``). Their reviews are ``service.records.revie
 from __future__ import annotations
 
 import datetime
-from typing import Any
+import math
+from typing import Any, Final
 
 from engine.records import (
     GameRecord,
@@ -18,13 +19,15 @@ from service.games import lifecycle as game_flow
 from service.games import records as game_records
 from service.http import idempotency
 from service.http.idempotency import Retry, SavedAnswer
-from service.http.problems import IdempotencyKeyReused, ServiceProblem
+from service.http.problems import IdempotencyKeyReused, ImportQuotaReached, ServiceProblem
 from service.records import imports
 from service.records.deps import RecordServices
-from service.records.store import record_key
+from service.records.store import quota_key, record_key
 from service.records.wire import (
     RecordImported,
 )
+
+DAY_SECONDS: Final = 86400.0
 
 
 class RecordNotFound(ServiceProblem):
@@ -68,24 +71,33 @@ def record_body(record: GameRecord, next_since: int | None = None) -> dict[str, 
 
 
 async def import_record(
-    services: RecordServices, body: bytes, *, text: bool, retry: Retry | None = None
+    services: RecordServices,
+    body: bytes,
+    *,
+    text: bool,
+    client: str,
+    retry: Retry | None = None,
 ) -> SavedAnswer:
     """Replays the record and keeps the game it replays to; nothing is kept when it does not.
     With an Idempotency-Key (``retry``) the record's id is the key's and the answer is saved
-    in the record's own write: a retry is answered again and keeps no second record."""
+    in the record's own write: a retry is answered again and keeps no second record. Every
+    import but such a retry spends its bytes from the ``client``'s daily budget
+    (``IMPORT_BYTES_PER_DAY``), refused or kept."""
     if retry is not None:
         saved = await services.records.recall(
             record_key(idempotency.derived_id(retry)), retry.stored_key
         )
         if saved is not None:
             return retry.replayed(saved)
+    await _spent(services, client, len(body))
     outcome = await services.analyses.run(imports.replayed_record, body, text)
     if isinstance(outcome, imports.Refusal):
         raise outcome.error()
     stored = outcome.stored
     while True:
         record_id = game_records.new_game_id() if retry is None else idempotency.derived_id(retry)
-        answer = SavedAnswer(b"", idempotency.encoded(_imported(record_id, outcome)), 201)
+        imported = _imported(record_id, outcome, round(services.settings.game_ttl))
+        answer = SavedAnswer(b"", idempotency.encoded(imported), 201)
         saving = None if retry is None else retry.saved(answer.body, answer.status)
         kept = await services.records.put_new(record_key(record_id), stored, idempotency=saving)
         if kept == stored:
@@ -93,6 +105,21 @@ async def import_record(
         if retry is not None:  # the first attempt (or another body under this key) kept its own
             return await _imported_before(services, record_id, retry)
         # 96 random bits: another record under this id practically never
+
+
+async def _spent(services: RecordServices, client: str, amount: int) -> None:
+    """The import's bytes taken from the client's daily budget, or a 429 saying when it is
+    whole again."""
+    budget = services.settings.import_bytes_per_day
+    if budget == 0:
+        return
+    wait = await services.records.spend(quota_key(client), amount, budget, DAY_SECONDS)
+    if wait is not None:
+        raise ImportQuotaReached(
+            f"this client sent {budget} bytes of records in a day, the most it may "
+            f"(IMPORT_BYTES_PER_DAY); {amount} more are refused: retry in {math.ceil(wait)} s",
+            retry_after=max(1, math.ceil(wait)),
+        )
 
 
 async def _imported_before(services: RecordServices, record_id: str, retry: Retry) -> SavedAnswer:
@@ -105,7 +132,7 @@ async def _imported_before(services: RecordServices, record_id: str, retry: Retr
     return retry.replayed(data)
 
 
-def _imported(record_id: str, replayed: imports.Replayed) -> RecordImported:
+def _imported(record_id: str, replayed: imports.Replayed, kept_seconds: int) -> RecordImported:
     return RecordImported(
         record_id=record_id,
         players=replayed.players,
@@ -113,4 +140,5 @@ def _imported(record_id: str, replayed: imports.Replayed) -> RecordImported:
         rounds=replayed.rounds,
         totals=replayed.totals,
         winners=replayed.winners,
+        expires_in=kept_seconds,
     )

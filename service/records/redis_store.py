@@ -4,6 +4,7 @@
     <prefix>:review:<kind>:{<id>}        a finished game's or a record's review (its JSON)
     <prefix>:seed-secret                 the deployment's seed secret (no expiry)
     <prefix>:claim:review:<kind>:{<id>}  the claim on computing a review (expires)
+    <prefix>:quota:imports:{<client>}    a client's bytes of records sent today (expires)
     <prefix>:record:{<record_id>}:idem:<key>  an import's saved answer (``Idempotency-Key``)
 
 Each is one string written with ``SET … NX`` (with ``PX`` for those that expire) and read with
@@ -35,6 +36,22 @@ return redis.call('GET', KEYS[1])
 """
 
 
+# KEYS[1] = a client's count. ARGV: the amount, the budget, the day in ms. Takes the amount and
+# answers what is spent now, or, past the budget, takes nothing and answers minus the ms until
+# the count ends (at least 1). The day starts with the first spending (PX only on a new count).
+_SPEND_SCRIPT: Final = """
+local spent = tonumber(redis.call('GET', KEYS[1]) or '0')
+if spent + tonumber(ARGV[1]) > tonumber(ARGV[2]) then
+  return -math.max(1, redis.call('PTTL', KEYS[1]))
+end
+local now = redis.call('INCRBY', KEYS[1], ARGV[1])
+if now == tonumber(ARGV[1]) then
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+end
+return now
+"""
+
+
 class RedisRecordStore:
     """The ``RecordStore`` protocol on the games' Redis client, with its answer to an outage."""
 
@@ -51,6 +68,7 @@ class RedisRecordStore:
         self._ttl_ms = max(1, round(ttl * 1000))
         self._saved_ttl_ms = min(self._ttl_ms, max(1, round(idempotency_ttl * 1000)))
         self._put_saved = client.register_script(_PUT_SAVED_SCRIPT)
+        self._spend = client.register_script(_SPEND_SCRIPT)
 
     def _key(self, key: str) -> str:
         kind, _, some_id = key.rpartition(":")
@@ -93,6 +111,14 @@ class RedisRecordStore:
     async def release(self, key: str) -> None:
         name = self._key(key)
         await self._call(lambda: self.redis.delete(name))
+
+    async def spend(self, key: str, amount: int, budget: int, seconds: float) -> float | None:
+        name = self._key(key)
+        ms = max(1, round(seconds * 1000))
+        spent = await self._call(
+            lambda: cast("Awaitable[int]", self._spend(keys=[name], args=[amount, budget, ms]))
+        )
+        return None if spent >= 0 else -spent / 1000
 
     async def recall(self, key: str, saved_key: str) -> bytes | None:
         name = f"{self._key(key)}:idem:{saved_key}"

@@ -125,7 +125,9 @@ class RecordsController(Controller):
     @post(
         "/records",
         operation_id="importRecord",
-        opt=policy(limits=(Limit.PER_MINUTE,), openapi={"requestBody": _RECORD_BODY}),
+        opt=policy(
+            limits=(Limit.PER_MINUTE, Limit.CREATIONS), openapi={"requestBody": _RECORD_BODY}
+        ),
         summary="Import a finished game's record (JSON or text), checked by replaying it",
         description=(
             "The body is a whole record, in the JSON form (`Content-Type: application/json`) "
@@ -141,16 +143,21 @@ class RecordsController(Controller):
             "turn, a score that does not match. Nothing is kept then. With an `Idempotency-Key`, "
             "a retry is answered the first import's record again and keeps no other. A JSON "
             f"body nested deeper than {MAX_JSON_DEPTH} or with a number of more than "
-            f"{MAX_NUMBER_DIGITS} digits is a 422 naming the limit."
+            f"{MAX_NUMBER_DIGITS} digits is a 422 naming the limit. Each import counts as a "
+            "creation (`CREATIONS_PER_DAY`) and its bytes against the client's daily "
+            "`IMPORT_BYTES_PER_DAY` (429 `import-quota` past it, with `Retry-After`)."
         ),
         request_max_body_size=MAX_RECORD_BYTES,
         responses=problems(
             413,
             422,
+            429,
             503,
             descriptions={
                 413: "The body is larger than MAX_RECORD_BYTES, or the record holds more "
                 "actions than MAX_IMPORT_VERSIONS",
+                429: "Too many requests or imports from this client, or its bytes of records "
+                "today past IMPORT_BYTES_PER_DAY; see Retry-After",
                 503: "The import's worker processes are all busy, or the store cannot be "
                 "reached or is full; see Retry-After",
             },
@@ -167,7 +174,9 @@ class RecordsController(Controller):
         text = request.content_type[0] == _TEXT
         retry = idempotency.retry_of("importRecord", idempotency_key, (text, body))
         return idempotency.answered(
-            await logic.import_record(services, body, text=text, retry=retry)
+            await logic.import_record(
+                services, body, text=text, client=services.proxies.client_of(request), retry=retry
+            )
         )
 
     @get(

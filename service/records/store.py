@@ -29,6 +29,11 @@ def review_key(kind: str, some_id: str) -> str:
     return f"review:{kind}:{some_id}"
 
 
+def quota_key(client: str) -> str:
+    """A client's count of the bytes of records it sent today."""
+    return f"quota:imports:{client}"
+
+
 def claim_key(key: str) -> str:
     """The claim on computing the value of ``key`` (in the same slot on a cluster)."""
     kind, _, some_id = key.rpartition(":")
@@ -62,6 +67,11 @@ class RecordStore(Protocol):
     async def release(self, key: str) -> None:
         """Give the claim ``key`` up before its time (the work it guarded failed)."""
 
+    async def spend(self, key: str, amount: int, budget: int, seconds: float) -> float | None:
+        """Take ``amount`` from the budget counted under ``key`` (``budget`` every ``seconds``,
+        counted from the first spending): None if it was there, else the seconds until the
+        budget is whole again (nothing taken)."""
+
 
 class MemoryRecordStore:
     """Values in this process's memory, with expiry, at most ``max_values`` of them (one more
@@ -84,6 +94,9 @@ class MemoryRecordStore:
         self._saved: dict[tuple[str, str], tuple[bytes, float]] = {}
         self._claims: dict[str, float] = {}
         """Each claim's end (a handful at a time: one per review being computed)."""
+        self._spent: dict[str, tuple[int, float]] = {}
+        """Each client's spending and the end of its day (one entry per importing client,
+        dropped with the records' expiry sweep once its day is over)."""
 
     async def put_new(
         self,
@@ -98,6 +111,8 @@ class MemoryRecordStore:
             del self._values[gone]
         for gone_saved in [k for k, (_, until) in self._saved.items() if until < now]:
             del self._saved[gone_saved]
+        for over in [k for k, (_, until) in self._spent.items() if until < now]:
+            del self._spent[over]
         kept = self._values.get(key)
         if kept is not None:
             return kept[0]
@@ -129,6 +144,16 @@ class MemoryRecordStore:
 
     async def release(self, key: str) -> None:
         self._claims.pop(key, None)
+
+    async def spend(self, key: str, amount: int, budget: int, seconds: float) -> float | None:
+        now = self._clock()
+        spent, until = self._spent.get(key, (0, now + seconds))
+        if until <= now:
+            spent, until = 0, now + seconds
+        if spent + amount > budget:
+            return until - now
+        self._spent[key] = (spent + amount, until)
+        return None
 
     async def recall(self, key: str, saved_key: str) -> bytes | None:
         entry = self._saved.get((key, saved_key))

@@ -37,6 +37,13 @@ class RecordImported(Out, frozen=True):
     rounds: Annotated[int, Meta(description="Deals the record holds (a round dealt again counts).")]
     totals: list[int]
     winners: list[Seat] | None
+    expires_in: Annotated[
+        int,
+        Meta(
+            ge=0,
+            description="Seconds the record is kept (`GAME_TTL`): its review with it.",
+        ),
+    ]
 
 
 class DecisionOut(Out, frozen=True):

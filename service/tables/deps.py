@@ -8,7 +8,6 @@ from typing import TypeAlias
 from litestar.di import NamedDependency
 
 from service.bots.holdings import GameHoldings
-from service.http.client_address import TrustedProxies
 from service.records.deps import RecordServices
 from service.tables.index import TableIndex
 
@@ -25,7 +24,6 @@ class TableServices(RecordServices):
     """Each client's games of bots only in play here, bounded."""
     clock_games: GameHoldings
     """Each client's games with a clock in play here, bounded."""
-    proxies: TrustedProxies
 
 
 AppTableServices: TypeAlias = NamedDependency[TableServices]

@@ -148,6 +148,7 @@ def test_every_operation_that_costs_work_is_rate_limited(client: TestClient[Lite
     assert {op for op, counted in limits.items() if Limit.CREATIONS in counted} == {
         "createGame",
         "createScoreSheet",
+        "importRecord",
         "rematchGame",
     }
     assert {op for op, counted in limits.items() if Limit.CLAIMS in counted} == {"claimInvite"}

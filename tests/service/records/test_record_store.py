@@ -17,6 +17,7 @@ from service.records.store import (
     MemoryRecordStore,
     RecordStore,
     claim_key,
+    quota_key,
     record_key,
     review_key,
 )
@@ -134,5 +135,31 @@ def test_an_answer_is_saved_with_the_value_it_came_with_and_only_then(make: Make
             saved = await store.recall(key, f"saved {n}")
             assert saved == (b"answer %d" % n if n == winner else None)
         assert await store.recall(record_key(uuid.uuid4().hex), f"saved {winner}") is None
+
+    run(check())
+
+
+def test_a_daily_budget_is_spent_until_it_runs_out_and_is_whole_the_next_day(make: Make) -> None:
+    """A client's bytes of records (``IMPORT_BYTES_PER_DAY``): what would pass the budget is
+    refused, taking nothing, with the seconds until the day is over; then it is whole again."""
+
+    async def check() -> None:
+        store = make(DAY)
+        key = quota_key(uuid.uuid4().hex)
+        assert await store.spend(key, 60, 100, 60) is None
+        assert await store.spend(key, 40, 100, 60) is None
+        refused = await store.spend(key, 1, 100, 60)
+        assert refused is not None
+        assert 0 < refused <= 60
+        other = quota_key(uuid.uuid4().hex)  # another client's is its own
+        assert await store.spend(other, 100, 100, 60) is None
+        short = quota_key(uuid.uuid4().hex)
+        assert await store.spend(short, 100, 100, 0.05) is None
+        await eventually_async(
+            lambda: store.spend(short, 100, 100, 60),
+            "the short day to end",
+            until=lambda waiting: waiting is None,
+            seconds=30,
+        )
 
     run(check())
