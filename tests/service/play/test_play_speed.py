@@ -235,6 +235,13 @@ def open_review_through_a_busy_answer(person: Person) -> None:
         else:
             route.continue_()
 
+    statuses: list[int] = []
+    page.on(
+        "response",
+        lambda response: (
+            statuses.append(response.status) if response.url.endswith("/review") else None
+        ),
+    )
     page.route("**/review", busy_once)
     page.evaluate(STATUS_TEXTS)
     page.get_by_role("button", name="Review").click()
@@ -243,7 +250,12 @@ def open_review_through_a_busy_answer(person: Person) -> None:
     assert "Computing the review…" in texts
     busy = "The review is not ready yet (the analyses are busy); asking again in 1 s…"
     assert busy in texts
-    assert len(answers) == 2
+    # The 503, then the service's 202s while it computes the review (as many as it takes), then
+    # the review: asked once per answer, never more.
+    assert statuses[0] == 503
+    assert statuses[-1] == 200
+    assert set(statuses[1:-1]) <= {202}
+    assert len(answers) == len(statuses)
     # The browser logs the 503 itself; the page logs nothing.
     assert [e for e in person.errors if "503" not in e] == []
     person.errors.clear()
