@@ -26,7 +26,10 @@ from tests.waiting import eventually
 Client = TestClient[Litestar]
 Json = dict[str, Any]
 
-FAST_SWEEPS = Settings(sweep_seconds=0.2, bot_lease_seconds=2.0)
+FAST_SWEEPS = Settings(sweep_seconds=0.2, bot_lease_seconds=2.0, rate_limit_per_minute=0)
+"""Bots swept often; and no rate limit, since these tests watch the bots play by asking for the
+views as often as ``eventually`` does, from one address (the limits have tests of their own,
+tests/service/http/test_client_limits.py)."""
 WAIT_SECONDS = 90.0
 """How long a test waits for bots at most: a whole game takes a few seconds on a quiet machine."""
 
