@@ -105,6 +105,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Memory store only: games kept at most; a create past it answers 503 with Retry-After."""
     max_sheets: int = 200_000
     """Memory store only: score sheets kept at most; a create past it answers 503."""
+    max_players: int = 200_000
+    """Memory store only: players kept at most (Redis keeps every player); a create past it
+    answers 503."""
     sweep_seconds: float = 1.0
     """How often this instance's sweeper looks for overdue moves (bots, turn clocks): at most
     this late, past its lease, a move another instance left undone is made."""
@@ -194,6 +197,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             trusted_proxies=_networks(env, "TRUSTED_PROXIES"),
             max_games=_integer(env, "MAX_GAMES", defaults.max_games, low=1),
             max_sheets=_integer(env, "MAX_SHEETS", defaults.max_sheets, low=1),
+            max_players=_integer(env, "MAX_PLAYERS", defaults.max_players, low=1),
             sweep_seconds=_seconds(env, "SWEEP_SECONDS", defaults.sweep_seconds),
             bot_lease_seconds=_seconds(env, "BOT_LEASE_SECONDS", defaults.bot_lease_seconds),
             bot_processes=_integer(env, "BOT_PROCESSES", defaults.bot_processes, low=1, high=64),

@@ -17,6 +17,7 @@ from litestar.channels.backends.memory import MemoryChannelsBackend
 from litestar.stores.base import Store as LitestarStore
 from litestar.stores.memory import MemoryStore as LitestarMemoryStore
 
+from service.identity.store import MemoryPlayerStore, PlayerStore
 from service.records.store import MemoryRecordStore, RecordStore
 from service.settings import Settings
 from service.sheets.store import MemorySheetStore, SheetStore
@@ -44,6 +45,8 @@ class Backends:
     """The rate limits' counts."""
     records: RecordStore
     """Imported records, reviews and the seed secret."""
+    players: PlayerStore
+    """The players, their keys and their games' lists."""
 
 
 def build_backends(settings: Settings) -> Backends:
@@ -88,4 +91,5 @@ def memory_backends_beside(games: MemoryStore, settings: Settings) -> Backends:
             idempotency_ttl=settings.idempotency_ttl,
             clock=games.clock,
         ),
+        players=MemoryPlayerStore(max_players=settings.max_players),
     )

@@ -43,7 +43,7 @@ from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 from litestar.routes import HTTPRoute
 
 from service.app.links import finish_document
-from service.http.openapi_declarations import EDIT_TOKEN, SEAT_TOKEN
+from service.http.openapi_declarations import EDIT_TOKEN, PLAYER_KEY, SEAT_TOKEN
 from service.http.problems import PROBLEM_MEDIA_TYPE
 from service.http.route_policy import limits_of, openapi_of
 from service.http.wire import Out, Strict
@@ -60,6 +60,15 @@ SECURITY_SCHEMES: Final = {
             "(`seats[].token`), on claiming an invite, or on a rematch."
         ),
     },
+    PLAYER_KEY: {
+        "type": "http",
+        "scheme": "bearer",
+        "description": (
+            "A player's key (`ttp_…`), shown once at the player's creation (`POST /v1/players`) "
+            "or replacement (`POST /v1/players/me/key`). It acts for every seat the player holds, "
+            "wherever a seat's token does."
+        ),
+    },
     EDIT_TOKEN: {
         "type": "http",
         "scheme": "bearer",
@@ -68,18 +77,26 @@ SECURITY_SCHEMES: Final = {
 }
 
 
-# A seat spec is exactly one kind of seat (``PlayerIn``): a name, open, or a bot with an
+# A seat spec is exactly one kind of seat (``PlayerIn``): a name, me, open, or a bot with an
 # optional name. msgspec cannot say so in the struct; the document does, for clients and fuzzers:
-# at least one field, and never open beside a name or a bot. (Not as a ``oneOf`` of the kinds,
-# which generators turn into three types of seat, each with a part of the fields.)
+# at least one field, never open beside a name or a bot, never me beside anything. (Not as a
+# ``oneOf`` of the kinds, which generators turn into four types of seat, each with a part of the
+# fields.) A claim is a name or me.
 _ONE_KIND_OF_SEAT: Final = {
     "minProperties": 1,
     "not": {
         "anyOf": [
             {"properties": {"name": {}, "open": {}}, "required": ["name", "open"]},
             {"properties": {"open": {}, "bot": {}}, "required": ["open", "bot"]},
+            {"properties": {"me": {}, "name": {}}, "required": ["me", "name"]},
+            {"properties": {"me": {}, "open": {}}, "required": ["me", "open"]},
+            {"properties": {"me": {}, "bot": {}}, "required": ["me", "bot"]},
         ]
     },
+}
+_ONE_CLAIMANT: Final = {
+    "minProperties": 1,
+    "not": {"properties": {"me": {}, "name": {}}, "required": ["me", "name"]},
 }
 
 # Rules between fields, which JSON Schema cannot state: (schema, property) → the rule. A request
@@ -166,8 +183,12 @@ def _event_schemas() -> dict[str, dict[str, Any]]:
 
 
 _OPTIONAL_TOKEN: Final = (
-    " With a seat's token (`seatToken`, `Authorization: Bearer <token>`) it answers as that seat "
-    "sees it; without one, the public view."
+    " With a seat's token (`seatToken`, `Authorization: Bearer <token>`), or the key of the "
+    "seat's player (`playerKey`), it answers as that seat sees it; without one, the public view."
+)
+_OPTIONAL_KEY: Final = (
+    " With a player's key (`playerKey`, `Authorization: Bearer <key>`), a seat for "
+    '`{"me": true}` is that player\'s; without one, seats are named.'
 )
 
 
@@ -246,6 +267,7 @@ def finished(document: dict[str, Any], handlers: Mapping[str, BaseRouteHandler])
         _struct_doc_as_markdown(schemas[name])
     schemas.update(_event_schemas())
     schemas["PlayerIn"].update(_ONE_KIND_OF_SEAT)
+    schemas["ClaimRequest"].update(_ONE_CLAIMANT)
     for (name, field), rule in _CROSS_FIELD_RULES.items():
         if name in schemas:
             target = schemas[name]["properties"][field]
@@ -277,7 +299,8 @@ def _operation_finished(operation: dict[str, Any], handler: BaseRouteHandler | N
         # in ``x-optional-security`` and the description, and ``security`` says none is needed.
         operation["x-optional-security"] = [requirement for requirement in security if requirement]
         operation["security"] = []
-        operation["description"] = (operation.get("description", "") + _OPTIONAL_TOKEN).strip()
+        optional = _OPTIONAL_TOKEN if {SEAT_TOKEN: []} in security else _OPTIONAL_KEY
+        operation["description"] = (operation.get("description", "") + optional).strip()
     if handler is not None and limits_of(handler):
         operation["responses"].setdefault("429", _RATE_LIMITED)
     for response in operation.get("responses", {}).values():

@@ -38,7 +38,9 @@ from service.http.problems import EXCEPTION_MAP, schema_page_not_found_as_proble
 from service.http.rate_limits import STORE_NAME, rate_limit_middleware
 from service.http.read_timeout import ReadTimeoutMiddleware
 from service.http.strict_body import StrictBodyRequest, decode_body_strictly
+from service.identity.deps import caller, viewer
 from service.play.routes import play_routes
+from service.players.routes import PlayersController
 from service.records.routes import RecordsController
 from service.settings import Settings
 from service.sheets.routes import ScoreSheetsController
@@ -66,6 +68,8 @@ DEPENDENCIES: Final = {
     "services": Provide(services_from_state, sync_to_thread=False),
     "viewer_token": Provide(viewer_token, sync_to_thread=False),
     "seat_token": Provide(seat_token, sync_to_thread=False),
+    "viewer": Provide(viewer),
+    "caller": Provide(caller),
 }
 """What every handler may receive by naming it as a parameter (``service.http.auth``); a
 feature's own (``acting_seat``, ``sheet_editor``) are its controllers'."""
@@ -129,6 +133,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         bots=bots,
         sheets=backends.sheets,
         records=backends.records,
+        players=backends.players,
         bot_games=holdings.bot_games(settings.bot_games_per_client),
         clock_games=holdings.clock_games(settings.clock_games_per_client),
     )
@@ -151,6 +156,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             InvitesController,
             TablesController,
             SeatsController,
+            PlayersController,
             OperationsController,
             ScoreSheetsController,
             RecordsController,

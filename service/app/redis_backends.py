@@ -7,6 +7,7 @@ from __future__ import annotations
 from litestar.stores.redis import RedisStore as LitestarRedisStore
 
 from service.app.backends import Backends
+from service.identity.redis_store import RedisPlayerStore
 from service.records.redis_store import RedisRecordStore
 from service.settings import Settings
 from service.sheets.redis_store import RedisSheetStore
@@ -60,4 +61,5 @@ def backends_beside(games: RedisStore, settings: Settings) -> Backends:
             key_prefix=prefix,
             idempotency_ttl=settings.idempotency_ttl,
         ),
+        players=RedisPlayerStore(client, key_prefix=prefix),
     )

@@ -25,6 +25,8 @@ from service.games.bus import GameBus
 from service.games.decoded_cache import DecodedGames
 from service.health.deps import HealthServices
 from service.http.client_address import TrustedProxies
+from service.identity.store import MemoryPlayerStore, PlayerStore
+from service.players.deps import PlayerServices
 from service.records.finished_cache import FinishedRecords
 from service.records.flights import ReviewFlights
 from service.records.store import MemoryRecordStore, RecordStore
@@ -43,6 +45,7 @@ from service.workers.pool import WorkerPool
 
 @dataclass(frozen=True, slots=True)
 class Services(
+    PlayerServices,
     TableServices,
     BotServices,
     StreamServices,
@@ -67,6 +70,9 @@ class Services(
     """This instance's drivers, sweeper and decision processes (``service.bots.turns``)."""
     sheets: SheetStore
     """The score sheets, beside the games."""
+    players: PlayerStore = field(default_factory=MemoryPlayerStore)
+    """The players, their keys and their games' lists (``service.identity``), beside the
+    games."""
     records: RecordStore = field(default_factory=lambda: MemoryRecordStore(ttl=7 * 86400))
     """Imported records, reviews and the seed secret (``service.records``), beside the games."""
     finished_records: FinishedRecords = field(default_factory=FinishedRecords)

@@ -11,7 +11,7 @@ from litestar.params import FromPath
 
 from service.games.deps import AppGameServices
 from service.games.lifecycle import LoadedGame, LoadedTable, load_any
-from service.http.auth import RequiredToken
+from service.identity.deps import ActingCaller
 
 
 class ActingSeat:
@@ -29,7 +29,7 @@ Acting: TypeAlias = NamedDependency[ActingSeat]
 
 
 async def acting_seat(
-    services: AppGameServices, game_id: FromPath[str], seat_token: RequiredToken
+    services: AppGameServices, game_id: FromPath[str], caller: ActingCaller
 ) -> ActingSeat:
     loaded = await load_any(services, game_id)
-    return ActingSeat(loaded, loaded.seat_of(seat_token))
+    return ActingSeat(loaded, loaded.seat_of(caller))

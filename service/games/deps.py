@@ -13,11 +13,12 @@ from litestar.di import NamedDependency
 
 from service.games.bus import GameBus
 from service.games.decoded_cache import DecodedGames
+from service.identity.deps import IdentityServices
 from service.settings import Settings
 from service.storage.game_store import Store
 
 
-class GameServices:
+class GameServices(IdentityServices):
     # An interface by inheritance (the composition root's ``Services`` derives from every
     # feature's), not a Protocol: Litestar checks an injected value against its parameter's type
     # on every request, and a runtime-checkable protocol's check walks all its members each time

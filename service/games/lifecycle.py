@@ -40,6 +40,7 @@ from service.http.problems import (
     UnknownStreamKey,
     UnknownToken,
 )
+from service.identity.callers import Caller, list_game
 from service.operations import metrics
 from service.storage.channels import channel_of
 from service.storage.game_store import GameExists
@@ -59,27 +60,35 @@ def announce(services: GameServices, game_id: str, version: int) -> None:
 
 
 class _Seats:
-    """Who a request speaks for, from the seats' token hashes of a loaded record."""
+    """Who a request speaks for, from the seats' token hashes and players of a loaded
+    record."""
 
     __slots__ = ()
     game_id: str
     record: GameRecord
 
-    def seat_of(self, token: str) -> int:
-        seat = game_records.seat_of_token(token, self.record.token_hashes)
+    def seat_of(self, caller: Caller) -> int:
+        """The seat of the caller's token, or of the caller's player; 401 for neither."""
+        seat = game_records.seat_of_token(caller.token, self.record.token_hashes)
+        if seat is None and caller.player_id is not None:
+            seat = game_records.seat_of_player(caller.player_id, self.record.players)
         if seat is None:
-            raise UnknownToken("the token is not one of this game's seats")
+            raise UnknownToken(
+                "the token is not one of this game's seats"
+                if caller.player_id is None
+                else "the player holds no seat in this game"
+            )
         return seat
 
-    def viewer(self, token: str | None) -> int | None:
-        """The seat ``token`` names, None for the public (no token), 401 for a bad token."""
-        return None if token is None else self.seat_of(token)
+    def viewer(self, caller: Caller | None) -> int | None:
+        """The seat ``caller`` names, None for the public (no token), 401 for a bad token."""
+        return None if caller is None else self.seat_of(caller)
 
-    def stream_viewer(self, token: str | None, key: str | None) -> int | None:
+    def stream_viewer(self, caller: Caller | None, key: str | None) -> int | None:
         """The seat of a stream: a stream key's (``service.games.stream_keys``), else the
-        token's."""
+        caller's."""
         if key is None:
-            return self.viewer(token)
+            return self.viewer(caller)
         seat = seat_of_stream_key(self.game_id, key, self.record.token_hashes)
         if seat is None:
             raise UnknownStreamKey("the stream key is not one of this game's seats", field="key")
@@ -148,9 +157,11 @@ async def create_game(
     *,
     given: tuple[int | None, Mapping[int, game.Deal]] | None = None,
     retry: Retry | None = None,
+    players: tuple[str | None, ...] = (),
 ) -> idempotency.SavedAnswer:
     """A game whose every seat is named (``names``), some perhaps bots (``bots``, each seat's
-    level or None): dealt at once, every person's token in the answer (201).
+    level or None): dealt at once, every person's token in the answer (201). ``players``: each
+    seat's player (``service.identity``), the game listed as theirs.
     ``given``: the first dealer and the deals by round (``service.records.given``).
     (``service.tables.creation.create`` decides; a table with open seats waits instead.)
     With an Idempotency-Key the game's id is the key's and its answer is saved with it."""
@@ -172,6 +183,7 @@ async def create_game(
         turn_seconds=request.turn_seconds,
         turn_started=created,
         call_seconds=call_seconds_of(rules, request.call_seconds),
+        players=players if any(players) else (),
     )
     encoded = game_records.encode_record(record)
     while True:
@@ -190,6 +202,7 @@ async def create_game(
             ),
             game_id,
         )
+        await list_game(services.players, players, game_id, created)
         try:
             await services.store.create(
                 game_id,
@@ -238,14 +251,18 @@ async def load_any(
 
 
 async def load_game(
-    services: GameServices, game_id: str, *, recall: str | None = None, token: str | None = None
+    services: GameServices,
+    game_id: str,
+    *,
+    recall: str | None = None,
+    caller: Caller | None = None,
 ) -> LoadedGame:
-    """A game in play or finished; 409 for a table still waiting. With the token of the request,
-    a waiting table checks it first: a token that is none of its seats' is a 401 whatever the
-    table's state, as it is for a game in play."""
+    """A game in play or finished; 409 for a table still waiting. With the caller of the
+    request, a waiting table checks it first: a token that is none of its seats' is a 401
+    whatever the table's state, as it is for a game in play."""
     loaded = await _load(services, game_id, recall)
-    if isinstance(loaded, LoadedTable) and token is not None:
-        loaded.seat_of(token)
+    if isinstance(loaded, LoadedTable) and caller is not None:
+        loaded.seat_of(caller)
     return dealt(loaded)
 
 

@@ -98,14 +98,15 @@ def committed(
 
 
 def seated_players(players: list[PlayerOut], record: GameRecord) -> list[PlayerOut]:
-    """The view's players with each seat's ``bot`` level and ``away`` flag."""
-    if not record.bots and not record.away:
+    """The view's players with each seat's ``bot`` level, ``away`` flag and player."""
+    if not record.bots and not record.away and not record.players:
         return players
     return [
         msgspec.structs.replace(
             player,
             bot=level_of(record, player.seat),
             away=bool(record.away) and record.away[player.seat],
+            player_id=record.players[player.seat] if record.players else None,
         )
         for player in players
     ]

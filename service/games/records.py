@@ -82,6 +82,14 @@ class GameRecord(msgspec.Struct, frozen=True, array_like=True):
     finished: float | None = None
     """Unix time of the commit that ended the game, whoever made its last move (``stamped``);
     None while it is played, and in games stored before the stamp existed (``finished_at``)."""
+    players: tuple[str | None, ...] = ()
+    """Each seat's player (``service.identity``), None for a seat held by its token alone;
+    empty when no seat is a player's. A player's key acts for the player's seat."""
+
+
+def seat_of_player(player_id: str, players: tuple[str | None, ...]) -> int | None:
+    """The seat ``player_id`` holds, or None (a player holds at most one seat of a game)."""
+    return players.index(player_id) if player_id in players else None
 
 
 def stamped(record: GameRecord, *, finished: bool) -> GameRecord:

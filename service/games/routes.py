@@ -17,7 +17,6 @@ from service.games.log_wire import GameLog
 from service.games.to_wire import log_entry_to_wire
 from service.games.turns import take_turn
 from service.games.wire import GameView
-from service.http.auth import OptionalToken, RequiredToken
 from service.http.idempotency import IdempotencyKey
 from service.http.openapi_declarations import SEAT, SEAT_OR_PUBLIC, problems
 from service.http.route_policy import (
@@ -27,6 +26,7 @@ from service.http.route_policy import (
     from_answer,
     policy,
 )
+from service.identity.deps import ActingCaller, Viewer
 from service.vocabulary.wire import MAX_VERSION
 
 AnyRequest = Request[Any, Any, Any]
@@ -78,10 +78,10 @@ class GamesController(Controller):
         responses=problems(401, 404, 503),
     )
     async def get_game(
-        self, services: AppGameServices, game_id: FromPath[str], viewer_token: OptionalToken
+        self, services: AppGameServices, game_id: FromPath[str], viewer: Viewer
     ) -> GameView:
         loaded = await game_flow.load_any(services, game_id)
-        view = loaded.view(loaded.viewer(viewer_token))
+        view = loaded.view(loaded.viewer(viewer))
         if isinstance(loaded, LoadedGame):  # a move left undone by an instance that died
             services.bus.publish(Loaded(loaded.game_id, loaded.record, loaded.state))
         return view
@@ -120,10 +120,10 @@ class GamesController(Controller):
         services: AppGameServices,
         game_id: FromPath[str],
         data: JSONBody[ActionRequest],
-        seat_token: RequiredToken,
+        caller: ActingCaller,
         idempotency_key: IdempotencyKey = None,
     ) -> Response[GameView]:
-        body = await take_turn(services, game_id, seat_token, idempotency_key, data)
+        body = await take_turn(services, game_id, caller, idempotency_key, data)
         # The body is the saved JSON (also what a retry with the same Idempotency-Key gets).
         response: Response[Any] = Response(body, media_type="application/json")
         return response
@@ -145,12 +145,12 @@ class GamesController(Controller):
         self,
         services: AppGameServices,
         game_id: FromPath[str],
-        viewer_token: OptionalToken,
+        viewer: Viewer,
         since: LogSince = 0,
         limit: LogLimit = LOG_PAGE_MAX,
     ) -> GameLog:
         loaded = await game_flow.load_any(services, game_id)
-        seat = loaded.viewer(viewer_token)
+        seat = loaded.viewer(viewer)
         if not isinstance(loaded, LoadedGame):  # a table waiting for players: nothing played
             return GameLog(game_id=game_id, version=0, entries=[])
         later = [e for e in game.public_log(loaded.state, seat) if e.version > since]

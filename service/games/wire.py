@@ -54,16 +54,18 @@ CallSeconds = Annotated[
     ),
 ]
 DEFAULT_CALL_SECONDS = 20
+_PLAYER_ID: Final = "The seat's player (`GET /v1/players/{player_id}`); null for a token's seat."
 
 
 class PlayerIn(Strict, frozen=True):
-    """One seat, exactly one of: ``{"name": …}`` a person seated now (its token is in the
-    answer), ``{"open": true}`` a seat someone claims later with the invite code, or
-    ``{"bot": level}`` a computer player (with an optional ``name``)."""
+    """One seat, exactly one of: ``{"name": …}`` a person seated now (its token in the answer),
+    ``{"me": true}`` the calling player (its key as Authorization), ``{"open": true}`` a seat
+    claimed later by invite code, or ``{"bot": level}`` a computer player (``name`` optional)."""
 
     name: PlayerName | UnsetType = UNSET
     open: Literal[True] | UnsetType = UNSET
     bot: BotLevelName | UnsetType = UNSET
+    me: Literal[True] | UnsetType = UNSET
 
 
 class DealIn(Strict, frozen=True):
@@ -185,6 +187,7 @@ class PlayerOut(Out, frozen=True):
             )
         ),
     ] = False
+    player_id: Annotated[str | None, Meta(description=_PLAYER_ID)] = None
 
 
 class SeatResultOut(Out, frozen=True):

@@ -31,7 +31,9 @@ RequiredToken: TypeAlias = NamedDependency[str]
 """A handler's ``seat_token`` parameter."""
 
 
-TOKEN_DEPENDENCIES: Final = frozenset({"viewer_token", "seat_token", "acting_seat", "sheet_editor"})
+TOKEN_DEPENDENCIES: Final = frozenset(
+    {"viewer_token", "seat_token", "viewer", "caller", "me", "acting_seat", "sheet_editor"}
+)
 """The dependencies that read the Authorization header: a handler that takes one of them
 declares the token in its ``security``."""
 

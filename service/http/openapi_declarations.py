@@ -13,18 +13,26 @@ from service.http.problems import PROBLEM_MEDIA_TYPE
 from service.http.wire import Problem
 
 SEAT_TOKEN: Final = "seatToken"
+PLAYER_KEY: Final = "playerKey"
 EDIT_TOKEN: Final = "editToken"
 
-SEAT: Final[list[SecurityRequirement]] = [{SEAT_TOKEN: []}]
-"""A route for a seat: its token (``Authorization: Bearer <token>``) is required."""
-SEAT_OR_PUBLIC: Final[list[SecurityRequirement]] = [{SEAT_TOKEN: []}, {}]
-"""A route anyone may call, which with a seat's token answers as that seat sees it."""
+SEAT: Final[list[SecurityRequirement]] = [{SEAT_TOKEN: []}, {PLAYER_KEY: []}]
+"""A route for a seat: its token (``Authorization: Bearer <token>``), or its player's key, is
+required."""
+SEAT_OR_PUBLIC: Final[list[SecurityRequirement]] = [{SEAT_TOKEN: []}, {PLAYER_KEY: []}, {}]
+"""A route anyone may call, which with a seat's token (or its player's key) answers as that
+seat sees it."""
+PLAYER: Final[list[SecurityRequirement]] = [{PLAYER_KEY: []}]
+"""A route for a player: its key is required."""
+PLAYER_OR_PUBLIC: Final[list[SecurityRequirement]] = [{PLAYER_KEY: []}, {}]
+"""A route anyone may call, which with a player's key may act as that player (a seat for
+``me``)."""
 SHEET_EDITOR: Final[list[SecurityRequirement]] = [{EDIT_TOKEN: []}]
 """A route that changes a score sheet: its edit token is required."""
 
 _DESCRIPTIONS: Final = {
     400: "The body is not JSON",
-    401: "No seat token, or a token that is not one of this game's seats",
+    401: "No seat token or player key, or one that holds none of this game's seats",
     404: "No such game",
     409: "Not this seat's turn, the wrong phase, a finished game, or a stale expected_version",
     413: "The request body is too large",

@@ -203,6 +203,22 @@ class UnknownStreamKey(ServiceProblem):
     status, kind, title = 401, "unknown-stream-key", "The stream key is not one of this game's"
 
 
+class UnknownPlayerKey(ServiceProblem):
+    status, kind, title = 401, "unknown-player-key", "No player has this key (unknown or replaced)"
+
+
+class PlayerKeyRequired(ServiceProblem):
+    status, kind, title = 401, "player-key-required", "This needs a player's key"
+
+
+class PlayerNotFound(ServiceProblem):
+    status, kind, title = 404, "player-not-found", "No such player"
+
+
+class PlayerSeated(ServiceProblem):
+    status, kind, title = 409, "player-seated", "The player already holds a seat at this table"
+
+
 def _problem(
     status: int,
     kind: str,

@@ -12,10 +12,10 @@ from litestar.response import ServerSentEvent
 
 from service.games import lifecycle as game_flow
 from service.games.lifecycle import LoadedGame
-from service.http.auth import OptionalToken
 from service.http.openapi_declarations import SEAT_OR_PUBLIC, problems
 from service.http.problems import InvalidField
 from service.http.route_policy import Limit, policy
+from service.identity.deps import Viewer
 from service.streams.deps import AppStreamServices
 from service.streams.events import RETRY_MS, game_events
 
@@ -138,7 +138,7 @@ class StreamsController(Controller):
         services: AppStreamServices,
         game_id: FromPath[str],
         *,
-        viewer_token: OptionalToken,
+        viewer: Viewer,
         last_event_id: LastEventId = None,
         idle_timeout: IdleTimeout = 300.0,
         key: StreamKey = None,
@@ -150,7 +150,7 @@ class StreamsController(Controller):
                 field="token",
             )
         loaded = await game_flow.load_any(services, game_id)
-        seat = loaded.stream_viewer(viewer_token, key)
+        seat = loaded.stream_viewer(viewer, key)
         resume = _resume_point(last_event_id)
         if isinstance(loaded, LoadedGame) and _nothing_left(loaded, resume):
             return Response(None, status_code=204, headers={"Cache-Control": "no-store"})

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from functools import partial
-from typing import Final
+from typing import Final, NamedTuple
 
 import msgspec
 
@@ -23,6 +23,7 @@ from service.games.wire import CreateGameRequest, GameCreated, SeatToken
 from service.http import idempotency
 from service.http.idempotency import Retry, SavedAnswer
 from service.http.problems import GameNotFound, InvalidSeat
+from service.identity.callers import Caller, list_game, myself
 from service.operations import metrics
 from service.records.given import given_deals, seeded
 from service.storage.game_store import GameExists, StoreUnavailable
@@ -41,8 +42,10 @@ async def create(
     retry: Retry | None = None,
     *,
     client: str | None = None,
+    caller: Caller | None = None,
 ) -> SavedAnswer:
     """A game dealt at once when every seat is named; otherwise a table waiting for players.
+    A ``{"me": true}`` seat is the ``caller``'s, who must be a player (``service.identity``).
     With an Idempotency-Key (``retry``) its id is the key's, so a retry finds it made and is
     answered from the answer saved with it (``service.http.idempotency``). A game of bots only,
     and a game with a clock, takes one of the ``client``'s places (``service.bots.holdings``)."""
@@ -54,7 +57,12 @@ async def create(
         request.rules, request.call_seconds, request.turn_seconds
     )
     rules.check_players(len(request.players))  # open seats count: the pack must hold them all
-    names, levels = _seats(request)
+    names, levels, me = _seats(request)
+    players: tuple[str | None, ...] = ()
+    if me is not None:
+        player = await myself(services.players, caller)
+        names[me] = player.name
+        players = tuple(player.player_id if seat == me else None for seat in range(len(names)))
     bots = tuple(levels) if any(levels) else ()
     named = [name for name in names if name is not None]
     dealt_now = len(named) == len(names)
@@ -76,10 +84,11 @@ async def create(
     async with _places(services, client or "", holdings) as places:
         if dealt_now:
             answer = await game_flow.create_game(
-                services, request, named, bots, given=given, retry=retry
+                services, request, named, bots, given=given, retry=retry, players=players
             )
         else:
-            answer = await _create_table(services, request, names, bots, retry)
+            seated = _Seated(names, bots, players)
+            answer = await _create_table(services, request, seated, retry)
         for made in places:
             made.append(answer.location.rsplit("/", 1)[-1])
     return answer
@@ -124,16 +133,27 @@ async def _in_play(services: TableServices, game_id: str) -> bool:
     return isinstance(loaded, LoadedTable) or loaded.state.status == "playing"
 
 
-def _seats(request: CreateGameRequest) -> tuple[list[str | None], list[str | None]]:
-    """Each seat's name (None for an open one) and each seat's bot level (None for a person or
-    an open seat), as the request's seat specs give them."""
+def _seats(request: CreateGameRequest) -> tuple[list[str | None], list[str | None], int | None]:
+    """Each seat's name (None for an open one, "" for the caller's until its player is known),
+    each seat's bot level (None for a person or an open seat), as the request's seat specs give
+    them, and the caller's seat (``{"me": true}``; at most one), if any."""
     names: list[str | None] = []
     levels: list[str | None] = []
+    me: int | None = None
     for index, player in enumerate(request.players):
         spec = waiting.seat_spec(player, index)
         match spec:
             case waiting.NamedSeat(name=name):
                 names.append(display_name(name, f"players[{index}].name"))
+            case waiting.MeSeat():
+                if me is not None:
+                    raise InvalidSeat(
+                        f"players[{index}]: a player holds one seat of a game, and "
+                        f"players[{me}] is already me",
+                        field=f"players[{index}]",
+                    )
+                me = index
+                names.append("")
             case waiting.OpenSeat():
                 names.append(None)
             case waiting.BotSeat(level=level, name=None):
@@ -141,16 +161,22 @@ def _seats(request: CreateGameRequest) -> tuple[list[str | None], list[str | Non
             case waiting.BotSeat(name=str(name)):
                 names.append(display_name(name, f"players[{index}].name"))
         levels.append(spec.level if isinstance(spec, waiting.BotSeat) else None)
-    return names, levels
+    return names, levels, me
+
+
+class _Seated(NamedTuple):
+    """Who sits where at a new table: each seat's name (None: open), bot level (empty: no
+    bots) and player (empty: no players)."""
+
+    names: list[str | None]
+    bots: tuple[str | None, ...]
+    players: tuple[str | None, ...]
 
 
 async def _create_table(
-    services: TableServices,
-    request: CreateGameRequest,
-    names: list[str | None],
-    bots: tuple[str | None, ...],
-    retry: Retry | None,
+    services: TableServices, request: CreateGameRequest, seated: _Seated, retry: Retry | None
 ) -> SavedAnswer:
+    names, bots, players = seated
     # Checked by ``create``; the rules of a request are decoded once (a cache).
     rules = to_engine.game_rules_from_wire(
         request.rules, request.call_seconds, request.turn_seconds
@@ -175,12 +201,17 @@ async def _create_table(
             call_seconds=game_flow.call_seconds_of(rules, request.call_seconds),
         )
         record = GameRecord(
-            state=b"", token_hashes=hashes, created=game_records.now(), table=seating
+            state=b"",
+            token_hashes=hashes,
+            created=game_records.now(),
+            table=seating,
+            players=players,
         )
         answer = _table_created(game_id, record, seating, tokens, request.seed_key)
         # The code first: a table is never stored with a code another waiting table holds.
         if not await services.tables.reserve_code(code, game_id):
             continue
+        await list_game(services.players, players, game_id, record.created)
         try:
             await services.store.create(
                 game_id,

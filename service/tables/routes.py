@@ -13,9 +13,8 @@ from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 from service.games.acting_seat import Acting, acting_seat
 from service.games.wire import CreateGameRequest, GameCreated, GameView
 from service.http import idempotency
-from service.http.auth import RequiredToken
 from service.http.idempotency import IdempotencyKey
-from service.http.openapi_declarations import SEAT, problems
+from service.http.openapi_declarations import PLAYER_OR_PUBLIC, SEAT, problems
 from service.http.route_policy import (
     Limit,
     RouteLink,
@@ -23,6 +22,7 @@ from service.http.route_policy import (
     from_answer,
     policy,
 )
+from service.identity.deps import ActingCaller, Viewer
 from service.tables import creation, seating
 from service.tables.deps import AppTableServices
 from service.tables.index import LOBBY_LIMIT
@@ -62,6 +62,8 @@ LobbyLimit = Annotated[
     ),
 ]
 
+_ME_401: Final = {401: "A seat for me without a player's key, or a key no player holds"}
+
 LOCATION: Final = ResponseHeader(
     name="Location", description="The path of the game.", documentation_only=True
 )
@@ -92,6 +94,7 @@ class GameCreationController(Controller):
                 }
             },
         ),
+        security=PLAYER_OR_PUBLIC,
         summary="Create a game (dealt at once), or a table with open seats",
         description=(
             "Answers with each named seat's token (shown only this once) and the public view. "
@@ -106,18 +109,21 @@ class GameCreationController(Controller):
         ),
         status_code=201,
         response_headers=[LOCATION],
-        responses=problems(400, 413, 422, 503),
+        responses=problems(400, 401, 413, 422, 503, descriptions=_ME_401),
     )
     async def create(
         self,
         request: AnyRequest,
         services: AppTableServices,
         data: JSONBody[CreateGameRequest],
+        viewer: Viewer,
         idempotency_key: IdempotencyKey = None,
     ) -> Response[GameCreated]:
-        retry = idempotency.retry_of("createGame", idempotency_key, data)
+        owner = None if viewer is None else viewer.owner
+        retry = idempotency.retry_of("createGame", idempotency_key, data, owner)
         client = services.proxies.client_of(request)
-        return idempotency.answered(await creation.create(services, data, retry, client=client))
+        answer = await creation.create(services, data, retry, client=client, caller=viewer)
+        return idempotency.answered(answer)
 
 
 class InvitesController(Controller):
@@ -143,6 +149,7 @@ class InvitesController(Controller):
                 }
             },
         ),
+        security=PLAYER_OR_PUBLIC,
         summary="Take the lowest open seat of the table with this invite code",
         description=(
             "Answers with the game, the seat, its token (shown to this caller only, this once) "
@@ -152,17 +159,19 @@ class InvitesController(Controller):
         ),
         status_code=201,
         response_headers=[LOCATION],
-        responses=problems(400, 404, 409, 413, 422, 503),
+        responses=problems(400, 401, 404, 409, 413, 422, 503, descriptions=_ME_401),
     )
     async def claim(
         self,
         services: AppTableServices,
         code: InviteCode,
         data: JSONBody[ClaimRequest],
+        viewer: Viewer,
         idempotency_key: IdempotencyKey = None,
     ) -> Response[SeatClaimed]:
-        retry = idempotency.retry_of("claimInvite", idempotency_key, data)
-        return idempotency.answered(await seating.claim(services, code, data.name, retry))
+        owner = None if viewer is None else viewer.owner
+        retry = idempotency.retry_of("claimInvite", idempotency_key, data, owner)
+        return idempotency.answered(await seating.claim(services, code, data, retry, viewer))
 
 
 class TablesController(Controller):
@@ -237,11 +246,11 @@ class SeatsController(Controller):
         self,
         services: AppTableServices,
         game_id: FromPath[str],
-        seat_token: RequiredToken,
+        caller: ActingCaller,
         idempotency_key: IdempotencyKey = None,
     ) -> Response[GameView]:
-        retry = idempotency.retry_of("leaveGame", idempotency_key, None, seat_token)
-        return idempotency.answered(await seating.leave(services, game_id, seat_token, retry))
+        retry = idempotency.retry_of("leaveGame", idempotency_key, None, caller.owner)
+        return idempotency.answered(await seating.leave(services, game_id, caller, retry))
 
     @post(
         "/{game_id:str}/rematch",
@@ -267,8 +276,8 @@ class SeatsController(Controller):
         services: AppTableServices,
         game_id: FromPath[str],
         acting_seat: Acting,
-        seat_token: RequiredToken,
+        caller: ActingCaller,
         idempotency_key: IdempotencyKey = None,
     ) -> Response[SeatClaimed]:
-        retry = idempotency.retry_of("rematchGame", idempotency_key, None, seat_token)
+        retry = idempotency.retry_of("rematchGame", idempotency_key, None, caller.owner)
         return idempotency.answered(await seating.rematch(services, acting_seat, retry))

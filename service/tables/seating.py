@@ -16,16 +16,14 @@ in the same game, with its own token only.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import contextlib
 import functools
 import hashlib
-import logging
-from collections.abc import Callable
-from typing import Final, TypeVar
+from typing import Final
 
 import msgspec
+from msgspec import UnsetType
 
 import engine
 from engine import game
@@ -35,29 +33,38 @@ from service.games import records as game_records
 from service.games.acting_seat import ActingSeat
 from service.games.commits import Change, commit
 from service.games.lifecycle import LoadedGame, LoadedTable
-from service.games.records import GameRecord, Seating, rules_of
+from service.games.records import GameRecord, Seating
 from service.games.stream_keys import stream_key
 from service.games.to_wire import waiting_view
+from service.http import cursors
 from service.http.idempotency import Retry, SavedAnswer, encoded
 from service.http.problems import (
     GameNotFinished,
     GameNotFound,
+    InvalidSeat,
     InviteNotFound,
     RematchTaken,
     SeatKept,
-    StaleVersion,
     TableFull,
 )
-from service.storage.game_store import GameExists, StoreUnavailable
-from service.tables import invite_codes, lobby_cursor
+from service.identity.callers import Caller, list_game, myself
+from service.storage.game_store import GameExists
+from service.tables import invite_codes
 from service.tables import waiting_tables as waiting
 from service.tables.deps import TableServices
-from service.tables.index import FULL_CODE_GRACE, LOBBY_LIMIT
-from service.tables.wire import Lobby, SeatClaimed, StreamUrl, TableOut
+from service.tables.index import LOBBY_LIMIT
+from service.tables.seat_changes import (
+    Answer,
+    SeatHolders,
+    claim_answer,
+    commit_seats,
+    players_with,
+    replaced,
+    saved_answer,
+    seat_race_lost,
+)
+from service.tables.wire import ClaimRequest, Lobby, StreamUrl, TableOut
 from service.vocabulary.names import display_name
-
-_log = logging.getLogger(__name__)
-_V = TypeVar("_V")
 
 SEAT_ATTEMPTS: Final = 40
 """Commits a seat change tries before answering 409: each failure means another seat changed
@@ -66,118 +73,21 @@ _SEED_LIMIT: Final = 2**63
 _lobby_decoder: Final = msgspec.json.Decoder(TableOut)
 
 
-# -- seat changes ---------------------------------------------------------------------------------
-
-
-async def _commit_seats(
-    services: TableServices,
-    loaded: LoadedTable,
-    names: tuple[str | None, ...],
-    hashes: tuple[bytes, ...],
-    answer: _Answer | None = None,
-) -> GameRecord | None:
-    """Store the table with these seats, dealt if every seat is now held; None, changing
-    nothing, if the table changed since it was loaded. ``answer`` is the request's retry and
-    its answer from the record about to be committed: saved in the same commit."""
-    seating = loaded.seating
-    record: GameRecord
-    state: game.GameState | None = None
-    if all(held or (seating.bots and seating.bots[seat]) for seat, held in enumerate(hashes)):
-        seated = [name or "" for name in names]
-        state = game.new_game(
-            seated, rules_of(seating.rules), seating.seed, first_dealer=seating.first_dealer
-        )
-        record = GameRecord(
-            state=game.dumps(state),
-            token_hashes=hashes,
-            created=loaded.record.created,
-            bots=seating.bots,
-            turn_seconds=seating.turn_seconds,
-            turn_started=game_records.now(),
-            call_seconds=seating.call_seconds,
-        )
-    else:
-        record = GameRecord(
-            state=b"",
-            token_hashes=hashes,
-            created=loaded.record.created,
-            table=msgspec.structs.replace(seating, names=names),
-        )
-    saved = None if answer is None else _saved(answer, record)
-    change = Change(record, state)
-    if not await commit(services, loaded.game_id, loaded.stored_version, change, saved=saved):
-        return None
-    await _update_indexes(services, loaded.game_id, seating, record.table)
-    return record
-
-
-async def _update_indexes(
-    services: TableServices, game_id: str, before: Seating, after: Seating | None
-) -> None:
-    """The code and the lobby follow a committed seat change: while the table waits, both live
-    as long as it does; once it is dealt (``after`` is None) the code answers "full" for
-    ``FULL_CODE_GRACE`` and the lobby forgets the table.
-
-    Best effort: the seat is taken (and its token must reach its caller) whether or not they
-    can be written, and a code or an entry left behind only ever leads to the record itself."""
-    code = before.invite_code
-    if code is None:  # a rematch: neither code nor lobby
-        return
-    index = services.tables
-    try:
-        if after is None:
-            updates = [index.keep_code(code, FULL_CODE_GRACE)]
-            if before.listed:
-                updates.append(index.unlist_table(game_id))
-        else:
-            updates = [index.keep_code(code, services.settings.game_ttl)]
-            if after.listed:
-                updates.append(index.list_table(game_id, waiting.lobby_entry(game_id, after)))
-        await asyncio.gather(*updates)
-    except StoreUnavailable:
-        _log.warning("table %s: invite code and lobby not updated (store unavailable)", game_id)
-
-
-_Answer = tuple[Retry, Callable[[GameRecord], SavedAnswer]]
-"""A request's ``Retry`` and how its answer follows from the record it commits."""
-
-
-def _saved(answer: _Answer, record: GameRecord) -> tuple[str, bytes]:
-    retry, answer_of = answer
-    first = answer_of(record)
-    return retry.saved(first.body, first.status, first.location)
-
-
-def _claim_answer(game_id: str, seat: int, token: str, record: GameRecord) -> SavedAnswer:
-    return game_flow.created_answer(_claimed(game_id, seat, token, record), game_id)
-
-
-def _claimed(game_id: str, seat: int, token: str, record: GameRecord) -> SeatClaimed:
-    if record.table is None:
-        view = game_flow.view_of(game_id, game.loads(record.state), seat, record)
-    else:
-        view = waiting_view(game_id, record.table, seat)
-    return SeatClaimed(game_id=game_id, seat=seat, token=token, view=view)
-
-
-def _replaced(values: tuple[_V, ...], index: int, value: _V) -> tuple[_V, ...]:
-    return (*values[:index], value, *values[index + 1 :])
-
-
-def _seat_race_lost(game_id: str) -> StaleVersion:
-    return StaleVersion(f"the seats of {game_id!r} kept changing while this request was applied")
-
-
 # -- claiming by invite code ----------------------------------------------------------------------
 
 
 async def claim(
-    services: TableServices, code_text: str, name: str, retry: Retry | None = None
+    services: TableServices,
+    code_text: str,
+    request: ClaimRequest,
+    retry: Retry | None = None,
+    caller: Caller | None = None,
 ) -> SavedAnswer:
-    """``POST /v1/invites/{code}``: the lowest open seat of the code's table, for ``name``
-    (201). With an Idempotency-Key the answer is saved in the seat's commit: a retry, or the
-    first attempt's twin on another instance, replays it and never takes a second seat."""
-    name = display_name(name, "name")
+    """``POST /v1/invites/{code}``: the lowest open seat of the code's table, for the name the
+    request gives, or for the calling player (201). With an Idempotency-Key the answer is saved
+    in the seat's commit: a retry, or the first attempt's twin on another instance, replays it
+    and never takes a second seat."""
+    name, player_id = await _claimant(services, request, caller)
     code = invite_codes.normalised(code_text)
     if code is None:
         raise InviteNotFound(
@@ -201,14 +111,33 @@ async def claim(
         if not free:
             raise TableFull(f"the table of invite code {code} has no open seat left")
         seat = free[0]
-        names = _replaced(loaded.seating.names, seat, name)
-        hashes = _replaced(loaded.record.token_hashes, seat, game_records.token_hash(token))
-        answer_of = functools.partial(_claim_answer, game_id, seat, token)
+        seats = SeatHolders(
+            replaced(loaded.seating.names, seat, name),
+            replaced(loaded.record.token_hashes, seat, game_records.token_hash(token)),
+            players_with(loaded, seat, player_id),
+        )
+        answer_of = functools.partial(claim_answer, game_id, seat, token)
         answer = None if retry is None else (retry, answer_of)
-        record = await _commit_seats(services, loaded, names, hashes, answer)
+        if player_id is not None:
+            await list_game(services.players, (player_id,), game_id, loaded.record.created)
+        record = await commit_seats(services, loaded, seats, answer)
         if record is not None:
             return answer_of(record)
-    raise _seat_race_lost(game_id)
+    raise seat_race_lost(game_id)
+
+
+async def _claimant(
+    services: TableServices, request: ClaimRequest, caller: Caller | None
+) -> tuple[str, str | None]:
+    """The name of the seat a claim asks for, and its player (None for a person by name)."""
+    if isinstance(request.me, UnsetType):
+        if isinstance(request.name, UnsetType):
+            raise InvalidSeat('give {"name": …}, or {"me": true} with a player\'s key')
+        return display_name(request.name, "name"), None
+    if not isinstance(request.name, UnsetType):
+        raise InvalidSeat("a seat for me takes the player's name: send no name with it")
+    player = await myself(services.players, caller)
+    return player.name, player.player_id
 
 
 async def lobby(
@@ -216,11 +145,11 @@ async def lobby(
 ) -> Lobby:
     """``GET /v1/tables``: the listed tables waiting for players, newest change first, a page
     of ``limit`` after ``cursor``."""
-    after = None if cursor is None else lobby_cursor.position_of(cursor)
+    after = None if cursor is None else cursors.position_of(cursor)
     entries, last = await services.tables.page(limit, after)
     return Lobby(
         tables=[_lobby_decoder.decode(e) for e in entries],
-        next_cursor=None if last is None else lobby_cursor.cursor_of(last),
+        next_cursor=None if last is None else cursors.cursor_of(last),
     )
 
 
@@ -228,7 +157,7 @@ async def lobby(
 
 
 async def leave(
-    services: TableServices, game_id: str, token: str, retry: Retry | None = None
+    services: TableServices, game_id: str, caller: Caller, retry: Retry | None = None
 ) -> SavedAnswer:
     """``POST …/leave``: before the deal the seat opens again; during play a ``normal`` bot
     takes it over for the rest of the game. Either way its token and stream key stop working;
@@ -239,7 +168,7 @@ async def leave(
         loaded = await game_flow.load_any(services, game_id, recall=recall)
         if retry is not None and loaded.saved is not None:
             return retry.replayed(loaded.saved)
-        seat = loaded.seat_of(token)
+        seat = loaded.seat_of(caller)
         if isinstance(loaded, LoadedGame):
             if loaded.state.status != "playing":
                 raise engine.errors.GameFinished()
@@ -253,13 +182,16 @@ async def leave(
             continue
         if loaded.seating.invite_code is None:
             raise SeatKept("a rematch's seats are kept for the players of the game before")
-        names = _replaced(loaded.seating.names, seat, None)
-        hashes = _replaced(loaded.record.token_hashes, seat, b"")
+        seats = SeatHolders(
+            replaced(loaded.seating.names, seat, None),
+            replaced(loaded.record.token_hashes, seat, b""),
+            players_with(loaded, seat, None),
+        )
         answer = None if retry is None else (retry, functools.partial(_waiting_answer, game_id))
-        record = await _commit_seats(services, loaded, names, hashes, answer)
+        record = await commit_seats(services, loaded, seats, answer)
         if record is not None:
             return _waiting_answer(game_id, record)
-    raise _seat_race_lost(game_id)
+    raise seat_race_lost(game_id)
 
 
 def _public_answer(game_id: str, state: game.GameState, record: GameRecord) -> SavedAnswer:
@@ -273,21 +205,22 @@ def _waiting_answer(game_id: str, record: GameRecord) -> SavedAnswer:
 
 
 async def _hand_over(
-    services: TableServices, loaded: LoadedGame, seat: int, answer: _Answer | None
+    services: TableServices, loaded: LoadedGame, seat: int, answer: Answer | None
 ) -> GameRecord | None:
     """Commit the seat to a ``normal`` bot, its token no longer any seat's; None, changing
     nothing, if the game moved on since it was loaded. On its turn the bot moves at once."""
     before = loaded.record
     seats = len(before.token_hashes)
-    bots = _replaced(before.bots or (None,) * seats, seat, movers.TAKEOVER_LEVEL)
-    away = _replaced(before.away, seat, False) if before.away else ()
+    bots = replaced(before.bots or (None,) * seats, seat, movers.TAKEOVER_LEVEL)
+    away = replaced(before.away, seat, False) if before.away else ()
     record = msgspec.structs.replace(
         before,
-        token_hashes=_replaced(before.token_hashes, seat, b""),
+        token_hashes=replaced(before.token_hashes, seat, b""),
         bots=bots,
         away=away if any(away) else (),
+        players=players_with(loaded, seat, None),
     )
-    saved = None if answer is None else _saved(answer, record)
+    saved = None if answer is None else saved_answer(answer, record)
     change = Change(record, loaded.state)
     if not await commit(services, loaded.game_id, loaded.stored_version, change, saved=saved):
         return None
@@ -335,25 +268,28 @@ async def rematch(
         token_hashes=(b"",) * len(seating.names),
         created=game_records.now(),
         table=seating,
+        players=loaded.record.players,
     )
     # Another seat (on any instance) may have made it first: then this one joins that one.
+    await list_game(services.players, empty.players, new_id, empty.created)
     with contextlib.suppress(GameExists):
         await services.store.create(new_id, game_records.encode_record(empty))
     new_token = game_records.new_token()
     recall = None if retry is None else retry.stored_key
-    answer_of = functools.partial(_claim_answer, new_id, seat, new_token)
+    answer_of = functools.partial(claim_answer, new_id, seat, new_token)
     for _ in range(SEAT_ATTEMPTS):
         table = await game_flow.load_any(services, new_id, recall=recall)
         if retry is not None and table.saved is not None:
             return retry.replayed(table.saved)
         if isinstance(table, LoadedGame) or table.record.token_hashes[seat]:
             raise RematchTaken(f"seat {seat} already has its token for the rematch {new_id!r}")
-        hashes = _replaced(table.record.token_hashes, seat, game_records.token_hash(new_token))
+        hashes = replaced(table.record.token_hashes, seat, game_records.token_hash(new_token))
+        seats = SeatHolders(table.seating.names, hashes, table.record.players)
         answer = None if retry is None else (retry, answer_of)
-        record = await _commit_seats(services, table, table.seating.names, hashes, answer)
+        record = await commit_seats(services, table, seats, answer)
         if record is not None:
             return answer_of(record)
-    raise _seat_race_lost(new_id)
+    raise seat_race_lost(new_id)
 
 
 # -- the browser's stream -------------------------------------------------------------------------

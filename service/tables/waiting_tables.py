@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Final
 
 import msgspec
-from msgspec import UnsetType
+from msgspec import UNSET, UnsetType
 
 import engine
 from engine import bots
@@ -27,6 +27,11 @@ class NamedSeat:
 
 
 @dataclass(frozen=True, slots=True)
+class MeSeat:
+    """The caller, a player, seated at creation (``{"me": true}``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class OpenSeat:
     """A seat someone claims later with the invite code."""
 
@@ -39,14 +44,21 @@ class BotSeat:
     name: str | None
 
 
-SeatSpec = NamedSeat | OpenSeat | BotSeat
+SeatSpec = NamedSeat | MeSeat | OpenSeat | BotSeat
 
 
 def seat_spec(player: PlayerIn, index: int) -> SeatSpec:
     """One entry of ``players`` as the seat it asks for; 422 naming it unless it is exactly one
-    of ``{"name"}``, ``{"open": true}``, ``{"bot": level, "name"?}``."""
+    of ``{"name"}``, ``{"me": true}``, ``{"open": true}``, ``{"bot": level, "name"?}``."""
     field = f"players[{index}]"
     name = None if isinstance(player.name, UnsetType) else player.name
+    if not isinstance(player.me, UnsetType):
+        if (name, player.open, player.bot) != (None, UNSET, UNSET):
+            raise InvalidSeat(
+                f"{field}: a seat for me takes the player's name, and is neither open nor a bot",
+                field=field,
+            )
+        return MeSeat()
     if not isinstance(player.bot, UnsetType):
         if not isinstance(player.open, UnsetType):
             raise InvalidSeat(f"{field}: a seat is a bot or open, not both", field=field)
@@ -65,7 +77,8 @@ def seat_spec(player: PlayerIn, index: int) -> SeatSpec:
         return OpenSeat()
     if name is None:
         raise InvalidSeat(
-            f'{field}: give {{"name": …}}, {{"open": true}} or {{"bot": level}}', field=field
+            f'{field}: give {{"name": …}}, {{"me": true}}, {{"open": true}} or {{"bot": level}}',
+            field=field,
         )
     return NamedSeat(name)
 

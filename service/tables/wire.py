@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
-from msgspec import Meta
+from msgspec import UNSET, Meta, UnsetType
 
 from engine.rule_checks import Turns
 from service.games.level_wire import BotLevel
@@ -14,7 +14,12 @@ from service.vocabulary.wire import Count, GameId, PlayerName, Seat
 
 
 class ClaimRequest(Strict, frozen=True):
-    name: PlayerName
+    """Exactly one of: ``{"name": …}`` a person, whose seat the answer's token holds, or
+    ``{"me": true}`` the caller, a player (its key sent as Authorization): the seat is the
+    player's, named as the player, and the player's key acts for it as its token does."""
+
+    name: PlayerName | UnsetType = UNSET
+    me: Literal[True] | UnsetType = UNSET
 
 
 class SeatClaimed(Out, frozen=True):

@@ -46,7 +46,7 @@ def test_every_operation_has_an_id_a_summary_and_problem_details_for_errors(clie
     document = served(client)
     found = operations(document)
     ids = [operation["operationId"] for _, _, operation in found]
-    assert len(ids) == len(set(ids)) == 26
+    assert len(ids) == len(set(ids)) == 31
     for method, path, operation in found:
         assert operation.get("summary"), f"{method} {path}"
         assert operation.get("tags"), f"{method} {path}"
@@ -172,7 +172,11 @@ def test_every_route_that_reads_a_token_declares_its_security(client: Client) ->
 _VALID_BODIES: dict[str, Any] = {
     "applyAction": {"type": "draw", "source": "stock"},
     "enterRound": {"entries": [{"seat": 0, "points": 5}, {"seat": 1, "points": 0}], "out_seat": 1},
+    "createGame": {"players": [{"me": True}, {"name": "Bob"}]},
+    "claimInvite": {"me": True},
 }
+# Operations whose token only ever is a player's key: the wrong one is a key no player holds.
+_KEY_ONLY: set[str] = {"createGame", "claimInvite", "getMe", "replaceKey", "listMyGames"}
 
 
 def test_every_operation_that_declares_a_token_refuses_a_wrong_one(client: Client) -> None:
@@ -187,6 +191,7 @@ def test_every_operation_that_declares_a_token_refuses_a_wrong_one(client: Clien
         "game_id": created.json()["game_id"],
         "sheet_id": sheet.json()["sheet_id"],
         "round": "1",
+        "code": created.json()["invite_code"] or "AAAAAAAA",
     }
 
     def state() -> tuple[Any, Any]:
@@ -201,13 +206,18 @@ def test_every_operation_that_declares_a_token_refuses_a_wrong_one(client: Clien
         for op in operations(served(client))
         if op[2]["security"] or "x-optional-security" in op[2]
     ]
-    assert len(secured) == 9, [op[2]["operationId"] for op in secured]
+    assert len(secured) == 14, [op[2]["operationId"] for op in secured]
     for method, path, operation in secured:
         url = path.format(**ids)
         optional = "x-optional-security" in operation
         body = _VALID_BODIES.get(operation["operationId"])
         params = {"idle_timeout": 0} if operation["operationId"] == "getGameEvents" else None
-        tries = [{"Authorization": "Bearer not-a-token-of-this-game"}]
+        wrong = (
+            "ttp_no-player-holds-this-key"
+            if operation["operationId"] in _KEY_ONLY
+            else "not-a-token-of-this-game"
+        )
+        tries = [{"Authorization": f"Bearer {wrong}"}]
         if not optional:
             tries.append({})
         for headers in tries:
@@ -243,7 +253,10 @@ def test_public_reads_need_no_token_and_say_they_take_one(client: Client) -> Non
     for method, path, operation in operations(document):
         if operation["operationId"] in ("getGame", "getGameLog", "getGameEvents"):
             assert operation["security"] == [], (method, path)
-            assert operation["x-optional-security"] == [{"seatToken": []}], (method, path)
+            assert operation["x-optional-security"] == [{"seatToken": []}, {"playerKey": []}], (
+                method,
+                path,
+            )
             assert "`seatToken`" in operation["description"], (method, path)
 
 

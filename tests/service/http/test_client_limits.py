@@ -147,6 +147,7 @@ def test_every_operation_that_costs_work_is_rate_limited(client: TestClient[Lite
     assert {op for op, counted in limits.items() if not counted} == UNLIMITED_OPERATIONS
     assert {op for op, counted in limits.items() if Limit.CREATIONS in counted} == {
         "createGame",
+        "createPlayer",
         "createScoreSheet",
         "importRecord",
         "rematchGame",

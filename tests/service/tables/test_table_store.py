@@ -30,7 +30,7 @@ from service.storage.game_store import Store
 from service.streams.limits import StreamSlots
 from service.tables import creation, seating
 from service.tables.index import TableIndex
-from service.tables.wire import SeatClaimed
+from service.tables.wire import ClaimRequest, SeatClaimed
 from service.workers.pool import WorkerPool
 from tests.service.storage.test_store import DAY, StoreKind, beside, new_id, run, store_kind
 
@@ -152,7 +152,7 @@ async def create(services: Services, request: CreateGameRequest) -> GameCreated:
 
 
 async def claim(services: Services, code: str, name: str) -> SeatClaimed:
-    answer = await seating.claim(services, code, name)
+    answer = await seating.claim(services, code, ClaimRequest(name=name))
     return msgspec.json.decode(answer.body, type=SeatClaimed)
 
 

@@ -1,0 +1,127 @@
+"""Where players live: their profiles, the hashes of their keys, and each player's games.
+
+A player is kept for good (an account, not a game: it does not expire). Each player's games are
+an index of game ids by creation time, newest first, at most ``GAMES_KEPT`` of them; it may hold
+a game that has since expired, or whose creation failed after the entry was written (entries are
+written first, so a game is never missing from its players' lists): readers drop those entries
+as they meet them (``drop_games``).
+
+In this process's memory (the default) or in Redis (``service.identity.redis_store``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final, Protocol
+
+import msgspec
+
+from service.storage.game_store import StoreFull
+
+GAMES_KEPT: Final = 1000
+"""The newest games kept in a player's list: older ones leave it (the games themselves are
+kept or expire as any game)."""
+
+
+class PlayerRecord(msgspec.Struct, frozen=True, array_like=True):
+    player_id: str
+    name: str
+    bot: bool
+    """A program that plays as this player (``"bot": true`` at creation)."""
+    created: float
+    """Unix time of creation."""
+
+
+GameEntry = tuple[float, str]
+"""A player's game in the index: (its creation time, its id); the order is newest first, ties
+broken by id, highest first."""
+
+
+class PlayerStore(Protocol):
+    async def create(self, player: PlayerRecord, key_hash: bytes) -> None:
+        """Store a new player whose key hashes to ``key_hash`` (ids are fresh random: never
+        taken); StoreFull when the store holds as many players as it may."""
+
+    async def player_of_key(self, key_hash: bytes) -> str | None:
+        """The id of the player whose current key hashes to ``key_hash``; None for a key that
+        is unknown or was replaced."""
+
+    async def get(self, player_id: str) -> PlayerRecord | None:
+        """The player, or None."""
+
+    async def replace_key(self, player_id: str, old_hash: bytes, new_hash: bytes) -> bool:
+        """Make ``new_hash`` the player's key in place of ``old_hash``, which stops working
+        before this returns; False, changing nothing, when ``old_hash`` is no longer the
+        player's key (a concurrent replacement won)."""
+
+    async def add_game(self, player_id: str, entry: GameEntry) -> None:
+        """Put a game in the player's list (at most ``GAMES_KEPT``: the oldest leave it)."""
+
+    async def games(self, player_id: str, after: GameEntry | None, count: int) -> list[GameEntry]:
+        """Up to ``count`` of the player's games, newest first, from the one after ``after``."""
+
+    async def game_count(self, player_id: str) -> int:
+        """How many games the player's list holds."""
+
+    async def drop_games(self, player_id: str, game_ids: Iterable[str]) -> None:
+        """Take games out of the player's list (gone from the store)."""
+
+
+def newest_first(
+    entries: Iterable[GameEntry], after: GameEntry | None, count: int
+) -> list[GameEntry]:
+    """``count`` of ``entries`` in the list's order (newest first), from the one after ``after``."""
+    ordered = sorted(entries, reverse=True)
+    if after is not None:
+        ordered = [entry for entry in ordered if entry < after]
+    return ordered[:count]
+
+
+class MemoryPlayerStore:
+    """Players in this process's memory, at most ``max_players`` of them. Safe under asyncio:
+    nothing awaits between reading and writing."""
+
+    def __init__(self, *, max_players: int | None = None) -> None:
+        self._max_players = max_players
+        self._players: dict[str, PlayerRecord] = {}
+        self._keys: dict[bytes, str] = {}
+        self._games: dict[str, dict[str, float]] = {}
+
+    async def create(self, player: PlayerRecord, key_hash: bytes) -> None:
+        if self._max_players is not None and len(self._players) >= self._max_players:
+            raise StoreFull(f"this instance keeps {self._max_players} players, its limit")
+        self._players[player.player_id] = player
+        self._keys[key_hash] = player.player_id
+
+    async def player_of_key(self, key_hash: bytes) -> str | None:
+        return self._keys.get(key_hash)
+
+    async def get(self, player_id: str) -> PlayerRecord | None:
+        return self._players.get(player_id)
+
+    async def replace_key(self, player_id: str, old_hash: bytes, new_hash: bytes) -> bool:
+        if self._keys.get(old_hash) != player_id:
+            return False
+        del self._keys[old_hash]
+        self._keys[new_hash] = player_id
+        return True
+
+    async def add_game(self, player_id: str, entry: GameEntry) -> None:
+        games = self._games.setdefault(player_id, {})
+        created, game_id = entry
+        games[game_id] = created
+        if len(games) > GAMES_KEPT:
+            oldest = min(games.items(), key=lambda item: (item[1], item[0]))
+            del games[oldest[0]]
+
+    async def games(self, player_id: str, after: GameEntry | None, count: int) -> list[GameEntry]:
+        games = self._games.get(player_id, {})
+        return newest_first(((created, gid) for gid, created in games.items()), after, count)
+
+    async def game_count(self, player_id: str) -> int:
+        return len(self._games.get(player_id, {}))
+
+    async def drop_games(self, player_id: str, game_ids: Iterable[str]) -> None:
+        games = self._games.get(player_id, {})
+        for game_id in game_ids:
+            games.pop(game_id, None)

@@ -1,0 +1,1 @@
+"""Players: their keys, profiles and lists of games (``/v1/players``)."""

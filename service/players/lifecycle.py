@@ -1,0 +1,167 @@
+"""What players do: make a player, see a profile, replace a key, list the player's games.
+
+A player's games are those the player was seated in with their key (``{"me": true}``), newest
+first (``service.identity.store``). Each entry of a page is read from its game, as its public
+view shows it, with the player's seat: whose turn it is, the deadline, the other players, the
+result. A game that has expired leaves the list as a page meets it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+from typing import Final
+
+from service.games import lifecycle as game_flow
+from service.games import records as game_records
+from service.games.lifecycle import LoadedGame, LoadedTable
+from service.games.wire import GameView
+from service.http import cursors
+from service.http.problems import GameNotFound, PlayerNotFound, StaleVersion
+from service.identity import keys
+from service.identity.store import PlayerRecord
+from service.players.deps import PlayerServices
+from service.players.wire import (
+    CreatePlayerRequest,
+    MyGame,
+    MyGamePlayer,
+    MyGames,
+    NewKey,
+    PlayerCreated,
+    PlayerProfile,
+)
+from service.vocabulary.names import display_name
+
+GAMES_PAGE_MAX: Final = 50
+"""The most games a page of a player's list holds."""
+SCAN_BUDGET: Final = 200
+"""The most entries one request reads from a player's list to fill a page filtered by status:
+past it, the page ends early with a cursor to read on."""
+
+
+async def create(services: PlayerServices, request: CreatePlayerRequest) -> PlayerCreated:
+    """A new player and its key, shown only in this answer (201)."""
+    name = display_name(request.name, "name")
+    key = keys.new_key()
+    player = PlayerRecord(keys.new_player_id(), name, request.bot, game_records.now())
+    await services.players.create(player, keys.key_hash(key))
+    return PlayerCreated(player_id=player.player_id, name=name, bot=player.bot, key=key)
+
+
+async def profile(services: PlayerServices, player_id: str) -> PlayerProfile:
+    """What anyone may see of a player; 404 for none."""
+    player = await services.players.get(player_id)
+    if player is None:
+        raise PlayerNotFound(f"no player {player_id!r}")
+    return PlayerProfile(
+        player_id=player.player_id,
+        name=player.name,
+        bot=player.bot,
+        created=_utc(player.created),
+        games=await services.players.game_count(player_id),
+    )
+
+
+async def replace_key(services: PlayerServices, player_id: str, old_key: str) -> NewKey:
+    """A new key for the player; the one sent stops working before the answer leaves. Of two
+    replacements at once, one wins and the other is a 409 (its key was replaced meanwhile)."""
+    key = keys.new_key()
+    if not await services.players.replace_key(
+        player_id, keys.key_hash(old_key), keys.key_hash(key)
+    ):
+        raise StaleVersion("this key was replaced while the request ran: use the newest key")
+    return NewKey(player_id=player_id, key=key)
+
+
+async def my_games(
+    services: PlayerServices,
+    player_id: str,
+    status: str,
+    cursor: str | None,
+    limit: int,
+) -> MyGames:
+    """A page of the player's games, newest first (``status``: only those in it, or all)."""
+    after = None if cursor is None else cursors.position_of(cursor)
+    page: list[MyGame] = []
+    scanned = 0
+    while len(page) < limit and scanned < SCAN_BUDGET:
+        wanted = limit - len(page)
+        entries = await services.players.games(player_id, after, wanted + 1)  # one to peek
+        read = entries[:wanted]
+        games = await asyncio.gather(*(_loaded(services, game_id) for _, game_id in read))
+        gone = [game_id for (_, game_id), loaded in zip(read, games, strict=True) if not loaded]
+        if gone:
+            await services.players.drop_games(player_id, gone)
+        for (created, _), loaded in zip(read, games, strict=True):
+            mine = None if loaded is None else my_game(loaded, player_id, created)
+            if mine is not None and status in ("all", mine.status):
+                page.append(mine)
+        if len(entries) <= wanted:  # the end of the list
+            return MyGames(games=page)
+        scanned += wanted
+        after = read[-1]
+    assert after is not None  # the loop ran, and read on
+    return MyGames(games=page, next_cursor=cursors.cursor_of(after))
+
+
+async def _loaded(services: PlayerServices, game_id: str) -> LoadedGame | LoadedTable | None:
+    try:
+        return await game_flow.load_any(services, game_id)
+    except GameNotFound:
+        return None
+
+
+def my_game(loaded: LoadedGame | LoadedTable, player_id: str, created: float) -> MyGame | None:
+    """The player's entry for a game, None if the player no longer holds a seat in it."""
+    seat = game_records.seat_of_player(player_id, loaded.record.players)
+    if seat is None:
+        return None
+    view = loaded.view(None)
+    record = loaded.record
+    return MyGame(
+        game_id=loaded.game_id,
+        seat=seat,
+        status=view.status,
+        preset=view.rules.preset,
+        turns="speed" if view.rules.turns == "speed" else "in_turn",
+        version=view.version,
+        round=view.round,
+        rounds=view.rounds,
+        my_turn=_waits_for(view, seat),
+        turn=view.turn if view.status == "playing" else None,
+        deadline=_deadline(view, loaded),
+        players=[
+            MyGamePlayer(
+                seat=player.seat,
+                name=player.name,
+                player_id=record.players[player.seat] if record.players else None,
+                bot=player.bot,
+                score=player.score,
+            )
+            for player in view.players
+        ],
+        winners=view.winners,
+        created=_utc(created),
+    )
+
+
+def _waits_for(view: GameView, seat: int) -> bool:
+    if view.status != "playing":
+        return False
+    if view.call is not None:
+        return seat in view.active and seat not in view.call.chosen
+    return view.turn == seat
+
+
+def _deadline(view: GameView, loaded: LoadedGame | LoadedTable) -> str | None:
+    if view.status != "playing":
+        return None
+    if view.call is not None:
+        return view.call.deadline
+    turn_seconds = loaded.record.turn_seconds
+    return None if turn_seconds is None else _utc(loaded.record.turn_started + turn_seconds)
+
+
+def _utc(timestamp: float) -> str:
+    moment = datetime.datetime.fromtimestamp(timestamp, datetime.UTC)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
