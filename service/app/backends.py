@@ -91,5 +91,5 @@ def memory_backends_beside(games: MemoryStore, settings: Settings) -> Backends:
             idempotency_ttl=settings.idempotency_ttl,
             clock=games.clock,
         ),
-        players=MemoryPlayerStore(max_players=settings.max_players),
+        players=MemoryPlayerStore(max_players=settings.max_players, clock=games.clock),
     )

@@ -280,11 +280,32 @@ def finished(document: dict[str, Any], handlers: Mapping[str, BaseRouteHandler])
         for method, operation in item.items():
             if method in ("get", "put", "post", "delete", "patch"):
                 _operation_finished(operation, handlers.get(operation.get("operationId", "")))
+    # A struct only a route's own declaration names (a streamed line's, say): described too.
+    declared = [structs[name] for name in _refs(document.get("paths", {})) - set(schemas)]
+    if declared:
+        _, more = msgspec.json.schema_components(
+            declared, ref_template="#/components/schemas/{name}"
+        )
+        for name, schema in more.items():
+            if name not in schemas:
+                schemas[name] = schema
+                _struct_doc_as_markdown(schema)
     schemas = dict(sorted(schemas.items()))
     document["components"]["schemas"] = schemas
     _walk(document, _typed_enum)
     _walk(document, _single_union_flattened)
     return document
+
+
+def _refs(node: Any) -> set[str]:
+    """The names of the component schemas ``node`` refers to."""
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        found = {ref.rsplit("/", 1)[-1]} if isinstance(ref, str) else set()
+        return found.union(*(_refs(value) for value in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_refs(item) for item in node))
+    return set()
 
 
 def _operation_finished(operation: dict[str, Any], handler: BaseRouteHandler | None) -> None:
@@ -308,6 +329,12 @@ def _operation_finished(operation: dict[str, Any], handler: BaseRouteHandler | N
             header.setdefault("schema", {"type": "string"})
     if handler is not None:
         _merged(operation, openapi_of(handler))
+    for response in operation.get("responses", {}).values():
+        # A streamed answer (``Stream``) that declares its own contents: the framework adds an
+        # empty JSON schema beside them, which says nothing and is never sent.
+        content = response.get("content") or {}
+        if len(content) > 1 and content.get("application/json") == {"schema": {}}:
+            del content["application/json"]
 
 
 def _merged(target: dict[str, Any], fragment: Mapping[str, Any]) -> None:

@@ -8,6 +8,7 @@ from litestar.stores.redis import RedisStore as LitestarRedisStore
 
 from service.app.backends import Backends
 from service.identity.redis_store import RedisPlayerStore
+from service.identity.store import PLAYER_CHANNEL_PREFIX
 from service.records.redis_store import RedisRecordStore
 from service.settings import Settings
 from service.sheets.redis_store import RedisSheetStore
@@ -35,6 +36,14 @@ def redis_backends(settings: Settings, url: str) -> Backends:
 def backends_beside(games: RedisStore, settings: Settings) -> Backends:
     """Every other backend on ``games``' client and key prefix."""
     client, prefix = games.redis, games.key_prefix
+    players = RedisPlayerStore(client, key_prefix=prefix)
+
+    def stream_of(channel: str) -> str:
+        """A channel's Redis stream: a player's log, or a game's event notices."""
+        if channel.startswith(PLAYER_CHANNEL_PREFIX):
+            return players.events_key(channel)
+        return games.events_key_of(channel)
+
     return Backends(
         kind="redis",
         games=games,
@@ -42,7 +51,7 @@ def backends_beside(games: RedisStore, settings: Settings) -> Backends:
             redis=client,
             history=settings.event_history,
             stream_ttl_ms=int(settings.game_ttl * 1000),
-            key_of=games.events_key_of,
+            key_of=stream_of,
         ),
         tables=RedisTableIndex(client, key_prefix=prefix, game_ttl=settings.game_ttl),
         due=RedisDueMoves(client, key_prefix=prefix),
@@ -61,5 +70,5 @@ def backends_beside(games: RedisStore, settings: Settings) -> Backends:
             key_prefix=prefix,
             idempotency_ttl=settings.idempotency_ttl,
         ),
-        players=RedisPlayerStore(client, key_prefix=prefix),
+        players=players,
     )

@@ -27,6 +27,7 @@ from service.health.deps import HealthServices
 from service.http.client_address import TrustedProxies
 from service.identity.store import MemoryPlayerStore, PlayerStore
 from service.players.deps import PlayerServices
+from service.players.news import players_told
 from service.records.finished_cache import FinishedRecords
 from service.records.flights import ReviewFlights
 from service.records.store import MemoryRecordStore, RecordStore
@@ -93,6 +94,7 @@ class Services(
         # The subscribers to the games' news, wired once here (lila's Bus): the games never
         # call the bots by name.
         self.bus.subscribe(drivers_told(self.bots, self.settings.bot_lease_seconds))
+        self.bus.subscribe(players_told(self.players, self.channels))
 
 
 def services_from_state(state: State) -> Services:

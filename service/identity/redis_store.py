@@ -2,6 +2,9 @@
 
     <prefix>:player:{p<player_id>}        the player's profile (msgpack ``PlayerRecord``)
     <prefix>:player:{p<player_id>}:games  sorted set: game id → creation time (its list)
+    <prefix>:player:{p<player_id>}:events stream: the player's log of events, the newest
+                                          ``EVENTS_KEPT``, kept a day after the last; the channel
+                                          of the player's streams too (``events_key``)
     <prefix>:player-key:{<key hash>}      the id of the player whose key this is
 
 A player's profile and list share the hash tag of its id (one slot on a cluster); a key's entry
@@ -19,7 +22,17 @@ import msgspec
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
-from service.identity.store import GAMES_KEPT, GameEntry, PlayerRecord, newest_first
+from service.identity.store import (
+    EVENTS_KEPT,
+    EVENTS_TTL,
+    GAMES_KEPT,
+    PLAYER_CHANNEL_PREFIX,
+    GameEntry,
+    PlayerRecord,
+    event_position,
+    newest_first,
+    player_channel,
+)
 from service.storage.redis_connection import sent
 
 _T = TypeVar("_T")
@@ -39,6 +52,8 @@ _decoder: Final = msgspec.msgpack.Decoder(PlayerRecord)
 class RedisPlayerStore:
     """The ``PlayerStore`` protocol on the games' Redis client, with its answer to an outage."""
 
+    announces_events = True
+
     def __init__(self, client: aioredis.Redis | RedisCluster, *, key_prefix: str) -> None:
         self.redis = client
         self.key_prefix = key_prefix
@@ -49,6 +64,11 @@ class RedisPlayerStore:
 
     def _games_key(self, player_id: str) -> str:
         return f"{self._player_key(player_id)}:games"
+
+    def events_key(self, channel: str) -> str:
+        """The Redis stream of a player's channel (``player_channel``): its log, which the
+        channels backend reads to wake the player's streams."""
+        return f"{self._player_key(channel.removeprefix(PLAYER_CHANNEL_PREFIX))}:events"
 
     def _key_entry(self, key_hash: bytes) -> str:
         return f"{self.key_prefix}:player-key:{{{key_hash.hex()}}}"
@@ -123,6 +143,41 @@ class RedisPlayerStore:
         if gone:
             name = self._games_key(player_id)
             await self._call(lambda: self.redis.zrem(name, *gone))
+
+    async def log_event(self, player_id: str, event: bytes) -> None:
+        name = self.events_key(player_channel(player_id))
+        ttl = int(EVENTS_TTL * 1000)
+
+        async def logged() -> None:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.xadd(name, {"data": event}, maxlen=EVENTS_KEPT, approximate=False)
+                pipe.pexpire(name, ttl)
+                await pipe.execute()
+
+        await self._call(logged)
+
+    async def events_after(
+        self, player_id: str, after: tuple[int, int] | None
+    ) -> list[tuple[str, bytes]]:
+        name = self.events_key(player_channel(player_id))
+        start = "-" if after is None else f"({after[0]}-{after[1]}"
+        entries = await self._call(
+            lambda: cast(
+                "Awaitable[list[tuple[bytes, dict[bytes, bytes]]]]",
+                self.redis.xrange(name, start, "+"),
+            )
+        )
+        return [(entry_id.decode(), fields[b"data"]) for entry_id, fields in entries]
+
+    async def last_event(self, player_id: str) -> tuple[int, int] | None:
+        name = self.events_key(player_channel(player_id))
+        entries = await self._call(
+            lambda: cast(
+                "Awaitable[list[tuple[bytes, dict[bytes, bytes]]]]",
+                self.redis.xrevrange(name, "+", "-", count=1),
+            )
+        )
+        return event_position(entries[0][0].decode()) if entries else None
 
     async def _call(self, command: Callable[[], Awaitable[_T]]) -> _T:
         return await sent(self.redis, command)

@@ -11,7 +11,10 @@ In this process's memory (the default) or in Redis (``service.identity.redis_sto
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
 from typing import Final, Protocol
 
 import msgspec
@@ -21,6 +24,28 @@ from service.storage.game_store import StoreFull
 GAMES_KEPT: Final = 1000
 """The newest games kept in a player's list: older ones leave it (the games themselves are
 kept or expire as any game)."""
+EVENTS_KEPT: Final = 200
+"""The newest events kept in a player's log, for streams that resume (``Last-Event-ID``)."""
+EVENTS_TTL: Final = 86400.0
+"""A player's log is kept this long after its last event."""
+_EVENT_ID: Final = re.compile(r"\A[0-9]{1,20}-[0-9]{1,20}\Z")
+
+
+def event_position(event_id: str) -> tuple[int, int] | None:
+    """Where an event id (``<number>-<number>``, as Redis streams number entries) stands in
+    its log's order; None for a string that is not one."""
+    if not _EVENT_ID.match(event_id):
+        return None
+    first, _, second = event_id.partition("-")
+    return int(first), int(second)
+
+
+PLAYER_CHANNEL_PREFIX: Final = "player:"
+
+
+def player_channel(player_id: str) -> str:
+    """The channel that wakes a player's event streams (``service.players.events``)."""
+    return f"{PLAYER_CHANNEL_PREFIX}{player_id}"
 
 
 class PlayerRecord(msgspec.Struct, frozen=True, array_like=True):
@@ -38,6 +63,10 @@ broken by id, highest first."""
 
 
 class PlayerStore(Protocol):
+    announces_events: bool
+    """Whether logging an event also wakes the player's streams on every instance (Redis: the
+    log is the channel's own stream); if not, the caller publishes the notice (memory)."""
+
     async def create(self, player: PlayerRecord, key_hash: bytes) -> None:
         """Store a new player whose key hashes to ``key_hash`` (ids are fresh random: never
         taken); StoreFull when the store holds as many players as it may."""
@@ -66,6 +95,18 @@ class PlayerStore(Protocol):
     async def drop_games(self, player_id: str, game_ids: Iterable[str]) -> None:
         """Take games out of the player's list (gone from the store)."""
 
+    async def log_event(self, player_id: str, event: bytes) -> None:
+        """Append an event to the player's log (the newest ``EVENTS_KEPT``, for a day)."""
+
+    async def events_after(
+        self, player_id: str, after: tuple[int, int] | None
+    ) -> list[tuple[str, bytes]]:
+        """The logged events after the position ``after`` (all kept: None), oldest first, each
+        with its id."""
+
+    async def last_event(self, player_id: str) -> tuple[int, int] | None:
+        """The position of the player's newest logged event, None for none."""
+
 
 def newest_first(
     entries: Iterable[GameEntry], after: GameEntry | None, count: int
@@ -81,11 +122,19 @@ class MemoryPlayerStore:
     """Players in this process's memory, at most ``max_players`` of them. Safe under asyncio:
     nothing awaits between reading and writing."""
 
-    def __init__(self, *, max_players: int | None = None) -> None:
+    announces_events = False
+
+    def __init__(
+        self, *, max_players: int | None = None, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self._max_players = max_players
+        self._clock = clock
         self._players: dict[str, PlayerRecord] = {}
         self._keys: dict[bytes, str] = {}
         self._games: dict[str, dict[str, float]] = {}
+        self._events: dict[str, deque[tuple[tuple[int, int], bytes]]] = {}
+        self._events_until: dict[str, float] = {}
+        self._event_count = 0
 
     async def create(self, player: PlayerRecord, key_hash: bytes) -> None:
         if self._max_players is not None and len(self._players) >= self._max_players:
@@ -125,3 +174,25 @@ class MemoryPlayerStore:
         games = self._games.get(player_id, {})
         for game_id in game_ids:
             games.pop(game_id, None)
+
+    async def log_event(self, player_id: str, event: bytes) -> None:
+        now = self._clock()
+        for gone in [p for p, until in self._events_until.items() if until < now]:
+            del self._events[gone], self._events_until[gone]
+        self._event_count += 1
+        log = self._events.setdefault(player_id, deque(maxlen=EVENTS_KEPT))
+        log.append(((self._event_count, 0), event))
+        self._events_until[player_id] = now + EVENTS_TTL
+
+    async def events_after(
+        self, player_id: str, after: tuple[int, int] | None
+    ) -> list[tuple[str, bytes]]:
+        return [
+            (f"{first}-{second}", event)
+            for (first, second), event in self._events.get(player_id, ())
+            if after is None or (first, second) > after
+        ]
+
+    async def last_event(self, player_id: str) -> tuple[int, int] | None:
+        log = self._events.get(player_id)
+        return log[-1][0] if log else None

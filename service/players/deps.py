@@ -11,11 +11,14 @@ from litestar.di import NamedDependency
 from service.games.deps import GameServices
 from service.http.auth import OptionalToken
 from service.identity.callers import player_of
+from service.streams.limits import StreamSlots
 
 
 class PlayerServices(GameServices):
     # An interface by inheritance, as every feature's (``service.games.deps``).
     __slots__ = ()
+    streams: StreamSlots
+    """The bounds on open streams (a player's own among them)."""
 
 
 AppPlayerServices: TypeAlias = NamedDependency[PlayerServices]

@@ -9,18 +9,17 @@ result. A game that has expired leaves the list as a page meets it.
 from __future__ import annotations
 
 import asyncio
-import datetime
 from typing import Final
 
 from service.games import lifecycle as game_flow
 from service.games import records as game_records
 from service.games.lifecycle import LoadedGame, LoadedTable
-from service.games.wire import GameView
 from service.http import cursors
 from service.http.problems import GameNotFound, PlayerNotFound, StaleVersion
 from service.identity import keys
 from service.identity.store import PlayerRecord
 from service.players.deps import PlayerServices
+from service.players.turns import deadline, utc, waits_for
 from service.players.wire import (
     CreatePlayerRequest,
     MyGame,
@@ -57,7 +56,7 @@ async def profile(services: PlayerServices, player_id: str) -> PlayerProfile:
         player_id=player.player_id,
         name=player.name,
         bot=player.bot,
-        created=_utc(player.created),
+        created=utc(player.created),
         games=await services.players.game_count(player_id),
     )
 
@@ -127,9 +126,9 @@ def my_game(loaded: LoadedGame | LoadedTable, player_id: str, created: float) ->
         version=view.version,
         round=view.round,
         rounds=view.rounds,
-        my_turn=_waits_for(view, seat),
+        my_turn=waits_for(view, seat),
         turn=view.turn if view.status == "playing" else None,
-        deadline=_deadline(view, loaded),
+        deadline=deadline(view, record),
         players=[
             MyGamePlayer(
                 seat=player.seat,
@@ -141,27 +140,5 @@ def my_game(loaded: LoadedGame | LoadedTable, player_id: str, created: float) ->
             for player in view.players
         ],
         winners=view.winners,
-        created=_utc(created),
+        created=utc(created),
     )
-
-
-def _waits_for(view: GameView, seat: int) -> bool:
-    if view.status != "playing":
-        return False
-    if view.call is not None:
-        return seat in view.active and seat not in view.call.chosen
-    return view.turn == seat
-
-
-def _deadline(view: GameView, loaded: LoadedGame | LoadedTable) -> str | None:
-    if view.status != "playing":
-        return None
-    if view.call is not None:
-        return view.call.deadline
-    turn_seconds = loaded.record.turn_seconds
-    return None if turn_seconds is None else _utc(loaded.record.turn_started + turn_seconds)
-
-
-def _utc(timestamp: float) -> str:
-    moment = datetime.datetime.fromtimestamp(timestamp, datetime.UTC)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")

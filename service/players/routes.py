@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Final, Literal
+import random
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, Any, Final, Literal
 
-from litestar import Controller, get, post
+from litestar import Controller, Request, get, post
 from litestar.di import Provide
-from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
+from litestar.response import Stream
 
 from service.http.auth import RequiredToken
 from service.http.openapi_declarations import PLAYER, problems
 from service.http.route_policy import Limit, RouteLink, bearer_from_answer, from_answer, policy
+from service.identity.store import player_channel
 from service.players import lifecycle
 from service.players.deps import AppPlayerServices, Me, me
+from service.players.events import Sent, ndjson_line, player_events, sse_frame, start_of
 from service.players.lifecycle import GAMES_PAGE_MAX
 from service.players.wire import (
     CreatePlayerRequest,
@@ -21,7 +26,9 @@ from service.players.wire import (
     PlayerCreated,
     PlayerProfile,
 )
+from service.streams.events import RETRY_MS
 
+AnyRequest = Request[Any, Any, Any]
 _AS_PLAYER: Final = {"header.Authorization": bearer_from_answer("/key")}
 
 GamesStatus = Annotated[
@@ -45,6 +52,42 @@ GamesLimit = Annotated[
         description=f"At most this many games. Default 20, maximum {GAMES_PAGE_MAX}.",
     ),
 ]
+
+
+LastEventId = Annotated[
+    str | None,
+    HeaderParameter(
+        name="Last-Event-ID",
+        required=False,
+        description="Resume after this event: the logged events after it (and what is pending).",
+    ),
+]
+IdleTimeout = Annotated[
+    float,
+    QueryParameter(
+        name="idle_timeout",
+        ge=0,
+        le=3600,
+        description=(
+            "Seconds without an event after which the stream ends (clients reconnect); 0 ends "
+            "it once it has sent what there is."
+        ),
+    ),
+]
+NDJSON: Final = "application/x-ndjson"
+_STREAM_CONTENT: Final = {
+    "text/event-stream": {
+        "schema": {
+            "type": "string",
+            "description": (
+                "Server-sent events: `event` the type, `data` a `PlayerEvent`'s JSON, `id` the "
+                "log's (none for what is pending)."
+            ),
+        }
+    },
+    NDJSON: {"schema": {"$ref": "#/components/schemas/PlayerEvent"}},
+}
+_lifetimes: Final = random.Random()  # a spread, no secret
 
 
 class PlayersController(Controller):
@@ -144,3 +187,58 @@ class PlayersController(Controller):
         self, services: AppPlayerServices, player_id: FromPath[str]
     ) -> PlayerProfile:
         return await lifecycle.profile(services, player_id)
+
+    @get(
+        "/me/events",
+        operation_id="getMyEvents",
+        opt=policy(
+            limits=(Limit.PER_MINUTE,),
+            openapi={"responses": {"200": {"content": _STREAM_CONTENT}}},
+        ),
+        security=PLAYER,
+        summary="One stream of everything that concerns the player, across games",
+        description=(
+            "Server-sent events by default; with `Accept: application/x-ndjson`, one JSON "
+            "object a line (an empty line keeps it alive), each logged one with its `id`. First "
+            "what is pending (a `your_turn` for each game that waits for the player, with no "
+            "id), then each event as it happens (`PlayerEvent`: `game_start`, `your_turn`, "
+            "`game_finish`). The stream ends after a minute or so (`STREAM_LIFETIME`) or "
+            "`idle_timeout`: reconnect with the last id read as `Last-Event-ID` and nothing "
+            "is lost (the newest 200 events are kept a day)."
+        ),
+        responses=problems(401, 429, 503),
+    )
+    async def events(
+        self,
+        request: AnyRequest,
+        services: AppPlayerServices,
+        me: Me,
+        last_event_id: LastEventId = None,
+        idle_timeout: IdleTimeout = 300.0,
+    ) -> Stream:
+        ndjson = NDJSON in request.headers.get("accept", "")
+        lifetime = services.settings.stream_lifetime * _lifetimes.uniform(0.5, 1.0)
+        after = await start_of(services, me, last_event_id)
+        sent = player_events(services, me, after, idle_timeout=idle_timeout, lifetime=lifetime)
+        frames = _frames(sent, ndjson_line if ndjson else sse_frame, b"" if ndjson else _RETRY)
+        return Stream(
+            services.streams.hold(player_channel(me), frames),
+            media_type=NDJSON if ndjson else "text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+
+_RETRY: Final = b"retry: %d\n" % RETRY_MS
+
+
+async def _frames(
+    sent: AsyncIterator[Sent | None], frame: Callable[[Sent | None], bytes], head: bytes
+) -> AsyncIterator[bytes]:
+    """The stream's bytes; ``head`` (SSE: the reconnection delay asked of the client) leads the
+    first event, not a block of its own, which some readers (httpx-sse) take for an event."""
+    async for each in sent:
+        if head and each is not None:
+            yield head + frame(each)
+            head = b""
+        else:
+            yield frame(each)

@@ -219,7 +219,7 @@ async def _while_waiting(  # noqa: PLR0913  # the stream's parts, each passed on
     """A snapshot of the table at each change of its seats, until it is dealt (or idle)."""
     while True:
         yield message(loaded.view(seat))
-        async for comment in _keep_alive_until_woken(woken, idle_timeout, ends_at):
+        async for comment in keep_alive_until_woken(woken, idle_timeout, ends_at):
             yield comment
         if not woken.is_set():
             return
@@ -266,7 +266,7 @@ async def _game_events(  # noqa: PLR0913  # the stream's parts, each passed on
 ) -> AsyncGenerator[ServerSentEventMessage, None]:
     async with services.channels.start_subscription([channel_of(game_id)]) as subscriber:
         woken = asyncio.Event()
-        listener = asyncio.create_task(_wake_on_notices(subscriber.iter_events(), woken))
+        listener = asyncio.create_task(wake_on_notices(subscriber.iter_events(), woken))
         try:
             # Loaded again after subscribing, so an action applied in between is not missed.
             loaded = await load_any(services, game_id)
@@ -297,7 +297,7 @@ async def _game_events(  # noqa: PLR0913  # the stream's parts, each passed on
                 if newest.state.status != "playing":
                     yield _finished(newest.state)
                     return
-                async for comment in _keep_alive_until_woken(woken, idle_timeout, ends_at):
+                async for comment in keep_alive_until_woken(woken, idle_timeout, ends_at):
                     yield comment
                 if not woken.is_set():
                     return
@@ -307,7 +307,7 @@ async def _game_events(  # noqa: PLR0913  # the stream's parts, each passed on
             listener.cancel()
 
 
-async def _keep_alive_until_woken(
+async def keep_alive_until_woken(
     woken: asyncio.Event, idle_timeout: float, ends_at: float
 ) -> AsyncIterator[ServerSentEventMessage]:
     """Keep-alive comments until a notice wakes the stream, or ``idle_timeout`` seconds pass
@@ -325,6 +325,6 @@ async def _keep_alive_until_woken(
                 yield ServerSentEventMessage(data=None, comment="keep-alive")
 
 
-async def _wake_on_notices(notices: AsyncIterator[bytes], woken: asyncio.Event) -> None:
+async def wake_on_notices(notices: AsyncIterator[bytes], woken: asyncio.Event) -> None:
     async for _ in notices:
         woken.set()

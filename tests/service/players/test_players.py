@@ -9,6 +9,7 @@ import logging
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 import redis
 from litestar import Litestar
@@ -29,14 +30,14 @@ def bearer(secret: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {secret}"}
 
 
-def new_player(client: Client, name: str = "Ann", **extra: Any) -> Json:
+def new_player(client: httpx.Client, name: str = "Ann", **extra: Any) -> Json:
     response = client.post("/v1/players", json={"name": name, **extra})
     assert response.status_code == 201, response.text
     made: Json = response.json()
     return made
 
 
-def create(client: Client, key: str | None, players: list[Json], **extra: Any) -> Json:
+def create(client: httpx.Client, key: str | None, players: list[Json], **extra: Any) -> Json:
     response = client.post(
         "/v1/games", json={"players": players, **extra}, headers={} if key is None else bearer(key)
     )
@@ -45,7 +46,7 @@ def create(client: Client, key: str | None, players: list[Json], **extra: Any) -
     return created
 
 
-def my_games(client: Client, key: str, **params: Any) -> Json:
+def my_games(client: httpx.Client, key: str, **params: Any) -> Json:
     response = client.get("/v1/players/me/games", params=params, headers=bearer(key))
     assert response.status_code == 200, response.text
     page: Json = response.json()
@@ -243,7 +244,9 @@ def test_no_key_reaches_a_log(client: Client, caplog: pytest.LogCaptureFixture) 
     assert new_key not in logged
 
 
-def play_to_end(client: Client, game_id: str, secrets: list[str], rules: str = "classic") -> Json:
+def play_to_end(
+    client: httpx.Client, game_id: str, secrets: list[str], rules: str = "classic"
+) -> Json:
     """Each seat on turn draws from the stock and makes the analyser's discard, acting with
     its secret (a player's key or a seat's token)."""
     view = client.get(f"/v1/games/{game_id}").json()

@@ -1,0 +1,32 @@
+"""Whether a game waits for a seat, and until when, as a player's list and events say it."""
+
+from __future__ import annotations
+
+import datetime
+
+from service.games.records import GameRecord
+from service.games.wire import GameView
+
+
+def waits_for(view: GameView, seat: int) -> bool:
+    """The game waits for ``seat``: its turn, or (speed) an open call it has not chosen in."""
+    if view.status != "playing":
+        return False
+    if view.call is not None:
+        return seat in view.active and seat not in view.call.chosen
+    return view.turn == seat
+
+
+def deadline(view: GameView, record: GameRecord) -> str | None:
+    """When the turn clock or the speed call runs out; None without one."""
+    if view.status != "playing":
+        return None
+    if view.call is not None:
+        return view.call.deadline
+    return None if record.turn_seconds is None else utc(record.turn_started + record.turn_seconds)
+
+
+def utc(timestamp: float) -> str:
+    """A Unix time as views show times: ISO 8601, UTC, to the millisecond."""
+    moment = datetime.datetime.fromtimestamp(timestamp, datetime.UTC)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
