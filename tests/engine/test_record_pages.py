@@ -15,7 +15,18 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from engine.game import GameState, apply, dumps, loads
+from engine.game import (
+    GameState,
+    Sealed,
+    apply,
+    chunk_in,
+    dumps,
+    dumps_parts,
+    loads,
+    loads_parts,
+    pack_in,
+    sealed_of,
+)
 from engine.records import holds_results, record_of, record_page, record_page_of
 from engine.records import record as record_module
 from engine.records.record import replayed_record
@@ -139,3 +150,24 @@ def test_a_state_stored_before_results_were_kept_is_replayed_to_the_same_record(
     for _ in range(5):
         since, limit = rng.randrange(state.version), rng.randrange(1, 40)
         assert record_page_of(old, since, limit) == record_page_of(state, since, limit)
+
+
+def test_a_head_written_before_results_were_sealed_loads_without_them() -> None:
+    """A stored head that seals chunks and packs only (written before results were kept)
+    loads as it was: a state with no results of its past deals, whose record is replayed."""
+    state = played("classic", 2, 5, 5, until=200)
+    assert state.deal > 1
+    before = dataclasses.replace(state, results=())
+    parts = dumps_parts(before, Sealed(0, 0, 0))
+    sealed = sealed_of(before)
+    head = parts.head.replace(
+        f',"sealed":[{sealed.chunks},{sealed.packs},0]'.encode(),
+        f',"sealed":[{sealed.chunks},{sealed.packs}]'.encode(),
+    )
+    assert head != parts.head
+    chunks = [chunk_in(c.encode()) for c in parts.chunks]
+    packs = [pack_in(p.encode()) for p in parts.packs]
+    loaded = loads_parts(head, chunks, packs)
+    assert loaded == before
+    assert not holds_results(loaded)
+    assert record_of(loaded) == record_of(state)
