@@ -48,6 +48,7 @@ from engine.game.serialised import (
     loads,
     loads_parts,
     pack_in,
+    result_in,
     sealed_of,
 )
 from engine.game.state import GameState, Record, RoundResult, SeatResult, Shuffles, Status
@@ -106,6 +107,7 @@ __all__ = [
     "public_log",
     "public_view",
     "replay",
+    "result_in",
     "sealed_of",
     "view",
     "wild_rank",

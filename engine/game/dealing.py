@@ -14,7 +14,7 @@ import secrets
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.cards import JOKER, Card, Rank, format_card
 from engine.errors import DealError, GameSetupError
@@ -183,14 +183,7 @@ def deal(state: GameState, round_number: int, active: tuple[int, ...]) -> GameSt
     else:
         state, pack = evolve(state, shuffles=(*state.shuffles, given)), given
     dealer = dealer_of(state.first_dealer, n, round_number)
-    order = seats_after(dealer, active, n)
-    size = hand_size(rules, round_number)
-    stock = list(pack)
-    hands: list[list[Card]] = [[] for _ in range(n)]
-    for _ in range(size):
-        for seat in order:
-            hands[seat].append(stock.pop())
-    piles = _turned_up(stock, rules, dealer, order, n)
+    hands, stock, piles = laid_out(rules, n, pack, round_number, dealer, active)
     speed = rules.turns == "speed"
     return evolve(
         state,
@@ -199,11 +192,11 @@ def deal(state: GameState, round_number: int, active: tuple[int, ...]) -> GameSt
         deal=state.deal + 1,
         dealer=dealer,
         active=active,
-        turn=order[0],
+        turn=seats_after(dealer, active, n)[0],
         phase=DRAW_PHASE,
-        hands=tuple(tuple(sorted(h)) for h in hands),
-        stock=tuple(stock),
-        piles=tuple(piles),
+        hands=hands,
+        stock=stock,
+        piles=piles,
         upcard=None,
         turns_done=0,
         out_seat=None,
@@ -216,6 +209,36 @@ def deal(state: GameState, round_number: int, active: tuple[int, ...]) -> GameSt
         upcards=(None,) * n if speed else (),
         out_seats=(),
     )
+
+
+class Layout(NamedTuple):
+    """The cards as a deal lays them: each seat's hand (sorted; empty for a seat not dealt
+    in), the stock (its top card last) and the discard piles with their upcards."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+    piles: tuple[tuple[Card, ...], ...]
+
+
+def laid_out(  # noqa: PLR0913, PLR0917 - a deal's every input, as ``deal`` has them
+    rules: Rules,
+    players: int,
+    pack: tuple[Card, ...],
+    round_number: int,
+    dealer: int,
+    active: tuple[int, ...],
+) -> Layout:
+    """How ``dealer`` deals ``pack`` to the ``active`` seats in round ``round_number``: cards
+    off the end of the pack, one to each seat in turn from the dealer's left, then the upcards
+    (``deal``, and a record rebuilding a deal from its pack, lay them out here)."""
+    order = seats_after(dealer, active, players)
+    stock = list(pack)
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    for _ in range(hand_size(rules, round_number)):
+        for seat in order:
+            hands[seat].append(stock.pop())
+    piles = _turned_up(stock, rules, dealer, order, players)
+    return Layout(tuple(tuple(sorted(h)) for h in hands), tuple(stock), piles)
 
 
 def _given_pack(state: GameState, round_number: int) -> tuple[Card, ...] | None:

@@ -34,7 +34,7 @@ def end_round(state: GameState) -> GameState:
     result = round_result(state)
     tiebreak = result.tiebreak
     results = result.results
-    state = evolve(state, last_round=result)
+    state = evolve(state, last_round=result, results=(*state.results, result))
     if result.replayed:
         return deal(state, state.round, state.active)
     if not tiebreak:

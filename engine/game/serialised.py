@@ -15,7 +15,7 @@ from engine.cards import Card
 from engine.errors import StateFormatError
 from engine.game import stored_json
 from engine.game.actions import DISCARD_DRAW, DISCARDS, GO_OUTS, STOCK_DRAW, Action
-from engine.game.state import RECORD_CHUNK, GameState, Record
+from engine.game.state import RECORD_CHUNK, GameState, Record, RoundResult
 from engine.rules import Rules
 
 FORMAT = 1
@@ -28,15 +28,18 @@ def dumps(state: GameState) -> bytes:
     # at most its last chunk anew, and a new deal its pack.
     history = ",".join([_chunk_json(chunk) for chunk in state.records if chunk])
     shuffles = ",".join([_kept_json(pack, _json) for pack in state.shuffles])
-    return _assembled(state, history, shuffles, "")
+    results = ",".join([_kept_json(result, _result_json) for result in state.results])
+    return _assembled(state, history, shuffles, results, "")
 
 
 class Sealed(NamedTuple):
     """How much of a state's history lives apart from its head (see ``dumps_parts``): its first
-    ``chunks`` chunks of records (full ones) and its first ``packs`` packs dealt."""
+    ``chunks`` chunks of records (full ones), its first ``packs`` packs dealt and its first
+    ``results`` deals' results."""
 
     chunks: int
     packs: int
+    results: int = 0
 
 
 class StateParts(NamedTuple):
@@ -46,13 +49,16 @@ class StateParts(NamedTuple):
     """The JSON of each chunk sealed since the ``Sealed`` given (comma-separated records)."""
     packs: tuple[str, ...]
     """The JSON array of each pack dealt since the ``Sealed`` given."""
+    results: tuple[str, ...] = ()
+    """The JSON object of each deal's result since the ``Sealed`` given."""
 
 
 def sealed_of(state: GameState) -> Sealed:
-    """What ``dumps_parts`` seals of ``state``: every full chunk of records, every pack."""
+    """What ``dumps_parts`` seals of ``state``: every full chunk of records, every pack, every
+    result."""
     records = state.records
     full = len(records) - (1 if records and len(records[-1]) < RECORD_CHUNK else 0)
-    return Sealed(full, len(state.shuffles))
+    return Sealed(full, len(state.shuffles), len(state.results))
 
 
 def dumps_parts(state: GameState, before: Sealed) -> StateParts:
@@ -65,34 +71,41 @@ def dumps_parts(state: GameState, before: Sealed) -> StateParts:
     history = ",".join([_records_json(chunk) for chunk in tail if chunk])
     chunks = tuple(_chunk_json(c) for c in state.records[before.chunks : sealed.chunks])
     packs = tuple(_kept_json(p, _json) for p in state.shuffles[before.packs : sealed.packs])
-    extra = f',"sealed":[{sealed.chunks},{sealed.packs}]'
-    return StateParts(_assembled(state, history, "", extra), chunks, packs)
+    results = tuple(_result_json(r) for r in state.results[before.results : sealed.results])
+    extra = f',"sealed":[{sealed.chunks},{sealed.packs},{sealed.results}]'
+    return StateParts(_assembled(state, history, "", "", extra), chunks, packs, results)
 
 
 def loads_parts(
-    head: bytes, chunks: Sequence[tuple[Record, ...]], packs: Sequence[tuple[Card, ...]]
+    head: bytes,
+    chunks: Sequence[tuple[Record, ...]],
+    packs: Sequence[tuple[Card, ...]],
+    results: Sequence[RoundResult] = (),
 ) -> GameState:
-    """The state of a head from ``dumps_parts`` and the chunks and packs it sealed, decoded
-    (``chunk_in``, ``pack_in``, or taken from an earlier state of the game), in order. Parts
-    past those the head sealed (appended by a later state, read along with it) are left out."""
+    """The state of a head from ``dumps_parts`` and the chunks, packs and results it sealed,
+    decoded (``chunk_in``, ``pack_in``, ``result_in``, or taken from an earlier state of the
+    game), in order. Parts past those the head sealed (appended by a later state, read along
+    with it) are left out. A head written before results were sealed seals chunks and packs
+    only: its state holds no results of the deals before it."""
     raw = _raw(head)
     sealed = raw.get("sealed")
+    given = (len(chunks), len(packs), len(results))
     if not (
         isinstance(sealed, list)
-        and len(sealed) == 2  # chunks and packs
-        and all(type(n) is int for n in sealed)
-        and sealed[0] <= len(chunks)
-        and sealed[1] <= len(packs)
+        and len(sealed) in (len(Sealed._fields) - 1, len(Sealed._fields))  # results or not
+        and all(type(n) is int and n <= held for n, held in zip(sealed, given, strict=False))
     ):
         raise StateFormatError(
-            f"stored game state seals {sealed!r} chunks and packs, given {len(chunks)} and "
-            f"{len(packs)}"
+            f"stored game state seals {sealed!r} chunks, packs and results, given {given}"
         )
-    chunks, packs = chunks[: sealed[0]], packs[: sealed[1]]
+    counts = Sealed(*sealed)
+    chunks, packs = chunks[: counts.chunks], packs[: counts.packs]
+    results = results[: counts.results]
     state = stored_json.checked_state(raw)
     fields = dict(state.__dict__)
     fields["records"] = (*chunks, *state.records)
     fields["shuffles"] = (*packs, *state.shuffles)
+    fields["results"] = (*results, *state.results)
     whole = GameState(**fields)
     stored_json.check_pack(whole)
     return whole
@@ -111,6 +124,17 @@ def pack_in(text: bytes) -> tuple[Card, ...]:
     return stored_json.ints(_parsed(text))
 
 
+def result_in(text: bytes) -> RoundResult:
+    """A sealed deal's result (``StateParts.results``)."""
+    raw = _parsed(text)
+    if not isinstance(raw, dict):
+        raise StateFormatError("stored game state is damaged: a sealed result is not an object")
+    try:
+        return stored_json.round_in(raw)
+    except (KeyError, TypeError, ValueError) as error:
+        raise StateFormatError(f"stored game state is damaged: {error!r}") from None
+
+
 def _parsed(data: bytes) -> Any:
     try:
         return json.loads(data)
@@ -122,7 +146,7 @@ def _chunk_json(chunk: tuple[Record, ...]) -> str:
     return _kept_json(chunk, _records_json) if len(chunk) == RECORD_CHUNK else _records_json(chunk)
 
 
-def _assembled(state: GameState, history: str, shuffles: str, extra: str) -> bytes:
+def _assembled(state: GameState, history: str, shuffles: str, results: str, extra: str) -> bytes:
     # Tuples are written as JSON arrays, like lists. (The format and the rules come first, the
     # rules' text kept: see _kept_json.)
     head = {
@@ -158,12 +182,16 @@ def _assembled(state: GameState, history: str, shuffles: str, extra: str) -> byt
     deals = f',"deals":{_kept_json(state.deals, _json)}' if state.deals else ""
     return (
         f'{{"format":{FORMAT},"rules":{rules},{_json(head)[1:-1]},"history":[{history}],'
-        f'"shuffles":[{shuffles}],"pending":[{pending}]{deals}{extra}}}'
+        f'"shuffles":[{shuffles}],"pending":[{pending}]{deals},"results":[{results}]{extra}}}'
     ).encode()
 
 
 def _rules_json(rules: Rules) -> str:
     return _json(rules.to_spec())
+
+
+def _result_json(result: RoundResult) -> str:
+    return _json(stored_json.round_out(result))
 
 
 def _records_json(chunk: tuple[Record, ...]) -> str:

@@ -139,6 +139,10 @@ class GameState:
     """Given deals (``new_game(deals=...)``): the pack each of those rounds is dealt from the
     first time, instead of a shuffle. Kept all game, so its views can say the deal was known.
     Not compared, as ``pending``: the packs dealt are in ``shuffles`` either way."""
+    results: tuple[RoundResult, ...] = ()
+    """Every deal's result, in the order dealt (the last is ``last_round`` once it ended): what
+    a game's record shows of its rounds without replaying the game. A game stored before it
+    was kept holds only the results of the deals ended since (``engine.records``)."""
 
     @property
     def history(self) -> tuple[Record, ...]:

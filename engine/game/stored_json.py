@@ -116,7 +116,7 @@ def _meld_in(raw: object) -> Meld:
     return Meld(kind, ints(cards), tuple(_opt_int(s) for s in _lists(stands)))
 
 
-def _round_in(raw: dict[str, Any]) -> RoundResult:
+def round_in(raw: dict[str, Any]) -> RoundResult:
     results = tuple(
         SeatResult(
             _int(seat),
@@ -273,13 +273,14 @@ def _state_in(raw: dict[str, Any]) -> GameState:
         table=tuple(tuple(_meld_in(m) for m in _lists(melds)) for melds in _lists(raw["table"])),
         penalties=ints(raw["penalties"]),
         round_scores=tuple(ints(s) for s in _lists(raw["round_scores"])),
-        last_round=None if last_round is None else _round_in(last_round),
+        last_round=None if last_round is None else round_in(last_round),
         winners=None if winners is None else ints(winners),
         records=records_in(raw["history"]),
         shuffles=tuple(ints(p) for p in _lists(raw["shuffles"])),
         pending=tuple(ints(p) for p in _lists(raw["pending"])),
         **_speed_in(raw.get("speed")),
         deals=tuple((_int(r), ints(p)) for r, p in _lists(raw.get("deals", []))),
+        results=tuple(round_in(r) for r in _lists(raw.get("results", []))),
     )
 
 

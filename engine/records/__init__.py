@@ -1,6 +1,7 @@
 """Game records: what lichess gives chess games, for Three Thirteen (docs/records.md).
 
 - ``record_of(state)``: a game's record, public while it is played, whole once it is finished;
+  ``record_page_of(state, since, limit)`` a page of it, at the page's cost;
 - ``print_record`` / ``parse_record`` (``parse_located``): the text notation (``notation``,
   ``parsing``);
   ``record_json`` / ``record_from_json``: the JSON form;
@@ -18,7 +19,16 @@ from engine.records.importing import import_json, import_record, import_text
 from engine.records.json_form import record_from_json, record_json
 from engine.records.notation import MAX_RECORD_BYTES, print_record
 from engine.records.parsing import Places, parse_located, parse_record
-from engine.records.record import Dealt, GameRecord, Headers, RoundRecord, record_of, record_page
+from engine.records.record import (
+    Dealt,
+    GameRecord,
+    Headers,
+    RoundRecord,
+    holds_results,
+    record_of,
+    record_page,
+    record_page_of,
+)
 from engine.records.review import (
     REVIEW_BUDGET,
     Decision,
@@ -46,6 +56,7 @@ __all__ = [
     "RoundTally",
     "Tally",
     "deal_from",
+    "holds_results",
     "import_json",
     "import_record",
     "import_text",
@@ -56,5 +67,6 @@ __all__ = [
     "record_json",
     "record_of",
     "record_page",
+    "record_page_of",
     "review_game",
 ]

@@ -28,7 +28,6 @@ from service.http.client_address import TrustedProxies
 from service.identity.store import MemoryPlayerStore, PlayerStore
 from service.players.deps import PlayerServices
 from service.players.news import players_told
-from service.records.finished_cache import FinishedRecords
 from service.records.flights import ReviewFlights
 from service.records.store import MemoryRecordStore, RecordStore
 from service.settings import Settings
@@ -76,8 +75,6 @@ class Services(
     games."""
     records: RecordStore = field(default_factory=lambda: MemoryRecordStore(ttl=7 * 86400))
     """Imported records, reviews and the seed secret (``service.records``), beside the games."""
-    finished_records: FinishedRecords = field(default_factory=FinishedRecords)
-    """Finished games' records read lately, decoded (``service.records.finished``)."""
     reviews: ReviewFlights = field(default_factory=ReviewFlights)
     """The reviews this instance is computing (``service.records.reviews``)."""
     bus: GameBus = field(default_factory=GameBus)

@@ -16,7 +16,7 @@ import engine
 from engine import game
 from engine.cards import Card
 from engine.errors import StateFormatError
-from engine.game.state import GameState, Record
+from engine.game.state import GameState, Record, RoundResult
 from service.games import calls, movers
 from service.games import records as game_records
 from service.games.bus import Committed
@@ -48,7 +48,7 @@ from service.vocabulary import to_engine, to_wire
 from service.workers.pool import work_for
 
 _encoder: Final = msgspec.json.Encoder()
-_NOTHING_SEALED: Final = game.Sealed(0, 0)
+_NOTHING_SEALED: Final = game.Sealed(0, 0, 0)
 
 
 def announce(services: GameServices, game_id: str, version: int) -> None:
@@ -326,15 +326,16 @@ async def _decoded(
         return game.loads(head)
     chunks: list[tuple[Record, ...]] = []
     packs: list[tuple[Card, ...]] = []
+    results: list[RoundResult] = []
     for start in range(0, len(segments), SEGMENTS_PER_SLICE):
         if start:
             await asyncio.sleep(0)
-        more_chunks, more_packs = game_records.decoded_segments(
-            segments[start : start + SEGMENTS_PER_SLICE]
-        )
-        chunks += more_chunks
-        packs += more_packs
+        more = game_records.decoded_segments(segments[start : start + SEGMENTS_PER_SLICE])
+        chunks += more.chunks
+        packs += more.packs
+        results += more.results
     if earlier is not None:
         chunks[:0] = earlier.records[: known.chunks]
         packs[:0] = earlier.shuffles[: known.packs]
-    return game.loads_parts(head, chunks, packs)
+        results[:0] = earlier.results[: known.results]
+    return game.loads_parts(head, chunks, packs, results)

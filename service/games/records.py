@@ -6,9 +6,10 @@ the seed), the SHA-256 hash of each seat's token (never the token), and when it 
 the service ever decodes it; no response is built from it except through the engine's views.
 
 The state is written in parts (``engine.game.dumps_parts``): the record holds its head, of a
-bounded size however long the game, and the full chunks of its history and the packs dealt are
-segments the store appends once, each tagged with its kind (``segments_of``). So an action
-writes its head and at most a chunk and a pack, not the whole growing history.
+bounded size however long the game, and the full chunks of its history, the packs dealt and
+each deal's result are segments the store appends once, each tagged with its kind
+(``segments_of``). So an action writes its head and at most a chunk, a pack and a result, not
+the whole growing history.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import secrets
 import time
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Final
+from typing import Final, NamedTuple
 
 import msgspec
 
@@ -27,7 +28,7 @@ import engine
 from engine import game
 from engine.cards import Card
 from engine.errors import StateFormatError
-from engine.game import Record, StateParts
+from engine.game import Record, RoundResult, StateParts
 
 TOKEN_BYTES: Final = 32
 """256 random bits per seat token (the contract asks for at least 128)."""
@@ -107,6 +108,7 @@ def finished_at(record: GameRecord) -> float:
 
 CHUNK_TAG: Final = b"c"
 PACK_TAG: Final = b"p"
+RESULT_TAG: Final = b"r"
 
 
 def segments_of(parts: StateParts) -> tuple[bytes, ...]:
@@ -114,24 +116,32 @@ def segments_of(parts: StateParts) -> tuple[bytes, ...]:
     return (
         *(CHUNK_TAG + chunk.encode() for chunk in parts.chunks),
         *(PACK_TAG + pack.encode() for pack in parts.packs),
+        *(RESULT_TAG + result.encode() for result in parts.results),
     )
 
 
-def decoded_segments(
-    segments: Iterable[bytes],
-) -> tuple[list[tuple[Record, ...]], list[tuple[Card, ...]]]:
-    """The chunks and the packs of stored segments, decoded, each kind in order."""
-    chunks: list[tuple[Record, ...]] = []
-    packs: list[tuple[Card, ...]] = []
+class Segments(NamedTuple):
+    """The parts of stored segments, decoded, each kind in order."""
+
+    chunks: list[tuple[Record, ...]]
+    packs: list[tuple[Card, ...]]
+    results: list[RoundResult]
+
+
+def decoded_segments(segments: Iterable[bytes]) -> Segments:
+    """The chunks, packs and results of stored segments, decoded, each kind in order."""
+    decoded = Segments([], [], [])
     for segment in segments:
         tag, text = segment[:1], segment[1:]
         if tag == CHUNK_TAG:
-            chunks.append(game.chunk_in(text))
+            decoded.chunks.append(game.chunk_in(text))
         elif tag == PACK_TAG:
-            packs.append(game.pack_in(text))
+            decoded.packs.append(game.pack_in(text))
+        elif tag == RESULT_TAG:
+            decoded.results.append(game.result_in(text))
         else:
             raise StateFormatError(f"stored game segment of unknown kind {tag!r}")
-    return chunks, packs
+    return decoded
 
 
 _record_encoder: Final = msgspec.msgpack.Encoder()

@@ -9,7 +9,6 @@ from litestar.di import NamedDependency
 
 from service.games.deps import GameServices
 from service.http.client_address import TrustedProxies
-from service.records.finished_cache import FinishedRecords
 from service.records.flights import ReviewFlights
 from service.records.store import RecordStore
 from service.workers.pool import WorkerPool
@@ -29,8 +28,6 @@ class RecordServices(GameServices):
     """The reviews this instance is computing, one task each."""
     proxies: TrustedProxies
     """Who a request comes from (the imports' daily budget is per client)."""
-    finished_records: FinishedRecords
-    """Finished games' records read lately, decoded (``service.records.finished``)."""
 
 
 AppRecordServices: TypeAlias = NamedDependency[RecordServices]

@@ -1,22 +1,20 @@
-"""A finished game's record, made once and kept: it never changes again.
+"""``GET /v1/games/{id}/record``: a page costs its size, a finished game's whole record is made
+once and kept.
 
-Building a record walks the game's whole history (``engine.records.record_of``) and formats
-every action: a cost that grows with the game, paid on the event loop at every read, the same
-for a page of ten actions as for the whole (``tests/benchmarks/bench_record_reads.py`` measures
-it). A finished game's record is kept instead:
+A game's state keeps each deal's result as the deal ends (``GameState.results``, stored as a
+segment of the game like its chunks of history and its packs), so its record is built without
+replaying the game (``engine.records.record_page_of``): each deal's header and result from the
+state, its layout from its pack, and only the page's actions from the history. A page of a
+long game, played or finished, costs what the page holds and is built on the event loop.
 
-- **whole**, as the answer's bytes in each form asked for (JSON and text), built the first
-  time in the analyses' worker processes (the event loop only encodes the state for them) and
-  kept in the records store beside the game (``service.records.store``: set-unless-set, so
-  instances racing to keep it agree; it expires as the games' records do). A read of the whole
-  record is then one store read, on any instance;
-- **as the engine's record**, in a small per-process cache
-  (``service.records.finished_cache``), for the pages of the record: built on the event loop by
-  the first page read in the process; a page is then cut from it
-  (``engine.records.record_page``) and formatted, costing its own size.
-
-A game still played is read as before (its public record, from its state: it changes with every
-action).
+- **A read of more than ``LOOP_ACTIONS`` actions** (a whole long game) is built in the analyses'
+  worker processes, the event loop only encoding the state for them; so is any read of a game
+  stored before its results were kept, which only a replay of the whole game can build.
+- **A finished game's whole record** never changes: once built it is kept, as the answer's
+  bytes in each form asked for (JSON and text), in the records store (``service.records.store``:
+  set-unless-set, so instances racing to keep it agree) for as long as the game is kept and no
+  longer (``Store.expiry``), so it never outlives its game or answers for another game
+  made later under the same id. A read of it is then one store read, on any instance.
 """
 
 from __future__ import annotations
@@ -26,11 +24,16 @@ from typing import Any, Final
 import msgspec
 
 from engine import game
-from engine.records import GameRecord, record_of
+from engine.records import GameRecord, holds_results, record_page_of
 from service.games import lifecycle as game_flow
+from service.games.routes import LOG_PAGE_MAX
 from service.records import logic
 from service.records.deps import RecordServices
 from service.storage.game_store import StoreFull
+
+LOOP_ACTIONS: Final = LOG_PAGE_MAX
+"""A read of at most this many actions (the longest page) is built on the event loop, in a
+few milliseconds; a longer one in a worker process."""
 
 _encoder: Final = msgspec.json.Encoder()
 
@@ -50,37 +53,46 @@ async def record_answer(
         kept = await services.records.get(key)
         if kept is not None:
             return kept
-    record = services.finished_records.get(game_id)
-    if record is None:
-        loaded = await game_flow.load_game(services, game_id)
-        headers = logic.record_headers(loaded)
-        if loaded.state.status == "finished" and whole:
-            state_json = game.dumps(loaded.state)
-            body = await services.analyses.run(whole_record, state_json, text, headers)
-            return await _kept(services, key, body)
-        record = record_of(loaded.state, **headers)
-        if loaded.state.status == "finished":
-            services.finished_records.put(game_id, record)
-    body = _formatted(record, text, *logic.page(record, since, limit))
-    if whole and record.headers.status == "finished":
-        return await _kept(services, key, body)
+    loaded = await game_flow.load_game(services, game_id)
+    state = loaded.state
+    headers = logic.record_headers(loaded)
+    if holds_results(state) and (limit is not None or state.version - since <= LOOP_ACTIONS):
+        body = formatted_page(state, text, headers, since, limit)
+    else:
+        asked = (game.dumps(state), text, headers, since, limit)
+        body = await services.analyses.run(record_in_worker, *asked)
+    if whole and state.status == "finished":
+        return await _kept(services, key, body, game_id)
     return body
 
 
-def whole_record(state_json: bytes, text: bool, headers: dict[str, Any]) -> bytes:
-    """A finished game's whole record, formatted (run in a worker process)."""
-    record = record_of(game.loads(state_json), **headers)
-    return _formatted(record, text, record, None)
+def formatted_page(
+    state: game.GameState, text: bool, headers: dict[str, Any], since: int, limit: int | None
+) -> bytes:
+    """The page of the state's record after ``since`` (at most ``limit`` actions), formatted."""
+    return _formatted(*record_page_of(state, since, limit, **headers), text=text)
 
 
-def _formatted(record: GameRecord, text: bool, page: GameRecord, next_since: int | None) -> bytes:
+def record_in_worker(
+    state_json: bytes, text: bool, headers: dict[str, Any], since: int, limit: int | None
+) -> bytes:
+    """``formatted_page`` of a stored state (run in a worker process)."""
+    return formatted_page(game.loads(state_json), text, headers, since, limit)
+
+
+def _formatted(page: GameRecord, next_since: int | None, *, text: bool) -> bytes:
     if text:
         return logic.record_text(page, next_since).encode()
     return _encoder.encode(logic.record_body(page, next_since))
 
 
-async def _kept(services: RecordServices, key: str, body: bytes) -> bytes:
+async def _kept(services: RecordServices, key: str, body: bytes, game_id: str) -> bytes:
+    """The body kept under ``key`` for as long as the game is kept, or the body as it is when
+    it cannot be kept (the game just expired, or the store is full: kept at a later read)."""
+    until = await services.store.expiry(game_id)
+    if until is None:
+        return body
     try:
-        return await services.records.put_new(key, body)
-    except StoreFull:  # a read is answered all the same; it is kept once there is room
+        return await services.records.put_new(key, body, until=until)
+    except StoreFull:
         return body

@@ -1,5 +1,6 @@
-"""Records through the store: a game's record, and a record imported by replay (in a worker
-process: ``service.records.imports``). Their reviews are ``service.records.reviews``.
+"""Records through the store: a game's record's headers and forms (read by
+``service.records.finished``), and a record imported by replay (in a worker process:
+``service.records.imports``). Their reviews are ``service.records.reviews``.
 """
 
 from __future__ import annotations
@@ -8,13 +9,7 @@ import datetime
 import math
 from typing import Any, Final
 
-from engine.records import (
-    GameRecord,
-    print_record,
-    record_json,
-    record_of,
-    record_page,
-)
+from engine.records import GameRecord, print_record, record_json
 from service.games import lifecycle as game_flow
 from service.games import records as game_records
 from service.http import idempotency
@@ -38,24 +33,11 @@ def _utc(timestamp: float) -> str:
     return datetime.datetime.fromtimestamp(timestamp, datetime.UTC).isoformat(timespec="seconds")
 
 
-async def game_record(services: RecordServices, game_id: str) -> GameRecord:
-    """The game's record: the public one while it is played, the whole one once it is over."""
-    loaded = await game_flow.load_game(services, game_id)
-    return record_of(loaded.state, **record_headers(loaded))
-
-
 def record_headers(loaded: game_flow.LoadedGame) -> dict[str, Any]:
     """``record_of``'s headers of the loaded game: its bots and times."""
     stored = loaded.record
     finished = _utc(game_records.finished_at(stored)) if loaded.state.status == "finished" else None
     return {"bots": stored.bots or None, "created": _utc(stored.created), "finished": finished}
-
-
-def page(record: GameRecord, since: int, limit: int | None) -> tuple[GameRecord, int | None]:
-    """The page of the record's actions after ``since`` (``engine.records.record_page``)."""
-    if since == 0 and limit is None:
-        return record, None
-    return record_page(record, since, limit)
 
 
 def record_text(record: GameRecord, next_since: int | None = None) -> str:

@@ -2,6 +2,8 @@
 
     <prefix>:record:{<record_id>}        an imported record (a state as ``engine.game.dumps``)
     <prefix>:review:<kind>:{<id>}        a finished game's or a record's review (its JSON)
+    <prefix>:finished-record:<form>:{<id>}  a finished game's whole record, as answered (expires
+                                         when the game does: ``PXAT`` its expiry)
     <prefix>:seed-secret                 the deployment's seed secret (no expiry)
     <prefix>:claim:review:<kind>:{<id>}  the claim on computing a review (expires)
     <prefix>:quota:imports:{<client>}    a client's bytes of records sent today (expires)
@@ -81,9 +83,12 @@ class RedisRecordStore:
         *,
         expires: bool = True,
         idempotency: tuple[str, bytes] | None = None,
+        until: float | None = None,
     ) -> bytes:
         name = self._key(key)
         if idempotency is not None:  # (a value saved with an answer always expires)
+            if until is not None:
+                raise ValueError("a value saved with an answer expires with the records")
             saved_key, answer = idempotency
             keys = [name, f"{name}:idem:{saved_key}"]
             args: list[bytes | int] = [value, self._ttl_ms, answer, self._saved_ttl_ms]
@@ -92,8 +97,9 @@ class RedisRecordStore:
             )
             # Written (1), or expired in between (None): ours is as good.
             return kept if isinstance(kept, bytes) else value
-        ttl = self._ttl_ms if expires else None
-        written = await self._call(lambda: self.redis.set(name, value, nx=True, px=ttl))
+        px = self._ttl_ms if expires and until is None else None
+        pxat = None if until is None else round(until * 1000)
+        written = await self._call(lambda: self.redis.set(name, value, nx=True, px=px, pxat=pxat))
         if written:
             return value
         kept = await self.get(key)

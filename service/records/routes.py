@@ -17,6 +17,7 @@ from service.http.openapi_declarations import problems
 from service.http.route_policy import Limit, policy
 from service.records import finished, logic, reviews
 from service.records.deps import AppRecordServices
+from service.records.finished import LOOP_ACTIONS
 from service.records.imports import MAX_IMPORT_VERSIONS
 from service.records.wire import RecordImported, RecordJson, ReviewOut, ReviewPending
 
@@ -103,10 +104,22 @@ class RecordsController(Controller):
             "its deal and result, its actions are those after version `since`, at most `limit` "
             "in all, and `next_since` (JSON) is the `since` of the next page, absent on "
             "the last. The text form pages the same way and ends with a comment line "
-            "`; next_since N` when more follow; only the whole action list imports. A finished "
-            "game's record is made once and kept (as long as the game)."
+            "`; next_since N` when more follow; only the whole action list imports. A page "
+            "costs what it holds, not the game's length; a read of more than "
+            f"{LOOP_ACTIONS} actions is built in a worker process (503 with `Retry-After` "
+            "while they are all busy). A finished game's whole record is made once and kept "
+            "as long as the game, no longer."
         ),
-        responses=problems(404, 409, 422, 503),
+        responses=problems(
+            404,
+            409,
+            422,
+            503,
+            descriptions={
+                503: "The game store cannot be reached, or the worker processes that build a "
+                "long read are all busy; see Retry-After"
+            },
+        ),
     )
     async def record(
         self,

@@ -48,11 +48,14 @@ class RecordStore(Protocol):
         *,
         expires: bool = True,
         idempotency: tuple[str, bytes] | None = None,
+        until: float | None = None,
     ) -> bytes:
         """Store ``value`` under ``key`` unless a value is there; the value kept either way.
-        ``expires``: kept for the games' time to live (``GAME_TTL``), else for good. With
-        ``idempotency`` = (saved key, saved answer), the answer is saved beside ``key`` in the
-        same step (for ``IDEMPOTENCY_TTL``, no longer than the value), only if ``value`` is."""
+        ``expires``: kept for the games' time to live (``GAME_TTL``), or until the moment
+        ``until`` when given (on the games' store's clock: what is kept beside a game expires
+        with it, ``Store.expiry``), else for good. With ``idempotency`` = (saved key, saved
+        answer), the answer is saved beside ``key`` in the same step (for ``IDEMPOTENCY_TTL``,
+        no longer than the value), only if ``value`` is; not with ``until``."""
 
     async def recall(self, key: str, saved_key: str) -> bytes | None:
         """The answer saved beside ``key`` under ``saved_key``, or None."""
@@ -105,6 +108,7 @@ class MemoryRecordStore:
         *,
         expires: bool = True,
         idempotency: tuple[str, bytes] | None = None,
+        until: float | None = None,
     ) -> bytes:
         now = self._clock()
         for gone in [k for k, (_, until) in self._values.items() if until < now]:
@@ -121,7 +125,8 @@ class MemoryRecordStore:
                 f"this instance keeps {self._max_values} records and reviews, its limit: try "
                 "again once some have expired"
             )
-        until = now + self._ttl if expires else float("inf")
+        if until is None:
+            until = now + self._ttl if expires else float("inf")
         self._values[key] = (value, until)
         if idempotency is not None:
             saved_key, answer = idempotency

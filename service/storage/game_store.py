@@ -105,6 +105,12 @@ class Store(Protocol):
     async def recall(self, game_id: str, key: str) -> bytes | None:
         """The response saved with an idempotency key, or None."""
 
+    async def expiry(self, game_id: str) -> float | None:
+        """When the game expires unless a commit keeps it longer, in seconds on the store's own
+        clock (memory: the clock the memory backends share; Redis: the server's Unix time), or
+        None if there is no such game: what is kept beside a game expires with it
+        (``service.records.finished``)."""
+
     async def ping(self) -> None:
         """Raise StoreUnavailable unless the store answers."""
 
@@ -252,6 +258,10 @@ class MemoryStore:
         if entry is None or entry[1] < self._clock():
             return None
         return entry[0]
+
+    async def expiry(self, game_id: str) -> float | None:
+        entry = self._games.get(game_id) or self._idle.get(game_id)
+        return None if entry is None or entry[1] < self._clock() else entry[1]
 
     async def ping(self) -> None:
         return None

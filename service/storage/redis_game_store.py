@@ -327,6 +327,11 @@ class RedisStore:
             )
         )
 
+    async def expiry(self, game_id: str) -> float | None:
+        name = game_key(self.key_prefix, game_id)
+        at = await self._call(lambda: self.redis.pexpiretime(name))
+        return at / 1000 if at > 0 else None  # -2: no such game (-1, no expiry: never)
+
     async def ping(self) -> None:
         await self._call(lambda: cast("Awaitable[Any]", self.redis.ping()))
 

@@ -36,6 +36,7 @@ from engine.records import (
     record_of,
     review_game,
 )
+from engine.records.record import replayed_record
 from tests.engine.game_scenarios import choose, stalling
 
 PLAYERS = ["ann", "bob", "cy", "di"]
@@ -191,10 +192,11 @@ def record_rows(kind: str, game: GameState) -> None:
     record = record_of(game)
     text = print_record(record)
     row(
-        f"record_of, finished{kind} game (replays it)",
+        f"record_of, finished{kind} game",
         cpu(lambda: record_of(game)),
         f"{game.version} versions, {sum(len(r.actions) for r in record.rounds)} lines",
     )
+    row(f"replayed_record{kind} (as record_of was)", cpu(lambda: replayed_record(game)), "")
     row(f"print_record{kind}", cpu(lambda: print_record(record)), f"{len(text)} bytes of text")
     row(f"parse_located{kind}", cpu(lambda: parse_located(text)), "")
     located = parse_located(text)

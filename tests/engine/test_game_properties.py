@@ -36,6 +36,7 @@ from engine.game import (
     GameView,
     LayOff,
     Phase,
+    RoundResult,
     Sealed,
     apply,
     chunk_in,
@@ -49,6 +50,7 @@ from engine.game import (
     public_log,
     public_view,
     replay,
+    result_in,
     sealed_of,
     view,
 )
@@ -443,6 +445,7 @@ def play_out(state: GameState, rng: random.Random, max_actions: int) -> Referee:
     # appended to those of the actions before.
     sealed = sealed_of(state)
     chunks, packs = [], [pack_in(p.encode()) for p in dumps_parts(state, Sealed(0, 0)).packs]
+    results: list[RoundResult] = []
     for count in range(max_actions):
         if referee.state.status != "playing":
             break
@@ -452,10 +455,13 @@ def play_out(state: GameState, rng: random.Random, max_actions: int) -> Referee:
         parts = dumps_parts(referee.state, sealed)
         chunks += [chunk_in(c.encode()) for c in parts.chunks]
         packs += [pack_in(p.encode()) for p in parts.packs]
+        results += [result_in(r.encode()) for r in parts.results]
         sealed = sealed_of(referee.state)
-        if count % 97 == 0:
+        if parts.results:
+            assert results[-1] == referee.state.last_round
+        if count % 97 == 0 or parts.results:
             assert loads(dumps(referee.state)) == referee.state
-            assert loads_parts(parts.head, chunks, packs) == referee.state
+            assert loads_parts(parts.head, chunks, packs, results) == referee.state
     return referee
 
 

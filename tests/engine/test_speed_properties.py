@@ -46,6 +46,7 @@ from engine.game import (
     public_log,
     public_view,
     replay,
+    result_in,
     view,
 )
 from engine.game.actions import CALL_TIMEOUT, CALLER, CHOSEN, CallEnd, Phase
@@ -355,4 +356,6 @@ def test_whole_random_speed_games_follow_the_reference(
     parts = dumps_parts(final, Sealed(0, 0))
     chunks = [chunk_in(c.encode()) for c in parts.chunks]
     packs = [pack_in(p.encode()) for p in parts.packs]
-    assert loads_parts(parts.head, chunks, packs) == final
+    results = [result_in(r.encode()) for r in parts.results]
+    assert len(results) == final.deal
+    assert loads_parts(parts.head, chunks, packs, results) == final

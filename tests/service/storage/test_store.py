@@ -344,6 +344,28 @@ def test_a_game_no_person_acted_in_expires_after_the_idle_ttl(store_kind: StoreK
     run(check())
 
 
+def test_a_game_s_expiry_is_when_it_expires_as_its_commits_move_it(store_kind: StoreKind) -> None:
+    """What is kept beside a game expires with it (``Store.expiry``): an idle game's expiry
+    is ``idle_game_ttl`` after its last write, a person's commit moves it ``game_ttl`` on; a
+    game that is not there has none."""
+
+    async def check() -> None:
+        store = store_kind.make(game_ttl=DAY, idle_game_ttl=IDLE)
+        game = new_id()
+        assert await store.expiry(game) is None
+        await store.create(game, b"v0")
+        idle = await store.expiry(game)
+        assert await store.commit(game, 0, b"v1", acted=True)
+        played = await store.expiry(game)
+        assert idle is not None
+        assert played is not None
+        assert DAY - IDLE - 10 < played - idle <= DAY - IDLE + 10
+        assert await store.expiry(game) == played  # a read does not move it
+        await store.close()
+
+    run(check())
+
+
 # --- health ------------------------------------------------------------------------------------
 
 
