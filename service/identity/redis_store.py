@@ -2,6 +2,7 @@
 
     <prefix>:player:{p<player_id>}        the player's profile (msgpack ``PlayerRecord``)
     <prefix>:player:{p<player_id>}:games  sorted set: game id → creation time (its list)
+    <prefix>:player:{p<player_id>}:key    the hash of the player's current key
     <prefix>:player:{p<player_id>}:events stream: the player's log of events, the newest
                                           ``EVENTS_KEPT``, kept a day after the last; the channel
                                           of the player's streams too (``events_key``)
@@ -75,7 +76,15 @@ class RedisPlayerStore:
 
     async def create(self, player: PlayerRecord, key_hash: bytes) -> None:
         profile = _encoder.encode(player)
-        await self._call(lambda: self.redis.set(self._player_key(player.player_id), profile))
+        name = self._player_key(player.player_id)
+
+        async def stored() -> None:
+            async with self.redis.pipeline(transaction=True) as pipe:  # one slot: the player's
+                pipe.set(name, profile)
+                pipe.set(f"{name}:key", key_hash)
+                await pipe.execute()
+
+        await self._call(stored)
         await self._call(lambda: self.redis.set(self._key_entry(key_hash), player.player_id))
 
     async def player_of_key(self, key_hash: bytes) -> str | None:
@@ -88,6 +97,10 @@ class RedisPlayerStore:
         found = await self._call(lambda: cast("Awaitable[bytes | None]", self.redis.get(name)))
         return None if found is None else _decoder.decode(found)
 
+    async def key_hash_of(self, player_id: str) -> bytes | None:
+        name = f"{self._player_key(player_id)}:key"
+        return await self._call(lambda: cast("Awaitable[bytes | None]", self.redis.get(name)))
+
     async def replace_key(self, player_id: str, old_hash: bytes, new_hash: bytes) -> bool:
         new_entry, old_entry = self._key_entry(new_hash), self._key_entry(old_hash)
         await self._call(lambda: self.redis.set(new_entry, player_id))
@@ -98,7 +111,10 @@ class RedisPlayerStore:
         )
         if not deleted:
             await self._call(lambda: self.redis.delete(new_entry))
-        return bool(deleted)
+            return False
+        current = f"{self._player_key(player_id)}:key"
+        await self._call(lambda: self.redis.set(current, new_hash))
+        return True
 
     async def add_game(self, player_id: str, entry: GameEntry) -> None:
         created, game_id = entry

@@ -78,6 +78,9 @@ class PlayerStore(Protocol):
     async def get(self, player_id: str) -> PlayerRecord | None:
         """The player, or None."""
 
+    async def key_hash_of(self, player_id: str) -> bytes | None:
+        """The hash of the player's current key (what its stream keys are made with), or None."""
+
     async def replace_key(self, player_id: str, old_hash: bytes, new_hash: bytes) -> bool:
         """Make ``new_hash`` the player's key in place of ``old_hash``, which stops working
         before this returns; False, changing nothing, when ``old_hash`` is no longer the
@@ -131,6 +134,7 @@ class MemoryPlayerStore:
         self._clock = clock
         self._players: dict[str, PlayerRecord] = {}
         self._keys: dict[bytes, str] = {}
+        self._current: dict[str, bytes] = {}
         self._games: dict[str, dict[str, float]] = {}
         self._events: dict[str, deque[tuple[tuple[int, int], bytes]]] = {}
         self._events_until: dict[str, float] = {}
@@ -141,6 +145,7 @@ class MemoryPlayerStore:
             raise StoreFull(f"this instance keeps {self._max_players} players, its limit")
         self._players[player.player_id] = player
         self._keys[key_hash] = player.player_id
+        self._current[player.player_id] = key_hash
 
     async def player_of_key(self, key_hash: bytes) -> str | None:
         return self._keys.get(key_hash)
@@ -148,11 +153,15 @@ class MemoryPlayerStore:
     async def get(self, player_id: str) -> PlayerRecord | None:
         return self._players.get(player_id)
 
+    async def key_hash_of(self, player_id: str) -> bytes | None:
+        return self._current.get(player_id)
+
     async def replace_key(self, player_id: str, old_hash: bytes, new_hash: bytes) -> bool:
         if self._keys.get(old_hash) != player_id:
             return False
         del self._keys[old_hash]
         self._keys[new_hash] = player_id
+        self._current[player_id] = new_hash
         return True
 
     async def add_game(self, player_id: str, entry: GameEntry) -> None:

@@ -15,9 +15,19 @@ from service.games import lifecycle as game_flow
 from service.games import records as game_records
 from service.games.lifecycle import LoadedGame, LoadedTable
 from service.http import cursors
-from service.http.problems import GameNotFound, PlayerNotFound, StaleVersion
+from service.http.problems import (
+    GameNotFound,
+    InvalidField,
+    PlayerNotFound,
+    StaleVersion,
+    UnknownPlayerKey,
+    UnknownStreamKey,
+)
 from service.identity import keys
+from service.identity.callers import player_of
+from service.identity.keys import is_player_key
 from service.identity.store import PlayerRecord
+from service.identity.stream_keys import holds, player_of_stream_key, player_stream_key
 from service.players.deps import PlayerServices
 from service.players.turns import deadline, utc, waits_for
 from service.players.wire import (
@@ -28,6 +38,7 @@ from service.players.wire import (
     NewKey,
     PlayerCreated,
     PlayerProfile,
+    PlayerStreamUrl,
 )
 from service.vocabulary.names import display_name
 
@@ -70,6 +81,32 @@ async def replace_key(services: PlayerServices, player_id: str, old_key: str) ->
     ):
         raise StaleVersion("this key was replaced while the request ran: use the newest key")
     return NewKey(player_id=player_id, key=key)
+
+
+async def stream_url(services: PlayerServices, player_id: str, base_url: str) -> PlayerStreamUrl:
+    """The URL of the player's stream with its stream key (``service.identity.stream_keys``)."""
+    key_hash = await services.players.key_hash_of(player_id)
+    if key_hash is None:  # the key resolved, so only a store that lost it gets here
+        raise UnknownPlayerKey("no player holds this key: it is unknown, or it was replaced")
+    key = player_stream_key(player_id, key_hash)
+    return PlayerStreamUrl(url=f"{base_url.rstrip('/')}/v1/players/me/events?key={key}")
+
+
+async def streamer(services: PlayerServices, token: str | None, stream_key: str | None) -> str:
+    """The player a stream is for: its stream key's (a browser's), else its key's."""
+    if stream_key is None:
+        return await player_of(services.players, token)
+    if is_player_key(stream_key):
+        raise InvalidField(
+            "key: a player's key never goes in a URL; send it as Authorization, or open the URL "
+            "of POST /v1/players/me/stream-url",
+            field="key",
+        )
+    player_id = player_of_stream_key(stream_key)
+    key_hash = None if player_id is None else await services.players.key_hash_of(player_id)
+    if player_id is None or key_hash is None or not holds(stream_key, player_id, key_hash):
+        raise UnknownStreamKey("the stream key is no player's, or the player's key was replaced")
+    return player_id
 
 
 async def my_games(

@@ -11,7 +11,7 @@ from litestar.di import Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import Stream
 
-from service.http.auth import RequiredToken
+from service.http.auth import OptionalToken, RequiredToken
 from service.http.openapi_declarations import PLAYER, problems
 from service.http.route_policy import Limit, RouteLink, bearer_from_answer, from_answer, policy
 from service.identity.store import player_channel
@@ -25,6 +25,7 @@ from service.players.wire import (
     NewKey,
     PlayerCreated,
     PlayerProfile,
+    PlayerStreamUrl,
 )
 from service.streams.events import RETRY_MS
 
@@ -71,6 +72,18 @@ IdleTimeout = Annotated[
         description=(
             "Seconds without an event after which the stream ends (clients reconnect); 0 ends "
             "it once it has sent what there is."
+        ),
+    ),
+]
+PlayerStreamKey = Annotated[
+    str | None,
+    QueryParameter(
+        name="key",
+        required=False,
+        max_length=100,
+        description=(
+            "The player's stream key, as in the URL `POST /v1/players/me/stream-url` answers: for "
+            "a browser EventSource (which cannot send Authorization)."
         ),
     ),
 ]
@@ -153,6 +166,23 @@ class PlayersController(Controller):
     ) -> NewKey:
         return await lifecycle.replace_key(services, me, seat_token)
 
+    @post(
+        "/me/stream-url",
+        operation_id="createPlayerStreamUrl",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
+        security=PLAYER,
+        summary="The URL of the player's stream, for a browser's EventSource",
+        description=(
+            "An `EventSource` cannot send Authorization: the URL carries a stream key instead, "
+            "which grants reading this player's stream only and stops working when the key is "
+            "replaced. The key itself never goes in a URL."
+        ),
+        status_code=200,
+        responses=problems(401, 503),
+    )
+    async def stream_url(self, services: AppPlayerServices, me: Me) -> PlayerStreamUrl:
+        return await lifecycle.stream_url(services, me, services.settings.public_url)
+
     @get(
         "/me/games",
         operation_id="listMyGames",
@@ -204,18 +234,22 @@ class PlayersController(Controller):
             "id), then each event as it happens (`PlayerEvent`: `game_start`, `your_turn`, "
             "`game_finish`). The stream ends after a minute or so (`STREAM_LIFETIME`) or "
             "`idle_timeout`: reconnect with the last id read as `Last-Event-ID` and nothing "
-            "is lost (the newest 200 events are kept a day)."
+            "is lost (the newest 200 events are kept a day). A browser's `EventSource`, which "
+            "cannot send Authorization, opens the URL of `POST /v1/players/me/stream-url`."
         ),
-        responses=problems(401, 429, 503),
+        responses=problems(401, 422, 429, 503),
     )
     async def events(
         self,
         request: AnyRequest,
         services: AppPlayerServices,
-        me: Me,
+        *,
+        viewer_token: OptionalToken,
         last_event_id: LastEventId = None,
         idle_timeout: IdleTimeout = 300.0,
+        key: PlayerStreamKey = None,
     ) -> Stream:
+        me = await lifecycle.streamer(services, viewer_token, key)
         ndjson = NDJSON in request.headers.get("accept", "")
         lifetime = services.settings.stream_lifetime * _lifetimes.uniform(0.5, 1.0)
         after = await start_of(services, me, last_event_id)

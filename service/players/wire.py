@@ -155,3 +155,17 @@ class PlayerEvent(Out, frozen=True, omit_defaults=True):
     winners: Annotated[
         list[Seat] | None, Meta(description="`game_finish`: the seats with the lowest total.")
     ] = None
+
+
+class PlayerStreamUrl(Out, frozen=True):
+    url: Annotated[
+        str,
+        Meta(
+            description=(
+                "Open it with a browser `EventSource`: the player's stream, resumable with "
+                "`Last-Event-ID`. It grants reading that stream only and stops working when the "
+                "player's key is replaced. Root-relative (`/v1/players/…`) unless the service is "
+                "configured with its public URL: resolve it against the API's base URL."
+            )
+        ),
+    ]

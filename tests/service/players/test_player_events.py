@@ -223,3 +223,26 @@ def test_an_event_made_on_one_instance_reaches_a_stream_on_the_other(
             e for e in lines(two, player["key"], **EVERYTHING) if "id" in e
         ]
         assert any(e["type"] == "game_start" for e in on_one)
+
+
+def test_a_browser_follows_the_stream_by_its_url_until_the_key_is_replaced(
+    client: Client,
+) -> None:
+    ann, _, joined = two_player_game(client)
+    answer = client.post("/v1/players/me/stream-url", headers=bearer(ann["key"]))
+    assert answer.status_code == 200, answer.text
+    url = answer.json()["url"]
+    assert url.startswith("/v1/players/me/events?key=")
+    assert ann["key"] not in url
+    url += "&idle_timeout=0"  # (httpx's params would replace the URL's query)
+    streamed = client.get(url, headers=EVERYTHING)
+    assert streamed.status_code == 200, streamed.text
+    starts = [e for e in sse_events(streamed.text) if e["event"] == "game_start"]
+    assert json.loads(starts[0]["data"])["game_id"] == joined["game_id"]
+    # The key itself never goes in a URL; a key that is no player's is refused.
+    in_url = client.get("/v1/players/me/events", params={"key": ann["key"], "idle_timeout": 0})
+    assert_problem(in_url, 422, "invalid-field", "key")
+    forged = client.get(url.replace("&", "A&", 1))
+    assert_problem(forged, 401, "unknown-stream-key")
+    client.post("/v1/players/me/key", headers=bearer(ann["key"]))
+    assert_problem(client.get(url), 401, "unknown-stream-key")
