@@ -57,7 +57,8 @@ SECURITY_SCHEMES: Final = {
         "scheme": "bearer",
         "description": (
             "A seat's token, shown once to whoever takes the seat: at the game's creation "
-            "(`seats[].token`), on claiming an invite, or on a rematch."
+            "(`seats[].token`), on claiming an invite, or on a rematch. The key of the seat's "
+            "player (`playerKey`) is taken wherever the seat's token is."
         ),
     },
     PLAYER_KEY: {
@@ -183,8 +184,8 @@ def _event_schemas() -> dict[str, dict[str, Any]]:
 
 
 _OPTIONAL_TOKEN: Final = (
-    " With a seat's token (`seatToken`, `Authorization: Bearer <token>`), or the key of the "
-    "seat's player (`playerKey`), it answers as that seat sees it; without one, the public view."
+    " With a seat's token (`seatToken`, `Authorization: Bearer <token>`, or the key of the "
+    "seat's player), it answers as that seat sees it; without one, the public view."
 )
 _OPTIONAL_KEY: Final = (
     " With a player's key (`playerKey`, `Authorization: Bearer <key>`), a seat for "

@@ -16,10 +16,11 @@ SEAT_TOKEN: Final = "seatToken"
 PLAYER_KEY: Final = "playerKey"
 EDIT_TOKEN: Final = "editToken"
 
-SEAT: Final[list[SecurityRequirement]] = [{SEAT_TOKEN: []}, {PLAYER_KEY: []}]
+SEAT: Final[list[SecurityRequirement]] = [{SEAT_TOKEN: []}]
 """A route for a seat: its token (``Authorization: Bearer <token>``), or its player's key, is
-required."""
-SEAT_OR_PUBLIC: Final[list[SecurityRequirement]] = [{SEAT_TOKEN: []}, {PLAYER_KEY: []}, {}]
+required. One scheme: both are bearer tokens in the same header (the scheme says so), and a
+second alternative would tell clients and test tools nothing but "either"."""
+SEAT_OR_PUBLIC: Final[list[SecurityRequirement]] = [{SEAT_TOKEN: []}, {}]
 """A route anyone may call, which with a seat's token (or its player's key) answers as that
 seat sees it."""
 PLAYER: Final[list[SecurityRequirement]] = [{PLAYER_KEY: []}]

@@ -194,13 +194,16 @@ class GameWorkflow(stateful_schema.as_state_machine()):  # type: ignore[misc]
             # state depend on how fast the machine runs the steps.
             case.body.pop("turn_seconds", None)
             case.body.pop("call_seconds", None)
-            # About every other game is a speed game, so the same links (both seats draw from
+            # About three games in four are speed games, so the same links (both seats draw from
             # the stock, then a seat discards a card of its hand) post choices in its calls.
             # Chosen by the generated body itself: Hypothesis replays a case to shrink it, and a
             # replay must meet the same game (a counter across cases would make it flaky).
-            if zlib.crc32(json.dumps(case.body, sort_keys=True).encode()) % 2:
+            if zlib.crc32(json.dumps(case.body, sort_keys=True).encode()) % 4:
                 case.body["rules"] = SPEED_RULES
                 case.body["call_seconds"] = 3600
+        if operation == "claimInvite" and isinstance(case.body, dict) and "me" in case.body:
+            # A seat for "me" needs a player's key, which no link carries: claim by name.
+            case.body = {"name": "Guest"}
         if operation == "createScoreSheet" and isinstance(case.body, dict):
             # Two named seats, a preset and a first dealer: a sheet its links can play on.
             case.body.update(players=["Ann", "Bob"], rules="classic", first_dealer=0)
