@@ -1,11 +1,11 @@
 """What an open player's stream costs an idle instance (``python -m tests.benchmarks
 player_streams``; ``--quick`` for fewer streams), side by side with a seat's game stream:
 
-One real server (``python -m service``, memory) with 1,000 players, each in a game. The
-server's resident memory (its process group, from /proc) is read with no stream open, then with
-one stream open per player, then with one game stream open per seat instead. Each figure is the
-growth divided by the streams open: the memory per open stream. ``/healthz`` latency is sampled
-beside the open streams.
+A real server (``python -m service``, memory) with 1,000 players, each in a game. The server's
+resident memory (its process group, from /proc) is read with no stream open, then with one
+stream open per player (or, on a second fresh server, one game stream per seat). Each figure is
+the growth divided by the streams open: the memory per open stream. ``/healthz`` latency is
+sampled beside the open streams.
 """
 
 from __future__ import annotations
@@ -53,9 +53,12 @@ async def players_in_games(client: httpx.AsyncClient, count: int) -> list[tuple[
     return made
 
 
-async def held_open(client: httpx.AsyncClient, urls: list[tuple[str, str]], group: int) -> float:
+async def held_open(
+    client: httpx.AsyncClient, urls: list[tuple[str, str]], group: int
+) -> tuple[float, float]:
     """Open one stream per (path, secret), wait until each has answered, and measure the
-    server's memory with them all open; the streams are closed on the way out."""
+    server's memory and ``/healthz`` with them all open; the streams are closed on the way
+    out."""
     opened = 0
     all_open = asyncio.Event()
 
@@ -74,7 +77,7 @@ async def held_open(client: httpx.AsyncClient, urls: list[tuple[str, str]], grou
     try:
         await asyncio.wait_for(all_open.wait(), timeout=120)
         await asyncio.sleep(1.0)  # let the server settle: what it holds, not what it builds
-        return float(group_rss(group))
+        return float(group_rss(group)), await healthz_p50(client)
     finally:
         for task in tasks:
             task.cancel()
@@ -90,7 +93,9 @@ async def healthz_p50(client: httpx.AsyncClient) -> float:
     return statistics.median(times)
 
 
-async def measure(server: ServiceInstance) -> None:
+async def per_stream(server: ServiceInstance, kind: str) -> tuple[float, float, float]:
+    """The server's idle memory, then the KiB each open stream of ``kind`` adds to it, and
+    ``/healthz`` p50 with them open."""
     assert server.process is not None
     group = server.process.pid
     limits = httpx.Limits(max_connections=STREAMS + 20, max_keepalive_connections=STREAMS + 20)
@@ -98,40 +103,35 @@ async def measure(server: ServiceInstance) -> None:
         made = await players_in_games(client, STREAMS)
         await asyncio.sleep(1.0)
         idle = group_rss(group)
-        quiet_health = await healthz_p50(client)
-        players = await held_open(
-            client, [("/v1/players/me/events", key) for key, _, _ in made], group
-        )
-        await asyncio.sleep(1.0)
-        between = group_rss(group)
-        games = await held_open(
-            client, [(f"/v1/games/{game}/events", token) for _, game, token in made], group
-        )
-    per_player = (players - idle) / STREAMS / 1024
-    per_game = (games - between) / STREAMS / 1024
-    print(
-        f"{STREAMS} streams; the server idle: {idle / 2**20:.1f} MiB, /healthz p50 "
-        f"{quiet_health:.2f} ms"
-    )
-    print(f"{'stream':<28}{'KiB per open stream':>22}")
-    print(f"{'a player stream':<28}{per_player:>22.1f}")
-    print(f"{'a game stream (a seat)':<28}{per_game:>22.1f}")
-    print(f"ratio, player / game: {per_player / per_game:.2f}" if per_game > 0 else "")
+        if kind == "player":
+            urls = [("/v1/players/me/events", key) for key, _, _ in made]
+        else:
+            urls = [(f"/v1/games/{game}/events", token) for _, game, token in made]
+        opened, health = await held_open(client, urls, group)
+    return idle, (opened - idle) / STREAMS / 1024, health
 
 
 def main() -> None:
+    env = {
+        **LIMITS_OFF,
+        "MAX_STREAMS": str(4 * STREAMS),
+        "MAX_STREAMS_PER_CLIENT": str(4 * STREAMS),
+        "STREAM_LIFETIME": "3600",
+    }
+    rows = []
     with tempfile.TemporaryDirectory() as folder:
-        env = {
-            **LIMITS_OFF,
-            "MAX_STREAMS": str(4 * STREAMS),
-            "MAX_STREAMS_PER_CLIENT": str(4 * STREAMS),
-            "STREAM_LIFETIME": "3600",
-        }
-        server = ServiceInstance(Path(folder) / "service.log", env).start()
-        try:
-            asyncio.run(measure(server))
-        finally:
-            server.stop()
+        for kind in ("game", "player"):  # each on a fresh server: no heap left by the other
+            server = ServiceInstance(Path(folder) / f"{kind}.log", env).start()
+            try:
+                rows.append((kind, *asyncio.run(per_stream(server, kind))))
+            finally:
+                server.stop()
+    print(f"{STREAMS} streams open on one idle server (memory), each kind on a fresh one")
+    print(f"{'stream':<26}{'idle MiB':>10}{'KiB per stream':>16}{'/healthz p50 ms':>17}")
+    for kind, idle, kib, health in rows:
+        name = "a player's stream" if kind == "player" else "a seat's game stream"
+        print(f"{name:<26}{idle / 2**20:>10.1f}{kib:>16.1f}{health:>17.2f}")
+    print(f"ratio, player / game: {rows[1][2] / rows[0][2]:.2f}")
 
 
 if __name__ == "__main__":
