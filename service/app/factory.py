@@ -40,7 +40,7 @@ from service.http.read_timeout import ReadTimeoutMiddleware
 from service.http.strict_body import StrictBodyRequest, decode_body_strictly
 from service.identity.deps import caller, viewer
 from service.play.routes import play_routes
-from service.players.routes import PlayersController
+from service.players.routes import BotsController, PlayersController
 from service.records.routes import RecordsController
 from service.settings import Settings
 from service.sheets.routes import ScoreSheetsController
@@ -157,6 +157,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             TablesController,
             SeatsController,
             PlayersController,
+            BotsController,
             OperationsController,
             ScoreSheetsController,
             RecordsController,

@@ -7,6 +7,8 @@
                                           ``EVENTS_KEPT``, kept a day after the last; the channel
                                           of the player's streams too (``events_key``)
     <prefix>:player-key:{<key hash>}      the id of the player whose key this is
+    <prefix>:{players-online}             sorted set: "<player id> <stream id>" → Unix time its
+                                          presence ends (bots with a stream open)
 
 A player's profile and list share the hash tag of its id (one slot on a cluster); a key's entry
 lives in the key hash's own slot. Replacing a key writes the new entry, then deletes the old one
@@ -27,6 +29,7 @@ from service.identity.store import (
     EVENTS_KEPT,
     EVENTS_TTL,
     GAMES_KEPT,
+    ONLINE_LISTED,
     PLAYER_CHANNEL_PREFIX,
     GameEntry,
     PlayerRecord,
@@ -194,6 +197,31 @@ class RedisPlayerStore:
             )
         )
         return event_position(entries[0][0].decode()) if entries else None
+
+    def _online_key(self) -> str:
+        return f"{self.key_prefix}:{{players-online}}"
+
+    async def present(self, player_id: str, stream_id: str, until: float) -> None:
+        name = self._online_key()
+        await self._call(lambda: self.redis.zadd(name, {f"{player_id} {stream_id}": until}))
+
+    async def absent(self, player_id: str, stream_id: str) -> None:
+        name = self._online_key()
+        await self._call(lambda: self.redis.zrem(name, f"{player_id} {stream_id}"))
+
+    async def online(self, now: float) -> list[str]:
+        name = self._online_key()
+
+        async def current() -> list[bytes]:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.zremrangebyscore(name, "-inf", repr(now))
+                pipe.zrevrange(name, 0, 4 * ONLINE_LISTED)
+                return cast("list[bytes]", (await pipe.execute())[1])
+
+        players = dict.fromkeys(
+            entry.decode().split(" ", 1)[0] for entry in await self._call(current)
+        )
+        return list(players)[:ONLINE_LISTED]
 
     async def _call(self, command: Callable[[], Awaitable[_T]]) -> _T:
         return await sent(self.redis, command)

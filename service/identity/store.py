@@ -43,6 +43,13 @@ def event_position(event_id: str) -> tuple[int, int] | None:
 PLAYER_CHANNEL_PREFIX: Final = "player:"
 
 
+PRESENCE_SECONDS: Final = 60.0
+"""How long a bot's open stream keeps it online without renewing (an instance that dies takes
+its bots offline this long after)."""
+ONLINE_LISTED: Final = 100
+"""The most bots ``GET /v1/bots/online`` lists."""
+
+
 def player_channel(player_id: str) -> str:
     """The channel that wakes a player's event streams (``service.players.events``)."""
     return f"{PLAYER_CHANNEL_PREFIX}{player_id}"
@@ -110,6 +117,16 @@ class PlayerStore(Protocol):
     async def last_event(self, player_id: str) -> tuple[int, int] | None:
         """The position of the player's newest logged event, None for none."""
 
+    async def present(self, player_id: str, stream_id: str, until: float) -> None:
+        """A stream of the player's is open, until Unix time ``until`` unless renewed."""
+
+    async def absent(self, player_id: str, stream_id: str) -> None:
+        """That stream of the player's is closed."""
+
+    async def online(self, now: float) -> list[str]:
+        """The players with a stream open at Unix time ``now`` (at most ``ONLINE_LISTED``),
+        those whose presence ends last first."""
+
 
 def newest_first(
     entries: Iterable[GameEntry], after: GameEntry | None, count: int
@@ -139,6 +156,7 @@ class MemoryPlayerStore:
         self._events: dict[str, deque[tuple[tuple[int, int], bytes]]] = {}
         self._events_until: dict[str, float] = {}
         self._event_count = 0
+        self._presence: dict[tuple[str, str], float] = {}
 
     async def create(self, player: PlayerRecord, key_hash: bytes) -> None:
         if self._max_players is not None and len(self._players) >= self._max_players:
@@ -205,3 +223,17 @@ class MemoryPlayerStore:
     async def last_event(self, player_id: str) -> tuple[int, int] | None:
         log = self._events.get(player_id)
         return log[-1][0] if log else None
+
+    async def present(self, player_id: str, stream_id: str, until: float) -> None:
+        self._presence[player_id, stream_id] = until
+
+    async def absent(self, player_id: str, stream_id: str) -> None:
+        self._presence.pop((player_id, stream_id), None)
+
+    async def online(self, now: float) -> list[str]:
+        for gone in [entry for entry, until in self._presence.items() if until <= now]:
+            del self._presence[gone]
+        latest: dict[str, float] = {}
+        for (player_id, _), until in self._presence.items():
+            latest[player_id] = max(until, latest.get(player_id, until))
+        return sorted(latest, key=lambda p: latest[p], reverse=True)[:ONLINE_LISTED]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import time
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ from typing import Final
 
 import msgspec
 
-from service.identity.store import event_position, player_channel
+from service.identity.store import PRESENCE_SECONDS, event_position, player_channel
 from service.players import lifecycle
 from service.players.deps import PlayerServices
 from service.players.wire import PlayerEvent
@@ -62,25 +63,58 @@ async def start_of(
     return await services.players.last_event(player_id) or (0, 0)
 
 
-async def player_events(
+async def player_events(  # noqa: PLR0913  # the stream's parts, each passed on
     services: PlayerServices,
     player_id: str,
     after: tuple[int, int],
     *,
     idle_timeout: float,
     lifetime: float,
+    bot: bool = False,
 ) -> AsyncIterator[Sent | None]:
     """The player's stream from ``after`` (``start_of``): ``Sent`` events, ``KEEP_ALIVE``
-    while idle. A store out of reach once the stream has begun ends it, as an idle stream ends:
-    the client reconnects."""
+    while idle; a ``bot`` player is online while it is open (``GET /v1/bots/online``). A store
+    out of reach once the stream has begun ends it, as an idle stream ends: the client
+    reconnects."""
     ends_at = time.monotonic() + lifetime
     events = _player_events(services, player_id, after, idle_timeout, ends_at)
+    presence = Presence(services, player_id) if bot else None
     async with contextlib.aclosing(events):
         try:
+            if presence is not None:
+                await presence.renewed()
             async for sent in events:
                 yield sent
+                if presence is not None:
+                    await presence.renewed()
         except StoreUnavailable as error:
             _log.warning("stream of player %s ended: %s", player_id, error)
+        finally:
+            if presence is not None:
+                await presence.ended()
+
+
+class Presence:
+    """A bot's open stream, that keeps it online: renewed as the stream goes (each event or
+    keep-alive), at most once every half ``PRESENCE_SECONDS``; ended with the stream. An
+    instance that dies leaves it to lapse."""
+
+    def __init__(self, services: PlayerServices, player_id: str) -> None:
+        self._services = services
+        self._player_id = player_id
+        self._stream_id = secrets.token_hex(8)
+        self._until = 0.0
+
+    async def renewed(self) -> None:
+        now = time.time()
+        if now < self._until - PRESENCE_SECONDS / 2:
+            return
+        self._until = now + PRESENCE_SECONDS
+        await self._services.players.present(self._player_id, self._stream_id, self._until)
+
+    async def ended(self) -> None:
+        with contextlib.suppress(StoreUnavailable):  # it lapses by itself
+            await self._services.players.absent(self._player_id, self._stream_id)
 
 
 async def _player_events(

@@ -36,6 +36,8 @@ from service.players.wire import (
     MyGamePlayer,
     MyGames,
     NewKey,
+    OnlineBot,
+    OnlineBots,
     PlayerCreated,
     PlayerProfile,
     PlayerStreamUrl,
@@ -63,12 +65,14 @@ async def profile(services: PlayerServices, player_id: str) -> PlayerProfile:
     player = await services.players.get(player_id)
     if player is None:
         raise PlayerNotFound(f"no player {player_id!r}")
+    online = player_id in await services.players.online(game_records.now()) if player.bot else None
     return PlayerProfile(
         player_id=player.player_id,
         name=player.name,
         bot=player.bot,
         created=utc(player.created),
         games=await services.players.game_count(player_id),
+        online=online,
     )
 
 
@@ -107,6 +111,19 @@ async def streamer(services: PlayerServices, token: str | None, stream_key: str 
     if player_id is None or key_hash is None or not holds(stream_key, player_id, key_hash):
         raise UnknownStreamKey("the stream key is no player's, or the player's key was replaced")
     return player_id
+
+
+async def online_bots(services: PlayerServices) -> OnlineBots:
+    """The bot players with a stream open now, on any instance."""
+    online = await services.players.online(game_records.now())
+    players = await asyncio.gather(*(services.players.get(player_id) for player_id in online))
+    return OnlineBots(
+        bots=[
+            OnlineBot(player_id=p.player_id, name=p.name)
+            for p in players
+            if p is not None and p.bot
+        ]
+    )
 
 
 async def my_games(

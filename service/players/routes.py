@@ -23,6 +23,7 @@ from service.players.wire import (
     CreatePlayerRequest,
     MyGames,
     NewKey,
+    OnlineBots,
     PlayerCreated,
     PlayerProfile,
     PlayerStreamUrl,
@@ -250,10 +251,18 @@ class PlayersController(Controller):
         key: PlayerStreamKey = None,
     ) -> Stream:
         me = await lifecycle.streamer(services, viewer_token, key)
+        player = await services.players.get(me)
         ndjson = NDJSON in request.headers.get("accept", "")
         lifetime = services.settings.stream_lifetime * _lifetimes.uniform(0.5, 1.0)
         after = await start_of(services, me, last_event_id)
-        sent = player_events(services, me, after, idle_timeout=idle_timeout, lifetime=lifetime)
+        sent = player_events(
+            services,
+            me,
+            after,
+            idle_timeout=idle_timeout,
+            lifetime=lifetime,
+            bot=player is not None and player.bot,
+        )
         frames = _frames(sent, ndjson_line if ndjson else sse_frame, b"" if ndjson else _RETRY)
         return Stream(
             services.streams.hold(player_channel(me), frames),
@@ -276,3 +285,23 @@ async def _frames(
             head = b""
         else:
             yield frame(each)
+
+
+class BotsController(Controller):
+    path = "/v1/bots"
+    tags = ("players",)
+
+    @get(
+        "/online",
+        operation_id="listOnlineBots",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
+        summary="Programs that play, online now: bot players with their stream open",
+        description=(
+            "A bot player (`POST /v1/players` with `bot: true`) is online while its stream "
+            "(`GET /v1/players/me/events`) is open, on any instance, and for up to a minute after "
+            "an instance that held it dies. At most 100, those online longest last."
+        ),
+        responses=problems(503),
+    )
+    async def online(self, services: AppPlayerServices) -> OnlineBots:
+        return await lifecycle.online_bots(services)

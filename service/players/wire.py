@@ -64,6 +64,10 @@ class PlayerProfile(Out, frozen=True):
     bot: bool
     created: Annotated[str, Meta(description="When the player was made (ISO 8601, UTC).")]
     games: Annotated[Count, Meta(description="Games in the player's list (at most 1,000).")]
+    online: Annotated[
+        bool | None,
+        Meta(description="A bot player: whether its stream is open now. Null for a person."),
+    ] = None
 
 
 class MyGamePlayer(Out, frozen=True):
@@ -169,3 +173,12 @@ class PlayerStreamUrl(Out, frozen=True):
             )
         ),
     ]
+
+
+class OnlineBot(Out, frozen=True):
+    player_id: PlayerId
+    name: str
+
+
+class OnlineBots(Out, frozen=True):
+    bots: Annotated[list[OnlineBot], Meta(description="At most 100.")]

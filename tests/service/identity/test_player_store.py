@@ -160,3 +160,19 @@ def test_memory_holds_at_most_its_players() -> None:
             await store.create(player("C"), b"c")
 
     asyncio.run(check())
+
+
+def test_a_player_is_online_while_a_stream_s_presence_lasts(on_store: OnStore) -> None:
+    async def check(store: PlayerStore) -> None:
+        ann, bob = player("Ann"), player("Bob")
+        await store.present(ann.player_id, "s1", until=100.0)
+        await store.present(ann.player_id, "s2", until=300.0)
+        await store.present(bob.player_id, "s3", until=200.0)
+        assert await store.online(50.0) == [ann.player_id, bob.player_id]
+        await store.absent(ann.player_id, "s2")
+        assert await store.online(50.0) == [bob.player_id, ann.player_id]
+        assert await store.online(150.0) == [bob.player_id]  # s1 lapsed
+        await store.absent(bob.player_id, "s3")
+        assert await store.online(150.0) == []
+
+    on_store(check)

@@ -246,3 +246,31 @@ def test_a_browser_follows_the_stream_by_its_url_until_the_key_is_replaced(
     assert_problem(forged, 401, "unknown-stream-key")
     client.post("/v1/players/me/key", headers=bearer(ann["key"]))
     assert_problem(client.get(url), 401, "unknown-stream-key")
+
+
+def test_a_bot_player_is_online_while_its_stream_is_open(
+    live_server_for: Callable[[Litestar], str],
+) -> None:
+    app = create_app(Settings())
+    base = live_server_for(app)
+    with httpx.Client(base_url=base, timeout=60) as client:
+        robot = new_player(client, "Robo", bot=True)
+        person = new_player(client, "Ann")
+
+        def online() -> list[Json]:
+            answer = client.get("/v1/bots/online")
+            assert answer.status_code == 200, answer.text
+            listed: list[Json] = answer.json()["bots"]
+            return listed
+
+        assert online() == []
+        assert client.get(f"/v1/players/{robot['player_id']}").json()["online"] is False
+        assert client.get(f"/v1/players/{person['player_id']}").json()["online"] is None
+        people = client.stream("GET", "/v1/players/me/events", headers=bearer(person["key"]))
+        bots = client.stream("GET", "/v1/players/me/events", headers=bearer(robot["key"]))
+        with people as person_stream, bots as bot_stream:
+            assert (person_stream.status_code, bot_stream.status_code) == (200, 200)
+            eventually(lambda: online() != [], "the bot to be online")
+            assert online() == [{"player_id": robot["player_id"], "name": "Robo"}]
+            assert client.get(f"/v1/players/{robot['player_id']}").json()["online"] is True
+        eventually(lambda: online() == [], "the bot to be offline once its stream closed")
