@@ -67,11 +67,11 @@ async function takeSeat(seat) {
   $("moves").replaceChildren();
   $("earlier-rounds-body").replaceChildren();
   seat.save();
-  seat.addEventListener("view", (e) => seat === state.seat && render(e.detail));
+  seat.addEventListener("view", (e) => seat === state.seat && draw(render, e.detail));
   seat.addEventListener("move", (e) => seat === state.seat && addMove(e.detail));
   seat.addEventListener("connection", (e) => seat === state.seat && showConnection(e.detail));
   showProblem(null);
-  if (seat.view) render(seat.view);
+  if (seat.view) draw(render, seat.view);
   try {
     await seat.refresh();
     await seat.follow();
@@ -124,6 +124,36 @@ function showConnection(status) {
 }
 
 // -- drawing a view ----------------------------------------------------------------------------
+
+/**
+ * Whether a pointer is pressed on the page, and whether a view waits for its release. A button
+ * drawn anew between the press and the release of a click gets no click (the press went to the
+ * button it replaced), and views come at any moment: another seat's move, the stream's snapshot,
+ * the hand's analysis. So nothing is drawn while a pointer is down; the seat's newest view is
+ * drawn once it is released, after the click that release makes.
+ */
+const press = { down: false, missed: false };
+
+/** Draws `view` with `drawer` (`render`, or `renderTable` for the table alone) unless a pointer
+ * is pressed; then the newest view is drawn whole once it is released. */
+function draw(drawer, view) {
+  if (press.down) press.missed = true;
+  else drawer(view);
+}
+
+function watchPresses() {
+  document.addEventListener("pointerdown", () => { press.down = true; }, true);
+  for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, released, true);
+  window.addEventListener("blur", released); // a release the page may not see
+}
+
+function released() {
+  press.down = false;
+  if (!press.missed) return;
+  press.missed = false;
+  // A timer's task runs after the release's own (pointerup, mouseup, then click).
+  setTimeout(() => state.seat?.view && render(state.seat.view));
+}
 
 function render(view) {
   const app = $("app");
@@ -215,7 +245,7 @@ async function analyseHand(view) {
     if (state.analysis?.key !== key) return; // the hand moved on meanwhile
     state.analysis = { key, result };
     const current = state.seat?.view;
-    if (current && handKey(current) === key) renderTable(current);
+    if (current && handKey(current) === key) draw(renderTable, current);
   } catch {
     // The hand stays in one sorted row; playing does not need the analysis.
   }
@@ -231,7 +261,7 @@ async function askHint() {
     const advice = await api.getHint(view.game_id, state.seat.token);
     state.hint = { key: hintKey(view), advice };
     output.textContent = advice.reason;
-    if (hintKey(state.seat.view) === state.hint.key) renderTable(state.seat.view);
+    if (hintKey(state.seat.view) === state.hint.key) draw(renderTable, state.seat.view);
   } catch (error) {
     // A 409 is no fault (off turn, or a game with no hint for this moment): said quietly.
     state.hint = { key: hintKey(view), advice: null };
@@ -396,6 +426,7 @@ async function copyInvite() {
 }
 
 function start() {
+  watchPresses();
   enableHandKeys($("hand"));
   $("hint-button").addEventListener("click", askHint);
   $("rematch").addEventListener("click", requestRematch);

@@ -35,7 +35,7 @@ from tests.service.play.test_play_page import (
     needs_chromium,
 )
 from tests.service.records.test_reviews import reviewed
-from tests.waiting import WAIT_SECONDS
+from tests.waiting import WAIT_SECONDS, eventually
 
 browser = play.browser  # this module's own browser (a module-scoped fixture)
 pytestmark = pytest.mark.xdist_group("test_play_speed")
@@ -336,13 +336,18 @@ def deal_with_a_joker(api: httpx.Client) -> tuple[dict[str, Any], dict[str, Any]
 def open_seat(browser: Browser, base: str, created: dict[str, Any]) -> Person:
     """Ann's page on a seat created through the API: the tab's stored seat, then a reload."""
     ann = Person(browser, base, DESKTOP)
+    open_seat_here(ann, created)
+    return ann
+
+
+def open_seat_here(person: Person, created: dict[str, Any]) -> None:
+    """The first seat of a game created through the API, on ``person``'s page."""
     seat = {"gameId": created["game_id"], "token": created["seats"][0]["token"], "seat": 0}
-    ann.page.evaluate(
+    person.page.evaluate(
         "([key, seat]) => sessionStorage.setItem(key, seat)", [SEAT_KEY, json.dumps(seat)]
     )
-    ann.page.reload()
-    expect(ann.page.locator("#app")).to_have_attribute("data-screen", "game", timeout=WAIT_MS)
-    return ann
+    person.page.reload()
+    expect(person.page.locator("#app")).to_have_attribute("data-screen", "game", timeout=WAIT_MS)
 
 
 CHOSEN = re.compile(r"\bchosen\b")
@@ -451,6 +456,61 @@ def assert_hint_answered(person: Person, answer: httpx.Response) -> None:
         # The browser logs the 409 itself; the page logs nothing.
         assert [e for e in person.errors if "409" not in e] == []
         person.errors.clear()
+
+
+@needs_chromium
+def test_a_click_pressed_while_another_seats_choice_arrives_is_taken(
+    browser: Browser, base: str
+) -> None:
+    """Ann presses the stock, Bob's choice reaches her page through its stream, and she lets
+    go: her draw is taken and the call ends. (A view drawn between a press and its release
+    replaced the stock under her pointer, and the click went nowhere: in a speed game other
+    seats choose at any moment, so a person, or a test, lost a choice now and then.)"""
+    with httpx.Client(base_url=base, timeout=WAIT_SECONDS) as api:
+        players = [{"name": "Ann"}, {"name": "Bob"}]
+        body = {"players": players, "rules": {"preset": "classic", "turns": "speed"}}
+        created = api.post("/v1/games", json={**body, "call_seconds": 3600}).json()
+        bob = {"Authorization": f"Bearer {created['seats'][1]['token']}"}
+        ann = Person(browser, base, DESKTOP)
+        streamed = events_streamed(ann)
+        open_seat_here(ann, created)
+        page = ann.page
+        expect(page.locator("#call")).to_contain_text("Call 1 · everyone draws")
+        until_streamed(ann, streamed, "0")  # the stream is live: its snapshot came
+
+        stock = page.locator("#piles [data-pile=stock] .card").bounding_box()
+        assert stock is not None
+        page.mouse.move(stock["x"] + stock["width"] / 2, stock["y"] + stock["height"] / 2)
+        page.mouse.down()
+        answer = api.post(
+            f"/v1/games/{created['game_id']}/actions",
+            headers=bob,
+            json={"type": "draw", "source": "stock"},
+        )
+        assert answer.status_code == 200, answer.text
+        until_streamed(ann, streamed, str(answer.json()["version"]))
+        page.mouse.up()
+        expect(page.locator("#call")).to_contain_text("Call 2 · everyone discards")
+    assert ann.errors == []
+    ann.close()
+
+
+def events_streamed(person: Person) -> list[str]:
+    """The ids of the events the page's EventSource receives from now on, as Chromium's
+    DevTools protocol reports them (the page draws nothing of them while a pointer is down)."""
+    ids: list[str] = []
+    devtools = person.context.new_cdp_session(person.page)
+    devtools.on("Network.eventSourceMessageReceived", lambda event: ids.append(event["eventId"]))
+    devtools.send("Network.enable")
+    return ids
+
+
+def until_streamed(person: Person, streamed: list[str], event_id: str) -> None:
+    def received() -> bool:
+        person.page.evaluate("0")  # a call into the page delivers the protocol's events
+        return event_id in streamed
+
+    eventually(received, f"the page's stream to bring event {event_id}", seconds=WAIT_MS / 1000)
 
 
 AWAY_CALL = """view => import('/play/call.js').then(({ renderCall }) => {
