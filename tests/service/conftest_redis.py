@@ -11,10 +11,12 @@ import os
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
 
+from service.settings import Settings
 from tests.redis_servers import (
     RedisClusterServers,
     RedisServer,
@@ -57,6 +59,14 @@ def redis_cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
         yield cluster.url
     finally:
         cluster.stop()
+
+
+def shared_redis_settings(url: str, **changes: Any) -> Settings:
+    """An app's settings on the tests' Redis under the default key prefix, as two instances of
+    one deployment share it: the daily quotas off (they count per address for a day in that
+    Redis, so every run of the suite in a day would add to the same counts), the games kept ten
+    minutes."""
+    return Settings(redis_url=url, game_ttl=600, creations_per_day=0, claims_per_day=0, **changes)
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from litestar.testing import TestClient
 
 from service.app import create_app
 from service.settings import Settings
+from tests.service.conftest_redis import shared_redis_settings
 from tests.service.games.test_games_api import assert_problem
 from tests.service.http_player import HttpGame
 
@@ -31,7 +32,7 @@ def pair(request: pytest.FixtureRequest) -> Iterator[tuple[Client, Client]]:
         with TestClient(create_app(Settings())) as only:
             yield only, only
         return
-    settings = Settings(redis_url=request.getfixturevalue("redis_url"), game_ttl=600)
+    settings = shared_redis_settings(request.getfixturevalue("redis_url"))
     with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
         yield one, two
 
@@ -167,7 +168,7 @@ def _at_once(
 def test_a_first_attempt_and_its_retry_racing_on_two_instances_do_the_work_once(
     redis_url: str,
 ) -> None:
-    settings = Settings(redis_url=redis_url, game_ttl=600)
+    settings = shared_redis_settings(redis_url)
     with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
         for _ in range(5):
             created = _at_once((one, two), "/v1/games", TABLE, key())

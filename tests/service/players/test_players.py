@@ -17,8 +17,8 @@ from litestar.testing import TestClient
 
 from service.app import create_app
 from service.identity import keys
-from service.settings import Settings
 from service.storage.redis_game_store import DEFAULT_KEY_PREFIX
+from tests.service.conftest_redis import shared_redis_settings
 from tests.service.games.test_games_api import assert_problem
 
 Client = TestClient[Litestar]
@@ -300,7 +300,7 @@ def test_a_finished_game_shows_its_result_and_its_rematch_keeps_the_players(
 @pytest.fixture
 def two_instances(redis_url: str) -> Iterator[tuple[Client, Client]]:
     """Two apps on one Redis; the players they made deleted afterwards (players never expire)."""
-    settings = Settings(redis_url=redis_url, game_ttl=600)
+    settings = shared_redis_settings(redis_url)
     made: list[Json] = []
     with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
         for client in (one, two):
@@ -308,8 +308,10 @@ def two_instances(redis_url: str) -> Iterator[tuple[Client, Client]]:
         yield one, two
     with redis.Redis.from_url(redis_url) as connection:
         for player in made:
-            tag = f"{DEFAULT_KEY_PREFIX}:player:{{p{player['player_id']}}}"
-            connection.delete(tag, f"{tag}:games")
+            for name in connection.scan_iter(
+                match=f"{DEFAULT_KEY_PREFIX}:player:{{p{player['player_id']}}}*"
+            ):
+                connection.delete(name)
             for key in player["keys"]:
                 connection.delete(f"{DEFAULT_KEY_PREFIX}:player-key:{{{keys.key_hash(key).hex()}}}")
 

@@ -15,6 +15,7 @@ from litestar.testing import TestClient
 from service.app import create_app
 from service.records.store import record_key
 from service.settings import Settings
+from tests.service.conftest_redis import shared_redis_settings
 from tests.service.games.test_games_api import assert_problem
 from tests.service.records.long_records import long_record_text
 
@@ -30,7 +31,7 @@ def pair(request: pytest.FixtureRequest) -> Iterator[tuple[Client, Client]]:
         with TestClient(create_app(Settings())) as only:
             yield only, only
         return
-    settings = Settings(redis_url=request.getfixturevalue("redis_url"), game_ttl=600)
+    settings = shared_redis_settings(request.getfixturevalue("redis_url"))
     with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
         yield one, two
 
