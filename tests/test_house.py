@@ -10,7 +10,8 @@ import re
 import shutil
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,17 +99,20 @@ def _keeps_something(node: ast.stmt) -> bool:
 
 
 def _modules_with_caches() -> set[str]:
-    # Parsed in a thread of its own: CPython 3.11.7's AST validator can raise a spurious
-    # SystemError ("AST constructor recursion depth mismatch", gh-106905, fixed in 3.11.8) in a
-    # thread whose recursion bookkeeping earlier tests left off (seen once in a full run).
-    paths = list(_modules())
-    with ThreadPoolExecutor(max_workers=1) as fresh_thread:
-        trees = fresh_thread.map(lambda path: ast.parse(path.read_text()), paths)
-        return {
-            str(path.relative_to(ROOT))
-            for path, tree in zip(paths, trees, strict=True)
-            if any(_keeps_something(node) for node in tree.body)
-        }
+    # Parsed in a process of its own: CPython 3.11.7 keeps the AST converter's recursion count
+    # in one state for the whole process (gh-106905, fixed in 3.11.8), so a parse while another
+    # thread converts an AST (an earlier test's server thread, say) fails with a spurious
+    # "AST constructor recursion depth mismatch"; seen twice in full runs.
+    with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as child:
+        return child.submit(_found_with_caches).result()
+
+
+def _found_with_caches() -> set[str]:
+    return {
+        str(path.relative_to(ROOT))
+        for path in _modules()
+        if any(_keeps_something(node) for node in ast.parse(path.read_text()).body)
+    }
 
 
 def _caches_table() -> str:
