@@ -6,6 +6,7 @@ nothing."""
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import Any
 
@@ -79,7 +80,7 @@ def test_a_challenge_to_a_player_seats_both_once_accepted(client: Client) -> Non
         view = client.get(f"/v1/games/{game_id}", headers=bearer(key)).json()
         assert (view["status"], view["seat"], len(view["hand"])) == ("playing", seat, 3)
         assert [g["game_id"] for g in my_games(client, key)["games"]] == [game_id]
-        eventually(lambda key=key: events_of(client, key, "game_start"), "game_start")
+        eventually(functools.partial(events_of, client, key, "game_start"), "game_start")
     assert not [e for e in lines(client, bob["key"]) if e["type"] == "challenge"]
     assert client.get(f"/v1/challenges/{made['challenge_id']}").json()["status"] == "accepted"
 

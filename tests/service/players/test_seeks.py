@@ -5,6 +5,7 @@ next reader; and bad requests answered with clear problems."""
 
 from __future__ import annotations
 
+import functools
 import uuid
 from typing import Any
 
@@ -53,7 +54,8 @@ def test_seekers_of_a_table_are_matched_into_one_game(client: Client) -> None:
             p["player_id"] for p in (ann, bob, cat)
         ]
         assert [g["game_id"] for g in my_games(client, player["key"])["games"]] == [game_id]
-        eventually(lambda key=player["key"]: events_of(client, key, "game_start"), "game_start")
+        told = functools.partial(events_of, client, player["key"], "game_start")
+        eventually(told, "game_start")
     # Bob's seek of other terms still waits.
     waiting = client.get(f"/v1/seeks/{other_terms['seek_id']}", headers=bearer(bob["key"]))
     assert waiting.json()["status"] == "waiting"
