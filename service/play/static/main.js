@@ -106,7 +106,7 @@ function forgetSeat() {
   for (const key of ["status", "version", "gameId", "act", "wild", "call", "chosen"]) delete app.dataset[key];
   document.title = "Three Thirteen";
   show("start");
-  myGames?.refresh();
+  myGames?.refresh(); // read while the game was on screen is skipped: read now
 }
 
 /** Opens a game of the player's (from the list, a challenge or quick play): its seat is acted

@@ -48,9 +48,10 @@ export class MyGames {
     }
   }
 
-  /** Reads the list again; calls made while a read is under way make one more read after it. */
+  /** Reads the list again; calls made while a read is under way make one more read after it.
+   * While a game is on screen the list is not shown: it is read when the start screen is. */
   async refresh() {
-    if (!this.player.signedIn) return;
+    if (!this.player.signedIn || $("start").hidden) return;
     if (this.reading) {
       this.again = true;
       return;
