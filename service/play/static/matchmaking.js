@@ -294,8 +294,15 @@ export class Matchmaking {
     const body = { rules: form.elements.rules.value, players: Number(form.elements.players.value) };
     form.querySelector("[type=submit]").disabled = true;
     try {
-      this.#showSeek(await api.createSeek(this.player.key, body));
+      const seek = await api.createSeek(this.player.key, body);
       this.onProblem(null);
+      if (seek.status === "matched" && seek.game_id) {
+        // Matched at once, by the seeks already waiting: its game_start may have come first.
+        this.#showSeek(null, "Found a table.");
+        this.#openMatched(seek.game_id);
+        return;
+      }
+      this.#showSeek(seek);
       $("seek-cancel").focus();
     } catch (error) {
       form.querySelector("[type=submit]").disabled = false;

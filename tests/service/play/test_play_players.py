@@ -239,3 +239,74 @@ def test_my_games_follow_the_player_and_a_game_from_the_list_is_played_with_the_
     assert all(key not in url for url, _ in phone.sent)
     assert phone.errors == []
     phone.close()
+
+
+@needs_chromium
+def test_a_challenge_declined_then_accepted_and_quick_play_open_the_game_on_both_pages(
+    browser: Browser, base: str
+) -> None:
+    with httpx.Client(base_url=base, timeout=WAIT_SECONDS) as api:
+        ann_made = api.post("/v1/players", json={"name": "Ann"}).json()
+        bob_made = api.post("/v1/players", json={"name": "Bob"}).json()
+    ann = Device(browser, base, DESKTOP, at=f"/play#key={ann_made['key']}")
+    ann.signed_in_as("Ann")
+    bob = Device(browser, base, PHONE, at=f"/play#key={bob_made['key']}")
+    bob.signed_in_as("Bob")
+
+    def challenge_bob() -> None:
+        form = ann.page.locator("#challenge")
+        form.get_by_label("Whom").select_option("player")
+        form.get_by_role("textbox", name="Player id").fill(bob_made["player_id"])
+        form.get_by_role("button", name="Send challenge").click()
+        expect(ann.page.locator("#my-challenge-status")).to_contain_text(
+            "Waiting: your challenge to Bob", timeout=WAIT_MS
+        )
+
+    # Bob is told of the challenge by his stream, and declines it with a reason Ann reads.
+    challenge_bob()
+    incoming = bob.page.locator("#incoming li.challenge")
+    expect(incoming).to_have_count(1, timeout=WAIT_MS)
+    expect(incoming).to_contain_text("Ann challenges you: Classic")
+    bob.screenshot("players-challenged-phone", PHONE)
+    incoming.get_by_label("Why you decline").select_option("later")
+    bob.page.get_by_role("button", name="Decline Ann's challenge").click()
+    expect(incoming).to_have_count(0, timeout=WAIT_MS)
+    expect(ann.page.locator("#my-challenge-status")).to_contain_text(
+        "declined: “Not now, later”", timeout=WAIT_MS
+    )
+
+    # Again: Bob accepts, and both pages open the game, dealt.
+    challenge_bob()
+    expect(incoming).to_have_count(1, timeout=WAIT_MS)
+    bob.page.get_by_role("button", name="Accept Ann's challenge").click()
+    for person in (ann, bob):
+        expect(person.page.locator("#app")).to_have_attribute(
+            "data-status", "playing", timeout=WAIT_MS
+        )
+    assert ann.app["gameId"] == bob.app["gameId"]
+    expect(bob.page.locator("#players")).to_contain_text("Ann")
+    first_game = ann.app["gameId"]
+
+    # Quick play: Ann looks for a table of three and stops; then both look for a table of two,
+    # and the match opens the same game on both pages.
+    for person in (ann, bob):
+        person.page.get_by_role("button", name="My games").click()
+        expect(person.page.locator("#app")).to_have_attribute("data-screen", "start")
+    quick = ann.page.locator("#quick-play")
+    quick.get_by_label("Players").select_option("3")
+    quick.get_by_role("button", name="Find a game").click()
+    expect(ann.page.locator("#seek-status")).to_contain_text("Looking for a table", timeout=WAIT_MS)
+    ann.screenshot("players-quick-play-desktop", DESKTOP)
+    ann.page.get_by_role("button", name="Stop looking").click()
+    expect(ann.page.locator("#seek-status")).to_have_text("Stopped looking.", timeout=WAIT_MS)
+    quick.get_by_label("Players").select_option("2")
+    for person in (ann, bob):
+        person.page.locator("#quick-play").get_by_role("button", name="Find a game").click()
+    for person in (ann, bob):
+        expect(person.page.locator("#app")).to_have_attribute(
+            "data-status", "playing", timeout=WAIT_MS
+        )
+    assert ann.app["gameId"] == bob.app["gameId"] != first_game
+    for person in (ann, bob):
+        assert person.errors == []
+        person.close()
