@@ -1,0 +1,257 @@
+"""``POST /v1/analyse/batch``: many analyse requests in one body, answered as NDJSON, one line an
+entry, in their order, written as they are computed.
+
+Each entry is exactly the body of ``POST /v1/analyse``, and its line exactly what that route
+answers: the analysis (``AnalyseResponse``), or the problem the route would refuse the entry
+with, and the entry's index (``BatchProblem``). A bad entry is a line, never a failed batch;
+only a body that is no batch at all (not JSON, not an array, too large, too many entries) is
+refused as a whole, before anything is analysed.
+
+**Reading an entry.** msgspec's typed decoder reads a well-formed entry straight into an
+``AnalyseRequest``, strictly (a number with a fraction or an exponent for an integer field fails
+it). An entry it refuses is read again as the single route reads its body
+(``service.http.strict_body.decoded_strictly``), which takes what that route takes (``1.0`` for
+a round) and otherwise raises that route's own problem: the fast read is only ever a shortcut to
+the same value.
+
+**Where each is analysed.** As the single route does it (``costly.is_costly``): a cheap hand on
+the event loop, a costly one in the worker processes. The batch keeps at most ``processes`` of
+its jobs in the pool at once (and waits for room rather than be refused), so the pool's queue
+stays free for other requests; while they run, the entries after them are analysed on the loop,
+and their lines wait, at most ``AHEAD`` of them, to be written in order.
+
+**Streaming.** Lines are written in chunks, one every ``SLICE_SECONDS`` of work (or
+``CHUNK_BYTES``), and the event loop is let go between chunks: a batch of 10,000 hands holds
+the loop a few milliseconds at a time, never for the whole batch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Sequence
+from typing import Any, Final, TypeAlias
+
+import msgspec
+from litestar import Request
+
+import engine
+from engine.cards import Card, Rank
+from service.analysis.costly import analysed, is_costly
+from service.analysis.deps import AnalysisServices
+from service.analysis.to_engine import analyse_inputs
+from service.analysis.wire import AnalyseRequest
+from service.http.body_limits import MAX_JSON_DEPTH, check_depth, without_strings
+from service.http.problems import BatchTooLong, BodyNotJson, InvalidField, problem_of
+from service.http.strict_body import decoded_strictly
+from service.operations import metrics
+from service.workers.pool import WorkerPool
+
+MEDIA_TYPE: Final = "application/x-ndjson"
+SLICE_SECONDS: Final = 0.005
+"""The event loop is let go (and the lines so far written) at least this often."""
+CHUNK_BYTES: Final = 64 * 1024
+"""Lines written at once at most (beyond one line)."""
+AHEAD: Final = 1024
+"""Lines held back at most behind an entry still in a worker process."""
+
+Entry: TypeAlias = "bytes | msgspec.Raw"
+Inputs: TypeAlias = tuple[list[Card], Rank, engine.Rules]
+
+_array: Final = msgspec.json.Decoder(list[msgspec.Raw])
+_typed: Final = msgspec.json.Decoder(AnalyseRequest)
+_encoder: Final = msgspec.json.Encoder()
+
+
+def entries_of(body: bytes, *, ndjson: bool, most: int) -> Sequence[Entry]:
+    """The batch's entries, each the JSON of one analyse request: the lines of an NDJSON body
+    (blank ones skipped), or the items of a JSON array. A body that is no array is refused
+    (400 not JSON, 422 not an array or nested too deep to split), and so is one of more than
+    ``most`` entries (413)."""
+    entries: Sequence[Entry]
+    if ndjson:
+        entries = [line for line in body.split(b"\n") if line.strip()]
+    else:
+        # Splitting the array walks each entry's nesting by recursion: bounded first, one
+        # level for the array and MAX_JSON_DEPTH for each entry.
+        check_depth(without_strings(body), MAX_JSON_DEPTH + 1)
+        try:
+            entries = _array.decode(body)
+        except msgspec.ValidationError:
+            raise InvalidField(
+                "$: the body is a JSON array of analyse requests (or NDJSON, one a line, with "
+                f"Content-Type: {MEDIA_TYPE})",
+                field="$",
+            ) from None
+        except msgspec.DecodeError as exc:
+            raise BodyNotJson(f"the body is not JSON: {exc}") from None
+    if len(entries) > most:
+        raise BatchTooLong(
+            f"the batch holds {len(entries)} entries; this service takes at most {most} "
+            "(ANALYSIS_BATCH_ENTRIES)"
+        )
+    return entries
+
+
+def request_of(entry: Entry) -> AnalyseRequest:
+    """The entry as ``POST /v1/analyse`` reads its body, or the problem it answers."""
+    try:
+        return _typed.decode(entry)
+    except msgspec.MsgspecError:
+        request: AnalyseRequest = decoded_strictly(bytes(entry), AnalyseRequest)
+        return request
+
+
+def _line(answer: msgspec.Struct) -> bytes:
+    return _encoder.encode(answer) + b"\n"
+
+
+def _problem_line(index: int, error: Exception, request: Request[Any, Any, Any]) -> bytes:
+    """The problem the single route would answer, as a line naming the entry."""
+    content = problem_of(error).to_response(request).content
+    return _encoder.encode({"index": index, **content}) + b"\n"
+
+
+async def _in_worker(
+    pool: WorkerPool, index: int, inputs: Inputs, request: Request[Any, Any, Any]
+) -> bytes:
+    try:
+        answer = await pool.run(analysed, *inputs)
+    except Exception as error:  # a line, like every entry's problem (AnalysesBusy, say)
+        return _problem_line(index, error, request)
+    metrics.ANALYSES_RUN.inc()
+    return _line(answer)
+
+
+class _Run:
+    """One batch on its way: the lines not yet written, in the entries' order (those ready in
+    ``chunk``, those behind an entry still in a worker process in ``waiting``), and the batch's
+    jobs in the worker processes."""
+
+    def __init__(self, services: AnalysisServices, request: Request[Any, Any, Any]) -> None:
+        self.settings, self.pool, self.request = services.settings, services.analyses, request
+        self.chunk = bytearray()
+        self.waiting: deque[bytes | asyncio.Task[bytes]] = deque()
+        self.running: set[asyncio.Task[bytes]] = set()
+        self.slice_ends = time.perf_counter() + SLICE_SECONDS
+        self.inline = 0
+
+    def answered(self, index: int, entry: Entry) -> Inputs | None:
+        """The entry's line (its analysis, or its problem) added, or a costly one's inputs,
+        for a worker process."""
+        try:
+            hand, wild, rules = analyse_inputs(request_of(entry))
+            settings = self.settings
+            if is_costly(
+                hand, wild, settings.analysis_inline_cards, settings.analysis_inline_wilds
+            ):
+                return hand, wild, rules
+            line = _line(analysed(hand, wild, rules))
+            self.inline += 1
+        except Exception as error:
+            line = _problem_line(index, error, self.request)
+        if self.waiting:
+            self.waiting.append(line)
+        else:
+            self.chunk += line
+        return None
+
+    async def room_in_pool(self) -> AsyncIterator[bytes]:
+        """Once the batch may start a job in the pool (the lines so far written meanwhile)."""
+        while len(self.running) >= self.pool.processes or self.pool.room == 0:
+            if self.chunk:
+                yield self.taken()
+            if self.running:
+                await asyncio.wait(self.running, return_when=asyncio.FIRST_COMPLETED)
+            else:
+                await self.pool.room_for(1)
+            self.move_ready()
+
+    def started(self, index: int, inputs: Inputs) -> None:
+        task = asyncio.create_task(_in_worker(self.pool, index, inputs, self.request))
+        self.running.add(task)
+        task.add_done_callback(self.running.discard)
+        self.waiting.append(task)
+
+    def due(self) -> bool:
+        """Whether lines are to be written now: a slice of work is over, the chunk is full, or
+        too many lines wait behind a job."""
+        return (
+            time.perf_counter() >= self.slice_ends
+            or len(self.chunk) >= CHUNK_BYTES
+            or len(self.waiting) >= AHEAD
+        )
+
+    async def written(self) -> AsyncIterator[bytes]:
+        """The lines ready, and the event loop let go; past ``AHEAD`` lines held back, once the
+        job that holds them is done."""
+        self.move_ready()
+        if self.chunk:
+            yield self.taken()
+        held_by = self.held_by()
+        if held_by is not None and len(self.waiting) >= AHEAD:
+            await asyncio.wait({held_by})
+            self.move_ready()
+        await asyncio.sleep(0)
+        self.slice_ends = time.perf_counter() + SLICE_SECONDS
+
+    async def rest(self) -> AsyncIterator[bytes]:
+        """Every line left, in order, each job waited for."""
+        self.move_ready()
+        while (held_by := self.held_by()) is not None:
+            if self.chunk:
+                yield self.taken()
+            await asyncio.wait({held_by})
+            self.move_ready()
+        if self.chunk:
+            yield self.taken()
+
+    def stopped(self) -> None:
+        for task in self.running:  # the client went away: its costly entries are not waited for
+            task.cancel()
+        metrics.ANALYSES_RUN.inc(self.inline)
+
+    def move_ready(self) -> None:
+        """Every line at the head of ``waiting`` that is ready, into the chunk."""
+        waiting = self.waiting
+        while waiting:
+            head = waiting[0]
+            if isinstance(head, bytes):
+                self.chunk += head
+            elif head.done():
+                self.chunk += head.result()
+            else:
+                return
+            waiting.popleft()
+
+    def held_by(self) -> asyncio.Task[bytes] | None:
+        """The job the lines wait for (once ``move_ready``: one still running), if any."""
+        head = self.waiting[0] if self.waiting else None
+        return head if isinstance(head, asyncio.Task) else None
+
+    def taken(self) -> bytes:
+        chunk = bytes(self.chunk)
+        self.chunk.clear()
+        return chunk
+
+
+async def lines(
+    services: AnalysisServices, entries: Sequence[Entry], request: Request[Any, Any, Any]
+) -> AsyncIterator[bytes]:
+    """The batch's answer, in chunks of whole lines (see the module's docstring)."""
+    run = _Run(services, request)
+    try:
+        for index, entry in enumerate(entries):
+            inputs = run.answered(index, entry)
+            if inputs is not None:
+                async for chunk in run.room_in_pool():
+                    yield chunk
+                run.started(index, inputs)
+            if run.due():
+                async for chunk in run.written():
+                    yield chunk
+        async for chunk in run.rest():
+            yield chunk
+    finally:
+        run.stopped()
