@@ -7,12 +7,14 @@ with, and the entry's index (``BatchProblem``). A bad entry is a line, never a f
 only a body that is no batch at all (not JSON, not an array, too large, too many entries) is
 refused as a whole, before anything is analysed.
 
-**Reading an entry.** msgspec's typed decoder reads a well-formed entry straight into an
-``AnalyseRequest``, strictly (a number with a fraction or an exponent for an integer field fails
-it). An entry it refuses is read again as the single route reads its body
-(``service.http.strict_body.decoded_strictly``), which takes what that route takes (``1.0`` for
-a round) and otherwise raises that route's own problem: the fast read is only ever a shortcut to
-the same value.
+**Reading an entry.** The single route's read (``service.http.strict_body.decoded_strictly``)
+checks each card code against its pattern, a regular expression a card: a quarter of the
+engine's own time for a 14-card hand. So an entry is first read as ``AnalyseRequest`` with its
+hand's codes as plain strings (``_LooseRequest``, derived from it: every other bound the same),
+and the codes are checked by the vocabulary's parser, which takes exactly the codes the pattern
+takes, through its cache. An entry that read refuses in any way is read again by the single
+route's read, which takes what that route takes (``1.0`` for a round) and otherwise raises that
+route's own problem: the quick read is only ever a shortcut to the same value.
 
 **Where each is analysed.** As the single route does it (``costly.is_costly``): a cheap hand on
 the event loop, a costly one in the worker processes. The batch keeps at most ``processes`` of
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import typing
 from collections import deque
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, Final, TypeAlias
@@ -60,7 +63,6 @@ Entry: TypeAlias = "bytes | msgspec.Raw"
 Inputs: TypeAlias = tuple[list[Card], Rank, engine.Rules]
 
 _array: Final = msgspec.json.Decoder(list[msgspec.Raw])
-_typed: Final = msgspec.json.Decoder(AnalyseRequest)
 _encoder: Final = msgspec.json.Encoder()
 
 
@@ -73,11 +75,14 @@ def entries_of(body: bytes, *, ndjson: bool, most: int) -> Sequence[Entry]:
     if ndjson:
         entries = [line for line in body.split(b"\n") if line.strip()]
     else:
-        # Splitting the array walks each entry's nesting by recursion: bounded first, one
-        # level for the array and MAX_JSON_DEPTH for each entry.
-        check_depth(without_strings(body), MAX_JSON_DEPTH + 1)
         try:
             entries = _array.decode(body)
+        except RecursionError:
+            # msgspec walks an entry's nesting to split the array, by recursion, which it
+            # bounds itself; an entry nested within that bound but past MAX_JSON_DEPTH is its
+            # own line (the single route's 422), and one past it the whole body's.
+            check_depth(without_strings(body), MAX_JSON_DEPTH + 1)
+            raise  # pragma: no cover - nested that deep, the check refuses it
         except msgspec.ValidationError:
             raise InvalidField(
                 "$: the body is a JSON array of analyse requests (or NDJSON, one a line, with "
@@ -94,13 +99,34 @@ def entries_of(body: bytes, *, ndjson: bool, most: int) -> Sequence[Entry]:
     return entries
 
 
-def request_of(entry: Entry) -> AnalyseRequest:
-    """The entry as ``POST /v1/analyse`` reads its body, or the problem it answers."""
+def _loose_request() -> type[msgspec.Struct]:
+    """``AnalyseRequest`` with its hand a list of plain strings, every other field and bound as
+    it is (the hand's length too)."""
+    fields = []
+    for field in msgspec.structs.fields(AnalyseRequest):
+        kind = field.type
+        if field.name == "hand":
+            _, *bounds = typing.get_args(kind)  # Annotated[list[CardCode], Meta(...)]
+            kind = typing.Annotated[(list[str], *bounds)]
+        fields.append((field.name, kind, field.default))
+    return msgspec.defstruct(
+        "_LooseRequest", fields, forbid_unknown_fields=True, frozen=True, kw_only=True, gc=False
+    )
+
+
+_loose: Final = msgspec.json.Decoder(_loose_request())
+
+
+def inputs_of(entry: Entry) -> Inputs:
+    """The hand, wild rank and rules of the entry, as ``POST /v1/analyse`` reads its body, or
+    the problem that route answers it."""
     try:
-        return _typed.decode(entry)
-    except msgspec.MsgspecError:
-        request: AnalyseRequest = decoded_strictly(bytes(entry), AnalyseRequest)
-        return request
+        loose: Any = _loose.decode(entry)
+        return analyse_inputs(
+            AnalyseRequest(hand=loose.hand, wild=loose.wild, round=loose.round, rules=loose.rules)
+        )
+    except Exception:  # whatever it is, the single route's read says it (or reads it after all)
+        return analyse_inputs(decoded_strictly(bytes(entry), AnalyseRequest))
 
 
 def _line(answer: msgspec.Struct) -> bytes:
@@ -141,7 +167,7 @@ class _Run:
         """The entry's line (its analysis, or its problem) added, or a costly one's inputs,
         for a worker process."""
         try:
-            hand, wild, rules = analyse_inputs(request_of(entry))
+            hand, wild, rules = inputs_of(entry)
             settings = self.settings
             if is_costly(
                 hand, wild, settings.analysis_inline_cards, settings.analysis_inline_wilds

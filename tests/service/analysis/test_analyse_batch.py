@@ -157,11 +157,23 @@ def test_a_body_that_is_no_batch_is_refused_as_a_whole(client: Client) -> None:
     assert_problem(empty, 400, "body-not-json")
     not_an_array = assert_problem(batch(client, CONTRACT_EXAMPLE), 422, "invalid-field", "$")
     assert "array" in not_an_array["detail"]
-    deep = b"[" + b"[" * 40 + b"]" * 40 + b"]"
+    deepest = b"[" + b"[" * 100_000 + b"]" * 100_000 + b"]"  # too deep to split into entries
     too_deep = client.post(
-        "/v1/analyse/batch", content=deep, headers={"content-type": "application/json"}
+        "/v1/analyse/batch", content=deepest, headers={"content-type": "application/json"}
     )
     assert "MAX_JSON_DEPTH" in assert_problem(too_deep, 422, "body-beyond-limits")["detail"]
+
+
+def test_an_entry_nested_too_deep_is_its_own_line(client: Client) -> None:
+    deep = b"[" * 40 + b"]" * 40
+    body = b"[" + json.dumps(CONTRACT_EXAMPLE).encode() + b"," + deep + b"]"
+    lines = lines_of(
+        client.post("/v1/analyse/batch", content=body, headers={"content-type": "application/json"})
+    )
+    assert lines[0]["deadwood_points"] == 10
+    single = client.post("/v1/analyse", content=deep, headers={"content-type": "application/json"})
+    assert_problem(single, 422, "body-beyond-limits")
+    assert lines[1] == {"index": 1, **single.json()}
 
 
 @pytest.fixture
