@@ -66,6 +66,7 @@ async def commit_seats(
             turn_started=game_records.now(),
             call_seconds=seating.call_seconds,
             players=seats.players,
+            challenge=loaded.record.challenge,
         )
     else:
         record = GameRecord(
@@ -74,6 +75,7 @@ async def commit_seats(
             created=loaded.record.created,
             table=msgspec.structs.replace(seating, names=names),
             players=seats.players,
+            challenge=loaded.record.challenge,
         )
     saved = None if answer is None else saved_answer(answer, record)
     change = Change(record, state)
