@@ -12,6 +12,9 @@ import msgspec
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
+ANALYSIS_BATCH_BYTES_MOST = 64 * 1024 * 1024
+"""The highest ``ANALYSIS_BATCH_BYTES`` may be set: the batch route's own bound in the framework."""
+
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"", "0", "false", "no", "off"})
 
@@ -187,7 +190,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
                 env, "ANALYSIS_BATCH_ENTRIES", defaults.analysis_batch_entries, low=1
             ),
             analysis_batch_bytes=_integer(
-                env, "ANALYSIS_BATCH_BYTES", defaults.analysis_batch_bytes, low=1024
+                env,
+                "ANALYSIS_BATCH_BYTES",
+                defaults.analysis_batch_bytes,
+                low=1024,
+                high=ANALYSIS_BATCH_BYTES_MOST,
             ),
             analysed_hands_per_minute=_integer(
                 env, "ANALYSED_HANDS_PER_MINUTE", defaults.analysed_hands_per_minute, low=0

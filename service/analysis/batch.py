@@ -45,8 +45,14 @@ from service.analysis.costly import analysed, is_costly
 from service.analysis.deps import AnalysisServices
 from service.analysis.to_engine import analyse_inputs
 from service.analysis.wire import AnalyseRequest
-from service.http.body_limits import MAX_JSON_DEPTH, check_depth, without_strings
-from service.http.problems import BatchTooLong, BodyNotJson, InvalidField, problem_of
+from service.http.body_limits import check_json_limits
+from service.http.problems import (
+    BatchTooLong,
+    BodyBeyondLimits,
+    BodyNotJson,
+    InvalidField,
+    problem_of,
+)
 from service.http.strict_body import decoded_strictly
 from service.operations import metrics
 from service.workers.pool import WorkerPool
@@ -66,37 +72,60 @@ _array: Final = msgspec.json.Decoder(list[msgspec.Raw])
 _encoder: Final = msgspec.json.Encoder()
 
 
-def entries_of(body: bytes, *, ndjson: bool, most: int) -> Sequence[Entry]:
-    """The batch's entries, each the JSON of one analyse request: the lines of an NDJSON body
-    (blank ones skipped), or the items of a JSON array. A body that is no array is refused
-    (400 not JSON, 422 not an array or nested too deep to split), and so is one of more than
-    ``most`` entries (413)."""
-    entries: Sequence[Entry]
-    if ndjson:
-        entries = [line for line in body.split(b"\n") if line.strip()]
-    else:
-        try:
-            entries = _array.decode(body)
-        except RecursionError:
-            # msgspec walks an entry's nesting to split the array, by recursion, which it
-            # bounds itself; an entry nested within that bound but past MAX_JSON_DEPTH is its
-            # own line (the single route's 422), and one past it the whole body's.
-            check_depth(without_strings(body), MAX_JSON_DEPTH + 1)
-            raise  # pragma: no cover - nested that deep, the check refuses it
-        except msgspec.ValidationError:
-            raise InvalidField(
-                "$: the body is a JSON array of analyse requests (or NDJSON, one a line, with "
-                f"Content-Type: {MEDIA_TYPE})",
-                field="$",
-            ) from None
-        except msgspec.DecodeError as exc:
-            raise BodyNotJson(f"the body is not JSON: {exc}") from None
+Read: TypeAlias = "tuple[Entry, AnalyseRequest | None]"
+"""An entry, and its request as the quick read found it (None: that read refused it)."""
+
+
+def read_batch(body: bytes, *, ndjson: bool, most: int) -> list[Read]:
+    """The batch's entries (the lines of an NDJSON body, blank ones skipped, or the items of a
+    JSON array), each read quickly. Refused as a whole: a body that is no array (400 not JSON,
+    422 not an array), more than ``most`` entries (413), and, as on every route, a body past
+    the limits on nesting or digits (422 naming the limit, the array's level counted)."""
+    entries = _split(body, ndjson=ndjson)
     if len(entries) > most:
         raise BatchTooLong(
             f"the batch holds {len(entries)} entries; this service takes at most {most} "
             "(ANALYSIS_BATCH_ENTRIES)"
         )
+    reads = [(entry, _read_quickly(entry)) for entry in entries]
+    for entry, quick in reads:
+        if quick is None:  # a quick read bounds nesting and numbers: only these may pass them
+            _check_limits(entry, body, ndjson=ndjson)
+    return reads
+
+
+def _split(body: bytes, *, ndjson: bool) -> Sequence[Entry]:
+    if ndjson:
+        return [line for line in body.split(b"\n") if line.strip()]
+    try:
+        entries: Sequence[Entry] = _array.decode(body)
+    except RecursionError:  # msgspec's own bound on the nesting it splits, far past the limit
+        check_json_limits(body)
+        raise  # pragma: no cover - nested that deep, the check refuses it
+    except msgspec.ValidationError:
+        check_json_limits(body)
+        raise InvalidField(
+            "$: the body is a JSON array of analyse requests (or NDJSON, one a line, with "
+            f"Content-Type: {MEDIA_TYPE})",
+            field="$",
+        ) from None
+    except msgspec.DecodeError as exc:
+        check_json_limits(body)
+        raise BodyNotJson(f"the body is not JSON: {exc}") from None
     return entries
+
+
+def _check_limits(entry: Entry, body: bytes, *, ndjson: bool) -> None:
+    """Refuse the body (422) if ``entry`` passes the limits on nesting or digits: an NDJSON
+    line as a body of its own, an array's item with the array's level."""
+    if ndjson:
+        check_json_limits(bytes(entry))
+        return
+    try:
+        check_json_limits(b"[" + bytes(entry) + b"]")
+    except BodyBeyondLimits:
+        check_json_limits(body)  # the body's own figures in the problem
+        raise
 
 
 def _loose_request() -> type[msgspec.Struct]:
@@ -117,16 +146,23 @@ def _loose_request() -> type[msgspec.Struct]:
 _loose: Final = msgspec.json.Decoder(_loose_request())
 
 
-def inputs_of(entry: Entry) -> Inputs:
-    """The hand, wild rank and rules of the entry, as ``POST /v1/analyse`` reads its body, or
-    the problem that route answers it."""
+def _read_quickly(entry: Entry) -> AnalyseRequest | None:
     try:
         loose: Any = _loose.decode(entry)
-        return analyse_inputs(
-            AnalyseRequest(hand=loose.hand, wild=loose.wild, round=loose.round, rules=loose.rules)
-        )
-    except Exception:  # whatever it is, the single route's read says it (or reads it after all)
-        return analyse_inputs(decoded_strictly(bytes(entry), AnalyseRequest))
+    except msgspec.MsgspecError:
+        return None
+    return AnalyseRequest(hand=loose.hand, wild=loose.wild, round=loose.round, rules=loose.rules)
+
+
+def inputs_of(entry: Entry, quick: AnalyseRequest | None) -> Inputs:
+    """The hand, wild rank and rules of the entry, as ``POST /v1/analyse`` reads its body, or
+    the problem that route answers it."""
+    if quick is not None:
+        try:
+            return analyse_inputs(quick)
+        except Exception:  # whatever it is, the single route's read says so (below)
+            pass
+    return analyse_inputs(decoded_strictly(bytes(entry), AnalyseRequest))
 
 
 def _line(answer: msgspec.Struct) -> bytes:
@@ -163,11 +199,11 @@ class _Run:
         self.slice_ends = time.perf_counter() + SLICE_SECONDS
         self.inline = 0
 
-    def answered(self, index: int, entry: Entry) -> Inputs | None:
+    def answered(self, index: int, read: Read) -> Inputs | None:
         """The entry's line (its analysis, or its problem) added, or a costly one's inputs,
         for a worker process."""
         try:
-            hand, wild, rules = inputs_of(entry)
+            hand, wild, rules = inputs_of(*read)
             settings = self.settings
             if is_costly(
                 hand, wild, settings.analysis_inline_cards, settings.analysis_inline_wilds
@@ -263,7 +299,7 @@ class _Run:
 
 
 async def lines(
-    services: AnalysisServices, entries: Sequence[Entry], request: Request[Any, Any, Any]
+    services: AnalysisServices, entries: Sequence[Read], request: Request[Any, Any, Any]
 ) -> AsyncIterator[bytes]:
     """The batch's answer, in chunks of whole lines (see the module's docstring)."""
     run = _Run(services, request)

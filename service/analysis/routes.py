@@ -16,11 +16,12 @@ from service.analysis.costly import analysed, is_costly
 from service.analysis.deps import AppAnalysisServices
 from service.analysis.to_engine import analyse_inputs
 from service.analysis.wire import AnalyseRequest, AnalyseResponse
-from service.http.body_limits import MAX_JSON_DEPTH, body_within
+from service.http.body_limits import MAX_JSON_DEPTH, MAX_NUMBER_DIGITS, body_within
 from service.http.openapi_declarations import problems
 from service.http.rate_limits import take
 from service.http.route_policy import Limit, policy
 from service.operations import metrics
+from service.settings import ANALYSIS_BATCH_BYTES_MOST
 from service.vocabulary import to_wire
 from service.vocabulary.wire import PresetsOut
 
@@ -122,16 +123,19 @@ class AnalysisController(Controller):
             "exactly what `POST /v1/analyse` would answer the entry, its analysis, or the "
             "problem it would be refused with (4xx) and the entry's `index`. A bad entry is "
             "its line, not a failed batch; a body that is not JSON, or not an array, is a 400 "
-            "or 422 before anything is analysed (an entry nested deeper than "
-            f"{MAX_JSON_DEPTH} is its own line; one nested too deep to split the array, "
-            "hundreds of levels, refuses the body). Costly hands go to the worker processes, the "
+            "or 422 before anything is analysed, and so is one nested deeper than "
+            f"{MAX_JSON_DEPTH} (the array's level counted) or with a number of more than "
+            f"{MAX_NUMBER_DIGITS} digits, as on every route. Costly hands go to the worker "
+            "processes, the "
             "others are analysed at once. The batch counts its entries against the client's "
             "`ANALYSED_HANDS_PER_MINUTE` (and is one request against `RATE_LIMIT_PER_MINUTE`): "
             "a batch of more than the client has left is refused as a whole, 429 "
             "`analysed-hands-quota` with Retry-After, nothing analysed."
         ),
         status_code=200,
-        request_max_body_size=None,  # ANALYSIS_BATCH_BYTES, a setting: ``body_within``
+        # ANALYSIS_BATCH_BYTES is a setting of the app, held by ``body_within``; the framework
+        # holds the most it may be set to.
+        request_max_body_size=ANALYSIS_BATCH_BYTES_MOST,
         responses=problems(
             400,
             413,
@@ -147,7 +151,7 @@ class AnalysisController(Controller):
     ) -> Stream:
         settings = services.settings
         body = await body_within(request, settings.analysis_batch_bytes, "ANALYSIS_BATCH_BYTES")
-        entries = batch.entries_of(
+        entries = batch.read_batch(
             body,
             ndjson=request.content_type[0] == batch.MEDIA_TYPE,
             most=settings.analysis_batch_entries,

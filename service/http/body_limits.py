@@ -91,7 +91,8 @@ def deepest(structure: bytes) -> int:
 async def body_within(request: Request[Any, Any, Any], most: int, setting: str) -> bytes:
     """The request's body, refused (``BodyTooLarge``, a 413 naming ``setting``) as soon as its
     ``Content-Length``, or the bytes received so far, pass ``most``: for a route whose bound is
-    a setting of the app (its ``request_max_body_size`` is None) rather than ``MAX_BODY_BYTES``."""
+    a setting of its own (its ``request_max_body_size`` the most that setting may be) rather
+    than ``MAX_BODY_BYTES``."""
 
     def too_large() -> BodyTooLarge:
         return BodyTooLarge(

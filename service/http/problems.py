@@ -66,9 +66,7 @@ class BodyBeyondLimits(ServiceProblem):
     )
 
 
-class BatchTooLong(ServiceProblem):
-    """A batch of more entries than a batch may hold (``POST /v1/analyse/batch``)."""
-
+class BatchTooLong(ServiceProblem):  # POST /v1/analyse/batch
     status, kind, title = (
         413,
         "batch-too-long",
@@ -126,15 +124,8 @@ class ImportQuotaReached(ServiceProblem):
         self.retry_after = retry_after
 
 
-class AnalysedHandsQuotaReached(ServiceProblem):
-    """A request would take a client past the hands it may have analysed in a minute
-    (``service.http.rate_limits``: a batch counts its entries)."""
-
-    status, kind, title = (
-        429,
-        "analysed-hands-quota",
-        "This client has had its most hands analysed for now",
-    )
+class AnalysedHandsQuotaReached(ServiceProblem):  # service.http.rate_limits
+    status, kind, title = 429, "analysed-hands-quota", "This client had its most hands analysed"
 
     def __init__(self, detail: str, *, retry_after: int) -> None:
         super().__init__(detail)
@@ -388,8 +379,7 @@ def _from_unexpected(exc: Exception) -> ProblemDetailsException:
 
 def problem_of(exc: Exception) -> ProblemDetailsException:
     """The problem ``exc`` is answered with, by the first of its classes ``EXCEPTION_MAP`` names
-    (as the framework looks it up): for an answer that carries a problem in its body, such as
-    an error line of a streamed batch, rather than as the response."""
+    (as the framework looks it up), for an answer that carries it in its body (a batch's line)."""
     for cls in type(exc).__mro__:
         convert = EXCEPTION_MAP.get(cls)
         if convert is not None:

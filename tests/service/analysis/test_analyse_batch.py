@@ -164,16 +164,25 @@ def test_a_body_that_is_no_batch_is_refused_as_a_whole(client: Client) -> None:
     assert "MAX_JSON_DEPTH" in assert_problem(too_deep, 422, "body-beyond-limits")["detail"]
 
 
-def test_an_entry_nested_too_deep_is_its_own_line(client: Client) -> None:
-    deep = b"[" * 40 + b"]" * 40
+def test_a_body_past_the_limits_on_nesting_or_digits_is_refused_as_on_every_route(
+    client: Client,
+) -> None:
+    """The array's level counts: an entry nested 32 deep makes a body 33 deep."""
+    deep = b"[" * 32 + b"]" * 32
     body = b"[" + json.dumps(CONTRACT_EXAMPLE).encode() + b"," + deep + b"]"
-    lines = lines_of(
-        client.post("/v1/analyse/batch", content=body, headers={"content-type": "application/json"})
-    )
-    assert lines[0]["deadwood_points"] == 10
-    single = client.post("/v1/analyse", content=deep, headers={"content-type": "application/json"})
-    assert_problem(single, 422, "body-beyond-limits")
-    assert lines[1] == {"index": 1, **single.json()}
+    json_body = {"content-type": "application/json"}
+    refused = client.post("/v1/analyse/batch", content=body, headers=json_body)
+    assert "33 deep" in assert_problem(refused, 422, "body-beyond-limits", "$")["detail"]
+    line = b"[" * 33 + b"]" * 33  # an NDJSON line is a body of its own
+    ndjson = client.post("/v1/analyse/batch", content=line, headers={"content-type": NDJSON})
+    assert "33 deep" in assert_problem(ndjson, 422, "body-beyond-limits", "$")["detail"]
+    digits = b'[{"hand": ["4H"], "round": 1' + b"0" * 25 + b"}]"
+    long_number = client.post("/v1/analyse/batch", content=digits, headers=json_body)
+    assert "MAX_NUMBER_DIGITS" in assert_problem(long_number, 422, "body-beyond-limits")["detail"]
+    within = b"[" + json.dumps(CONTRACT_EXAMPLE).encode() + b"," + b"[" * 31 + b"]" * 31 + b"]"
+    lines = lines_of(client.post("/v1/analyse/batch", content=within, headers=json_body))
+    assert lines[1]["index"] == 1
+    assert lines[1]["field"] == "$"  # not an object: the entry's own line
 
 
 @pytest.fixture
