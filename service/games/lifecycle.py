@@ -122,7 +122,7 @@ class LoadedTable(_Seats):
     """The answer saved under the idempotency key the load recalled, if any."""
 
     def view(self, seat: int | None) -> GameView:
-        return waiting_view(self.game_id, self.seating, seat)
+        return waiting_view(self.game_id, self.seating, seat, self.record.players)
 
 
 def view_of(game_id: str, state: GameState, seat: int | None, record: GameRecord) -> GameView:

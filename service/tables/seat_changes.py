@@ -130,7 +130,7 @@ def _claimed(game_id: str, seat: int, token: str, record: GameRecord) -> SeatCla
     if record.table is None:
         view = game_flow.view_of(game_id, game.loads(record.state), seat, record)
     else:
-        view = waiting_view(game_id, record.table, seat)
+        view = waiting_view(game_id, record.table, seat, record.players)
     return SeatClaimed(game_id=game_id, seat=seat, token=token, view=view)
 
 

@@ -60,6 +60,13 @@ def test_a_challenge_to_a_player_seats_both_once_accepted(client: Client) -> Non
     [pending] = [e for e in lines(client, bob["key"]) if e["type"] == "challenge"]
     assert "id" not in pending
     assert pending["seat"] == 1
+    # Its table waits, each seat named with its player (Bob's kept for him).
+    table = client.get(f"/v1/games/{made['game_id']}").json()
+    assert table["status"] == "waiting"
+    assert [(p["name"], p["player_id"]) for p in table["players"]] == [
+        ("Ann", ann["player_id"]),
+        ("Bob", bob["player_id"]),
+    ]
     # Not in the open list: it is Bob's alone.
     assert client.get("/v1/challenges").json()["challenges"] == []
     accepted = accept(client, bob["key"], made["challenge_id"])
