@@ -110,6 +110,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     claims_per_day: int = 200
     """Invite codes one client address may try a day (a join by code): 14⁸ codes, 10,000
     tables waiting, so a guesser needs two years for one seat (docs/tables.md); 0 is off."""
+    invitations_per_hour: int = 300
+    """Challenges and seeks one player may make an hour (counted per key: ``POST
+    /v1/challenges`` and ``POST /v1/seeks``), beside the limits per address; 0 is off."""
     trusted_proxies: tuple[str, ...] = ()
     """Addresses (or CIDR networks) of the proxies whose X-Forwarded-For names the client."""
     max_games: int = 200_000
@@ -215,6 +218,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             ),
             creations_per_day=_integer(env, "CREATIONS_PER_DAY", defaults.creations_per_day, low=0),
             claims_per_day=_integer(env, "CLAIMS_PER_DAY", defaults.claims_per_day, low=0),
+            invitations_per_hour=_integer(
+                env, "INVITATIONS_PER_HOUR", defaults.invitations_per_hour, low=0
+            ),
             import_bytes_per_day=_integer(
                 env, "IMPORT_BYTES_PER_DAY", defaults.import_bytes_per_day, low=0
             ),

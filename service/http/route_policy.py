@@ -31,6 +31,9 @@ class Limit(enum.Enum):
     """``CREATIONS_PER_DAY``: what the service keeps (a game, a table, a sheet)."""
     CLAIMS = "claims"
     """``CLAIMS_PER_DAY``: invite codes tried, so that guessing a stranger's takes years."""
+    INVITATIONS = "invitations"
+    """``INVITATIONS_PER_HOUR``: challenges and seeks a player makes, counted per player key
+    (the request's bearer token) rather than per address."""
     ANALYSED_HANDS = "analysed_hands"
     """``ANALYSED_HANDS_PER_MINUTE``: hands analysed, counted by the route itself once it knows
     how many a request holds (``service.http.rate_limits.take``): one for ``POST /v1/analyse``,

@@ -97,7 +97,7 @@ class ChallengesController(Controller):
     @post(
         operation_id="createChallenge",
         opt=policy(
-            limits=(Limit.PER_MINUTE, Limit.CREATIONS),
+            limits=(Limit.PER_MINUTE, Limit.CREATIONS, Limit.INVITATIONS),
             links={
                 "201": {
                     "GetChallenge": RouteLink("getChallenge", _SAME_CHALLENGE),
@@ -242,7 +242,7 @@ class SeeksController(Controller):
     @post(
         operation_id="createSeek",
         opt=policy(
-            limits=(Limit.PER_MINUTE,),
+            limits=(Limit.PER_MINUTE, Limit.INVITATIONS),
             links={"201": {"GetSeek": RouteLink("getSeek", {"seek_id": from_answer("/seek_id")})}},
         ),
         security=PLAYER,
