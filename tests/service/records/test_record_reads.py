@@ -20,14 +20,11 @@ from engine.game import GameState, apply
 from engine.records import record as engine_record
 from engine.records import record_json, record_page
 from engine.records.record import replayed_record
-from service.app import create_app, factory
-from service.app.redis_backends import backends_beside
+from service.app import create_app
 from service.records.finished import finished_record_key
 from service.settings import Settings
 from service.storage import game_store
-from service.storage.redis_game_store import RedisStore
 from service.storage.redis_keys import game_key
-from tests.service.conftest_redis import delete_prefixed
 from tests.service.manual_clock import ManualClock
 from tests.service.records.long_records import long_finished_game, long_game_in_play
 from tests.service.records.test_finished_records import stored_game
@@ -52,7 +49,7 @@ class Deployment:
 
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
 def deployment(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, key_prefix: str
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[Deployment]:
     settings = Settings(game_ttl=TTL, idle_game_ttl=IDLE_TTL)
     if request.param == "memory":
@@ -61,26 +58,10 @@ def deployment(
         with TestClient(create_app(settings)) as only:
             yield Deployment(only, only, clock)
         return
-    url: str = request.getfixturevalue("redis_url")
-
-    def prefixed(settings: Settings) -> Any:
-        store = RedisStore.from_url(
-            url,
-            game_ttl=settings.game_ttl,
-            idle_game_ttl=settings.idle_game_ttl,
-            idempotency_ttl=settings.idempotency_ttl,
-            key_prefix=key_prefix,
-        )
-        return backends_beside(store, settings)
-
-    monkeypatch.setattr(factory, "build_backends", prefixed)
-    settings = msgspec.structs.replace(settings, redis_url=url)
-    try:
-        with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
-            yield Deployment(one, two, None)
-    finally:
-        delete_prefixed(url, key_prefix)
-        delete_prefixed(url, f"{key_prefix}_rate_limit")
+    on_redis: Settings = request.getfixturevalue("redis_settings")
+    settings = msgspec.structs.replace(on_redis, game_ttl=TTL, idle_game_ttl=IDLE_TTL)
+    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
+        yield Deployment(one, two, None)
 
 
 def _clocked(*, clock: ManualClock, **options: Any) -> game_store.MemoryStore:
