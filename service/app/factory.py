@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import gc
+import time
 from typing import Final
 
 from litestar import Litestar
@@ -22,7 +23,7 @@ from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]  #
 
 from service.advice.routes import AdviceController
 from service.analysis.routes import AnalysisController
-from service.app.backends import build_backends
+from service.app.backends import Clock, build_backends
 from service.app.document import FinishedJsonRenderPlugin, FinishedSwaggerRenderPlugin
 from service.app.services import Services, services_from_state
 from service.bots import holdings
@@ -105,9 +106,12 @@ def openapi_config() -> OpenAPIConfig:
     )
 
 
-def create_app(settings: Settings | None = None) -> Litestar:
+def create_app(settings: Settings | None = None, *, clock: Clock = time.monotonic) -> Litestar:
+    """The service on ``settings`` (the environment's by default). ``clock`` is what the
+    in-memory stores' expiry counts: a test passes one it moves by hand rather than sleep
+    while a TTL passes (Redis expires keys on its own clock)."""
     settings = settings or Settings.from_env()
-    backends = build_backends(settings)
+    backends = build_backends(settings, clock=clock)
     channels = ChannelsPlugin(
         backend=backends.channels,
         arbitrary_channels_allowed=True,

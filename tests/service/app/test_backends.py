@@ -25,10 +25,14 @@ from service.storage.redis_keys import events_key
 from service.streams.redis_channels import GameEventsBackend
 from service.tables.index import MemoryTableIndex
 from service.tables.redis_index import RedisTableIndex
+from tests.service.manual_clock import ManualClock
 
 
 def test_without_redis_every_backend_is_in_memory() -> None:
-    backends = build_backends(Settings())
+    clock = ManualClock()
+    backends = build_backends(Settings(), clock=clock)
+    assert isinstance(backends.games, MemoryStore)
+    assert backends.games.clock is clock, "the expiry of every memory backend counts on it"
     assert backends.kind == "memory"
     assert isinstance(backends.games, MemoryStore)
     assert isinstance(backends.channels, MemoryChannelsBackend)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator
-from functools import partial
 from typing import Any
 
 import msgspec
@@ -23,7 +22,6 @@ from engine.records.record import replayed_record
 from service.app import create_app
 from service.records.finished import finished_record_key
 from service.settings import Settings
-from service.storage import game_store
 from service.storage.redis_keys import game_key
 from tests.service.manual_clock import ManualClock
 from tests.service.records.long_records import long_finished_game, long_game_in_play
@@ -48,24 +46,17 @@ class Deployment:
 
 
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
-def deployment(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[Deployment]:
+def deployment(request: pytest.FixtureRequest) -> Iterator[Deployment]:
     settings = Settings(game_ttl=TTL, idle_game_ttl=IDLE_TTL)
     if request.param == "memory":
         clock = ManualClock()
-        monkeypatch.setattr("service.app.backends.MemoryStore", partial(_clocked, clock=clock))
-        with TestClient(create_app(settings)) as only:
+        with TestClient(create_app(settings, clock=clock)) as only:
             yield Deployment(only, only, clock)
         return
     on_redis: Settings = request.getfixturevalue("redis_settings")
     settings = msgspec.structs.replace(on_redis, game_ttl=TTL, idle_game_ttl=IDLE_TTL)
     with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
         yield Deployment(one, two, None)
-
-
-def _clocked(*, clock: ManualClock, **options: Any) -> game_store.MemoryStore:
-    return game_store.MemoryStore(clock=clock, **options)
 
 
 @pytest.fixture
