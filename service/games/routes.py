@@ -17,7 +17,7 @@ from service.games.log_wire import GameLog
 from service.games.to_wire import log_entry_to_wire
 from service.games.turns import take_turn
 from service.games.wire import GameView
-from service.http.idempotency import RetryOf
+from service.http.idempotency import RouteRetry
 from service.http.openapi_declarations import SEAT, SEAT_OR_PUBLIC, problems
 from service.http.route_policy import (
     SAME_AUTHORIZATION,
@@ -123,7 +123,7 @@ class GamesController(Controller):
         game_id: FromPath[str],
         data: JSONBody[ActionRequest],
         caller: ActingCaller,
-        retry_of: RetryOf,
+        retry_of: RouteRetry,
     ) -> Response[GameView]:
         # Keys are per seat: named by the token's hash, so the load can fetch a saved response
         # in the same round trip, before the token has been matched to its seat. The decoded

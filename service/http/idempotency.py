@@ -23,10 +23,11 @@ import base64
 import hashlib
 import zlib
 from dataclasses import dataclass
-from typing import Annotated, Any, Final
+from typing import Annotated, Any, Final, TypeAlias
 
 import msgspec
 from litestar import Request, Response
+from litestar.di import NamedDependency
 from litestar.params import HeaderParameter
 
 from service.http.problems import IdempotencyKeyReused
@@ -131,6 +132,10 @@ class RetryOf:
     def __call__(self, body: object = None, token: str | None = None) -> Retry | None:
         """The request's ``Retry`` (``retry_of``), or None without a key."""
         return retry_of(self.scope, self.key, body, token)
+
+
+RouteRetry: TypeAlias = NamedDependency[RetryOf]
+"""A keyed handler's ``retry_of`` parameter."""
 
 
 def retry_of_request(

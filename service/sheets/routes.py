@@ -11,7 +11,7 @@ from litestar.di import Provide
 from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 
 from service.http import idempotency
-from service.http.idempotency import RetryOf
+from service.http.idempotency import RouteRetry
 from service.http.openapi_declarations import SHEET_EDITOR, problems
 from service.http.route_policy import (
     SAME_AUTHORIZATION,
@@ -90,7 +90,7 @@ class ScoreSheetsController(Controller):
         self,
         services: AppSheetServices,
         data: JSONBody[sheet_wire.CreateSheetRequest],
-        retry_of: RetryOf,
+        retry_of: RouteRetry,
     ) -> Response[sheet_wire.SheetCreated]:
         retry = retry_of(data)
         return idempotency.answered(await scoresheets.create_sheet(services.sheets, data, retry))
@@ -148,7 +148,7 @@ class ScoreSheetsController(Controller):
         data: JSONBody[sheet_wire.EnterRoundRequest],
         *,
         sheet_editor: Editor,
-        retry_of: RetryOf,
+        retry_of: RouteRetry,
     ) -> Response[sheet_wire.ScoreSheet]:
         # A sheet has one edit token: its keys are the sheet's (saved beside it). The round is
         # part of what was asked: the same key for another round is refused.

@@ -13,7 +13,7 @@ from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 from service.games.acting_seat import Acting, acting_seat
 from service.games.wire import CreateGameRequest, GameCreated, GameView
 from service.http import idempotency
-from service.http.idempotency import IdempotencyKey, RetryOf
+from service.http.idempotency import IdempotencyKey, RouteRetry
 from service.http.openapi_declarations import PLAYER_OR_PUBLIC, SEAT, problems
 from service.http.route_policy import (
     Limit,
@@ -117,7 +117,7 @@ class GameCreationController(Controller):
         services: AppTableServices,
         data: JSONBody[CreateGameRequest],
         viewer: Viewer,
-        retry_of: RetryOf,
+        retry_of: RouteRetry,
     ) -> Response[GameCreated]:
         owner = None if viewer is None else viewer.owner
         retry = retry_of(data, owner)
@@ -167,7 +167,7 @@ class InvitesController(Controller):
         code: InviteCode,
         data: JSONBody[ClaimRequest],
         viewer: Viewer,
-        retry_of: RetryOf,
+        retry_of: RouteRetry,
     ) -> Response[SeatClaimed]:
         owner = None if viewer is None else viewer.owner
         retry = retry_of(data, owner)
@@ -247,7 +247,7 @@ class SeatsController(Controller):
         services: AppTableServices,
         game_id: FromPath[str],
         caller: ActingCaller,
-        retry_of: RetryOf,
+        retry_of: RouteRetry,
     ) -> Response[GameView]:
         retry = retry_of(None, caller.owner)
         return idempotency.answered(await seating.leave(services, game_id, caller, retry))
@@ -277,7 +277,7 @@ class SeatsController(Controller):
         game_id: FromPath[str],
         acting_seat: Acting,
         caller: ActingCaller,
-        retry_of: RetryOf,
+        retry_of: RouteRetry,
     ) -> Response[SeatClaimed]:
         retry = retry_of(None, caller.owner)
         return idempotency.answered(await seating.rematch(services, acting_seat, retry))
