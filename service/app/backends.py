@@ -20,6 +20,7 @@ from litestar.stores.base import Store as LitestarStore
 from litestar.stores.memory import MemoryStore as LitestarMemoryStore
 
 from service.identity.store import MemoryPlayerStore, PlayerStore
+from service.players.seek_pool import MemorySeekPool, SeekPool
 from service.records.store import MemoryRecordStore, RecordStore
 from service.settings import Settings
 from service.sheets.store import MemorySheetStore, SheetStore
@@ -49,6 +50,10 @@ class Backends:
     """Imported records, reviews and the seed secret."""
     players: PlayerStore
     """The players, their keys and their games' lists."""
+    open_challenges: TableIndex
+    """The open challenges' lobby (its own keys)."""
+    seeks: SeekPool
+    """The seek pools (quick play)."""
 
 
 Clock = Callable[[], float]
@@ -100,4 +105,6 @@ def memory_backends_beside(games: MemoryStore, settings: Settings) -> Backends:
             clock=games.clock,
         ),
         players=MemoryPlayerStore(max_players=settings.max_players, clock=games.clock),
+        open_challenges=MemoryTableIndex(game_ttl=settings.game_ttl, clock=games.clock),
+        seeks=MemorySeekPool(),
     )

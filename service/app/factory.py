@@ -42,6 +42,7 @@ from service.http.read_timeout import ReadTimeoutMiddleware
 from service.http.strict_body import StrictBodyRequest, decode_body_strictly
 from service.identity.deps import caller, viewer
 from service.play.routes import play_routes
+from service.players.challenge_routes import ChallengesController, SeeksController
 from service.players.routes import BotsController, PlayersController
 from service.records.routes import RecordsController
 from service.settings import Settings
@@ -141,6 +142,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
         sheets=backends.sheets,
         records=backends.records,
         players=backends.players,
+        open_challenges=backends.open_challenges,
+        seeks=backends.seeks,
         bot_games=holdings.bot_games(settings.bot_games_per_client),
         clock_games=holdings.clock_games(settings.clock_games_per_client),
     )
@@ -165,6 +168,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
             SeatsController,
             PlayersController,
             BotsController,
+            ChallengesController,
+            SeeksController,
             OperationsController,
             ScoreSheetsController,
             RecordsController,

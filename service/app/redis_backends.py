@@ -9,6 +9,7 @@ from litestar.stores.redis import RedisStore as LitestarRedisStore
 from service.app.backends import Backends
 from service.identity.redis_store import RedisPlayerStore
 from service.identity.store import PLAYER_CHANNEL_PREFIX
+from service.players.redis_seek_pool import RedisSeekPool
 from service.records.redis_store import RedisRecordStore
 from service.settings import Settings
 from service.sheets.redis_store import RedisSheetStore
@@ -72,4 +73,8 @@ def backends_beside(games: RedisStore, settings: Settings) -> Backends:
             idempotency_ttl=settings.idempotency_ttl,
         ),
         players=players,
+        open_challenges=RedisTableIndex(
+            client, key_prefix=f"{prefix}:challenges", game_ttl=settings.game_ttl
+        ),
+        seeks=RedisSeekPool(client, key_prefix=prefix),
     )

@@ -28,6 +28,7 @@ from service.http.client_address import TrustedProxies
 from service.identity.store import MemoryPlayerStore, PlayerStore
 from service.players.deps import PlayerServices
 from service.players.news import players_told
+from service.players.seek_pool import MemorySeekPool, SeekPool
 from service.records.flights import ReviewFlights
 from service.records.store import MemoryRecordStore, RecordStore
 from service.settings import Settings
@@ -39,7 +40,7 @@ from service.streams.deps import StreamServices
 from service.streams.limits import StreamSlots
 from service.streams.shared_slices import SharedSlices
 from service.tables.deps import TableServices
-from service.tables.index import TableIndex
+from service.tables.index import MemoryTableIndex, TableIndex
 from service.workers.pool import WorkerPool
 
 
@@ -83,6 +84,10 @@ class Services(
     """Each client's games of bots only in play here, bounded (``service.bots.holdings``)."""
     clock_games: GameHoldings = field(default_factory=lambda: holdings.clock_games(0))
     """Each client's games with a clock in play here, bounded (``service.bots.holdings``)."""
+    open_challenges: TableIndex = field(default_factory=lambda: MemoryTableIndex(game_ttl=86400))
+    """The open challenges' lobby (``service.players.challenges``), beside the store."""
+    seeks: SeekPool = field(default_factory=MemorySeekPool)
+    """The seek pools (``service.players.seek_pool``), beside the store."""
     shared_slices: SharedSlices = field(default_factory=SharedSlices)
     """The events streams rendered lately, for the other streams of their game and viewer
     (``service.streams.shared_slices``)."""

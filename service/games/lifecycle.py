@@ -122,7 +122,7 @@ class LoadedTable(_Seats):
     """The answer saved under the idempotency key the load recalled, if any."""
 
     def view(self, seat: int | None) -> GameView:
-        return waiting_view(self.game_id, self.seating, seat)
+        return waiting_view(self.game_id, self.seating, seat, self.record.players)
 
 
 def view_of(game_id: str, state: GameState, seat: int | None, record: GameRecord) -> GameView:
@@ -158,13 +158,15 @@ async def create_game(
     given: tuple[int | None, Mapping[int, game.Deal]] | None = None,
     retry: Retry | None = None,
     players: tuple[str | None, ...] = (),
+    game_id: str | None = None,
 ) -> idempotency.SavedAnswer:
     """A game whose every seat is named (``names``), some perhaps bots (``bots``, each seat's
     level or None): dealt at once, every person's token in the answer (201). ``players``: each
     seat's player (``service.identity``), the game listed as theirs.
     ``given``: the first dealer and the deals by round (``service.records.given``).
     (``service.tables.creation.create`` decides; a table with open seats waits instead.)
-    With an Idempotency-Key the game's id is the key's and its answer is saved with it."""
+    With an Idempotency-Key the game's id is the key's and its answer is saved with it; a
+    ``game_id`` given is the game's (``GameExists`` if it was made before)."""
     rules = to_engine.game_rules_from_wire(
         request.rules, request.call_seconds, request.turn_seconds
     )
@@ -186,8 +188,14 @@ async def create_game(
         players=players if any(players) else (),
     )
     encoded = game_records.encode_record(record)
+    fixed_id = game_id
     while True:
-        game_id = game_records.new_game_id() if retry is None else idempotency.derived_id(retry)
+        if fixed_id is not None:
+            game_id = fixed_id
+        elif retry is None:
+            game_id = game_records.new_game_id()
+        else:
+            game_id = idempotency.derived_id(retry)
         answer = created_answer(
             GameCreated(
                 game_id=game_id,
@@ -217,6 +225,8 @@ async def create_game(
         except GameExists:
             if retry is not None:  # this request's first attempt made it
                 return await created_before(services, game_id, retry)
+            if fixed_id is not None:
+                raise
             continue  # 96 random bits: practically never, but never overwrite a game
     metrics.GAMES_CREATED.labels(preset=rules.preset).inc()
     services.bus.publish(Committed(game_id, record, state))

@@ -54,6 +54,26 @@ class Seating(msgspec.Struct, frozen=True, array_like=True):
     """A speed game's time per call (``service.games.calls``); None for a game in turns."""
 
 
+class ChallengeTerms(msgspec.Struct, frozen=True, array_like=True):
+    """What a challenge (``service.players.challenges``) asked, kept with its table and, once
+    dealt, with its game: who challenged whom, until when, and how it ended if not by a deal."""
+
+    challenger: str
+    """The player who made it (seat 0)."""
+    invited: tuple[str, ...] | None
+    """The players challenged by name, each with a seat kept for them; None: an open challenge,
+    whose open seats anyone may take."""
+    expires: float
+    """Unix time after which it can no longer be accepted."""
+    rated: bool
+    ended: str = ""
+    """``declined`` or ``canceled``; empty while it stands (or once its game is dealt)."""
+    reason: str | None = None
+    """Why it was declined."""
+    ended_by: str | None = None
+    """The player who declined or canceled it."""
+
+
 class GameRecord(msgspec.Struct, frozen=True, array_like=True):
     state: bytes
     """``engine.game.dumps`` of the state; empty while the table waits."""
@@ -86,6 +106,8 @@ class GameRecord(msgspec.Struct, frozen=True, array_like=True):
     players: tuple[str | None, ...] = ()
     """Each seat's player (``service.identity``), None for a seat held by its token alone;
     empty when no seat is a player's. A player's key acts for the player's seat."""
+    challenge: ChallengeTerms | None = None
+    """The challenge that made this table (and then game); None for any other."""
 
 
 def seat_of_player(player_id: str, players: tuple[str | None, ...]) -> int | None:

@@ -182,9 +182,12 @@ def call_to_wire(call: views.CallView, deadline: str | None) -> CallOut:
     )
 
 
-def waiting_view(game_id: str, seating: Seating, seat: int | None) -> GameView:
-    """The view of a table before the deal: who sits where, the rules, the first round's wild
-    and dealer; no cards. A seat's view has an empty hand and nothing legal to do."""
+def waiting_view(
+    game_id: str, seating: Seating, seat: int | None, players: tuple[str | None, ...] = ()
+) -> GameView:
+    """The view of a table before the deal: who sits where (``players``: each seat's player,
+    as ``GameRecord.players``), the rules, the first round's wild and dealer; no cards. A
+    seat's view has an empty hand and nothing legal to do."""
     rules = rules_of(seating.rules)
     seats = len(seating.names)
     return GameView(
@@ -210,6 +213,7 @@ def waiting_view(game_id: str, seating: Seating, seat: int | None) -> GameView:
                 score=0,
                 round_scores=[],
                 bot=seating.bots[number] if seating.bots else None,  # type: ignore[arg-type]
+                player_id=players[number] if players else None,
             )
             for number, name in enumerate(seating.names)
         ],

@@ -1,4 +1,5 @@
-"""What players need of the app: what games need (the players' store among it). The player a
+"""What players need of the app: what tables need (the players' store among it), the open
+challenges' list and the seek pools. The player a
 route speaks for is its ``me`` parameter: the id of the player whose key was sent (401 for no
 key, a seat token or an unknown key)."""
 
@@ -8,17 +9,23 @@ from typing import TypeAlias
 
 from litestar.di import NamedDependency
 
-from service.games.deps import GameServices
 from service.http.auth import OptionalToken
 from service.identity.callers import player_of
+from service.players.seek_pool import SeekPool
 from service.streams.limits import StreamSlots
+from service.tables.deps import TableServices
+from service.tables.index import TableIndex
 
 
-class PlayerServices(GameServices):
+class PlayerServices(TableServices):
     # An interface by inheritance, as every feature's (``service.games.deps``).
     __slots__ = ()
     streams: StreamSlots
     """The bounds on open streams (a player's own among them)."""
+    open_challenges: TableIndex
+    """The open challenges (``GET /v1/challenges``): a lobby of their own."""
+    seeks: SeekPool
+    """The seek pools (``service.players.seek_pool``)."""
 
 
 AppPlayerServices: TypeAlias = NamedDependency[PlayerServices]

@@ -29,9 +29,9 @@ from typing import Final
 import msgspec
 
 from service.identity.store import PRESENCE_SECONDS, event_position, player_channel
-from service.players import lifecycle
+from service.players import challenges, lifecycle
 from service.players.deps import PlayerServices
-from service.players.wire import PlayerEvent
+from service.players.event_wire import PlayerEvent
 from service.storage.game_store import StoreUnavailable
 from service.streams.events import keep_alive_until_woken, wake_on_notices
 
@@ -148,13 +148,16 @@ async def _player_events(
 
 
 async def pending(services: PlayerServices, player_id: str) -> list[PlayerEvent]:
-    """A ``your_turn`` for each game that waits for the player now (of the newest 200 in the
-    player's list)."""
+    """A ``challenge`` for each challenge to the player that stands, and a ``your_turn`` for
+    each game that waits for the player now (of the newest games in the player's list)."""
     page = await lifecycle.my_games(services, player_id, "playing", None, lifecycle.GAMES_PAGE_MAX)
     return [
-        PlayerEvent("your_turn", game.game_id, game.seat, game.version, deadline=game.deadline)
-        for game in page.games
-        if game.my_turn
+        *await challenges.pending(services, player_id),
+        *(
+            PlayerEvent("your_turn", game.game_id, game.seat, game.version, deadline=game.deadline)
+            for game in page.games
+            if game.my_turn
+        ),
     ]
 
 

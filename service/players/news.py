@@ -26,8 +26,8 @@ from service.games.bus import Committed, GameNews, Subscriber
 from service.games.lifecycle import view_of
 from service.games.records import GameRecord
 from service.identity.store import PlayerStore, player_channel
+from service.players.event_wire import PlayerEvent
 from service.players.turns import deadline, waits_for
-from service.players.wire import PlayerEvent
 from service.storage.game_store import StoreUnavailable
 
 _encoder: Final = msgspec.json.Encoder()
@@ -71,16 +71,18 @@ def players_told(players: PlayerStore, channels: ChannelsPlugin) -> Subscriber:
             return
         made = events_of(news.game_id, news.record, news.state)
         if made:
-            task = asyncio.create_task(_logged(players, channels, made))
+            task = asyncio.create_task(log_events(players, channels, made))
             logging_tasks.add(task)  # held until done: the loop keeps only weak references
             task.add_done_callback(logging_tasks.discard)
 
     return heard
 
 
-async def _logged(
+async def log_events(
     players: PlayerStore, channels: ChannelsPlugin, made: list[tuple[str, PlayerEvent]]
 ) -> None:
+    """Log each event for its player and wake the player's streams; an event the store cannot
+    take is noted in the log and left."""
     for player_id, event in made:
         try:
             await players.log_event(player_id, _encoder.encode(event))

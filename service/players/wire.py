@@ -136,31 +136,6 @@ class MyGames(Out, frozen=True, omit_defaults=True):
     ] = None
 
 
-class PlayerEvent(Out, frozen=True, omit_defaults=True):
-    """One event of a player's stream (``GET /v1/players/me/events``)."""
-
-    type: Annotated[
-        Literal["game_start", "your_turn", "game_finish"],
-        Meta(
-            description=(
-                "`game_start`: a game of the player's is dealt. `your_turn`: a game waits for "
-                "the player (its turn; in a speed game, a new call). `game_finish`: a game of "
-                "the player's is over."
-            )
-        ),
-    ]
-    game_id: GameId
-    seat: Annotated[Seat, Meta(description="The player's seat in the game.")]
-    version: Annotated[Count, Meta(description="The game's version when this happened.")]
-    deadline: Annotated[
-        str | None,
-        Meta(description="`your_turn` with a clock: when it runs out (ISO 8601, UTC)."),
-    ] = None
-    winners: Annotated[
-        list[Seat] | None, Meta(description="`game_finish`: the seats with the lowest total.")
-    ] = None
-
-
 class PlayerStreamUrl(Out, frozen=True):
     url: Annotated[
         str,

@@ -83,16 +83,20 @@ class Encoded(ServerSentEventMessage):
 
 
 def _framed(data: msgspec.Struct, version: int | None) -> bytes:
-    """The event's bytes on the wire, as Litestar's ``ServerSentEventMessage.encode`` frames
-    them: JSON from msgspec holds no line break (it escapes them in strings), so the data is one
-    ``data:`` line as it is, where Litestar's encoder splits every event's data on a regular
-    expression, a third of a catch-up's time."""
-    head = b"" if version is None else b"id: %d\r\n" % version
-    return head + b"event: %s\r\ndata: %s\r\n\r\n" % (
+    """The event's bytes on the wire: JSON from msgspec holds no line break (it escapes them in
+    strings), so the data is one ``data:`` line as it is, where Litestar's encoder splits every
+    event's data on a regular expression, a third of a catch-up's time. Lines end in LF alone,
+    as the player's stream's: a CR LF split between two reads is two line ends to some readers,
+    which then see an event with no data."""
+    head = b"" if version is None else b"id: %d\n" % version
+    return head + b"event: %s\ndata: %s\n\n" % (
         _EVENT_OF[type(data)].encode(),
         _encoder.encode(data),
     )
 
+
+KEEP_ALIVE: Final = Encoded(data=b": keep-alive\n\n")
+"""A comment, which an SSE reader skips: what an idle stream sends."""
 
 RETRY_MS: Final = 1000
 """The reconnection delay a stream asks of an EventSource (its ``retry`` field), in place of the
@@ -322,7 +326,7 @@ async def keep_alive_until_woken(
             await asyncio.wait_for(woken.wait(), timeout=min(left, HEARTBEAT_SECONDS))
         except TimeoutError:
             if idle_until - time.monotonic() > 0:
-                yield ServerSentEventMessage(data=None, comment="keep-alive")
+                yield KEEP_ALIVE
 
 
 async def wake_on_notices(notices: AsyncIterator[bytes], woken: asyncio.Event) -> None:

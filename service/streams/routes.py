@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
 from typing import Annotated, Any, Final
 
 from litestar import Controller, Request, Response, get
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, HeaderParameter, QueryParameter
-from litestar.response import ServerSentEvent
+from litestar.response import ServerSentEventMessage, Stream
 
 from service.games import lifecycle as game_flow
 from service.games.lifecycle import LoadedGame
@@ -17,7 +18,7 @@ from service.http.problems import InvalidField
 from service.http.route_policy import Limit, policy
 from service.identity.deps import Viewer
 from service.streams.deps import AppStreamServices
-from service.streams.events import RETRY_MS, game_events
+from service.streams.events import KEEP_ALIVE, RETRY_MS, game_events
 
 AnyRequest = Request[Any, Any, Any]
 
@@ -142,7 +143,7 @@ class StreamsController(Controller):
         last_event_id: LastEventId = None,
         idle_timeout: IdleTimeout = 300.0,
         key: StreamKey = None,
-    ) -> ServerSentEvent | Response[None]:
+    ) -> Stream | Response[None]:
         if "token" in request.query_params:  # once ignored silently: say what to do instead
             raise InvalidField(
                 "token: a seat's token never goes in a URL; send it as Authorization, or open "
@@ -159,8 +160,23 @@ class StreamsController(Controller):
         events = game_events(
             services, game_id, seat, resume, idle_timeout=idle_timeout, lifetime=lifetime
         )
-        return ServerSentEvent(
-            services.streams.hold(services.proxies.client_of(request), events),
+        return Stream(
+            services.streams.hold(services.proxies.client_of(request), _frames(events)),
+            media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-            retry_duration=RETRY_MS,
         )
+
+
+_RETRY: Final = b"retry: %d\n" % RETRY_MS
+
+
+async def _frames(messages: AsyncIterator[ServerSentEventMessage]) -> AsyncIterator[bytes]:
+    """The stream's bytes; the reconnection delay asked of the client (``retry``) leads the
+    first event rather than being a block of its own, which some readers take for an event."""
+    head = _RETRY
+    async for message in messages:
+        if message is KEEP_ALIVE:
+            yield message.encode()
+        else:
+            yield head + message.encode()
+            head = b""

@@ -251,7 +251,7 @@ def _table_created(
                 if name is not None and token is not None
             ],
             invite_code=seating.invite_code,
-            view=waiting_view(game_id, seating, None),
+            view=waiting_view(game_id, seating, None, record.players),
             seed_key=seed_key,
         ),
         game_id,

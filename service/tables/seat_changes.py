@@ -66,6 +66,7 @@ async def commit_seats(
             turn_started=game_records.now(),
             call_seconds=seating.call_seconds,
             players=seats.players,
+            challenge=loaded.record.challenge,
         )
     else:
         record = GameRecord(
@@ -74,6 +75,7 @@ async def commit_seats(
             created=loaded.record.created,
             table=msgspec.structs.replace(seating, names=names),
             players=seats.players,
+            challenge=loaded.record.challenge,
         )
     saved = None if answer is None else saved_answer(answer, record)
     change = Change(record, state)
@@ -128,7 +130,7 @@ def _claimed(game_id: str, seat: int, token: str, record: GameRecord) -> SeatCla
     if record.table is None:
         view = game_flow.view_of(game_id, game.loads(record.state), seat, record)
     else:
-        view = waiting_view(game_id, record.table, seat)
+        view = waiting_view(game_id, record.table, seat, record.players)
     return SeatClaimed(game_id=game_id, seat=seat, token=token, view=view)
 
 

@@ -201,7 +201,7 @@ def _public_answer(game_id: str, state: game.GameState, record: GameRecord) -> S
 def _waiting_answer(game_id: str, record: GameRecord) -> SavedAnswer:
     """The public view of a table after a seat left it (it still waits: a seat is open)."""
     assert record.table is not None  # a seat was opened, so it cannot have been dealt
-    return SavedAnswer(b"", encoded(waiting_view(game_id, record.table, None)))
+    return SavedAnswer(b"", encoded(waiting_view(game_id, record.table, None, record.players)))
 
 
 async def _hand_over(

@@ -146,6 +146,7 @@ def test_every_operation_that_costs_work_is_rate_limited(client: TestClient[Lite
     limits = {op: limits_of(handler) for op, handler in handlers.items()}
     assert {op for op, counted in limits.items() if not counted} == UNLIMITED_OPERATIONS
     assert {op for op, counted in limits.items() if Limit.CREATIONS in counted} == {
+        "createChallenge",
         "createGame",
         "createPlayer",
         "createScoreSheet",

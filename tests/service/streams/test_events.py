@@ -129,7 +129,8 @@ def test_a_catch_up_is_framed_byte_for_byte_as_litestar_frames_each_event(
     client: Client,
 ) -> None:
     """The stream frames its events itself (``_framed``): the same bytes as Litestar's
-    ``ServerSentEventMessage.encode`` of each, for views with every kind of entry."""
+    ``ServerSentEventMessage.encode`` of each, for views with every kind of entry, but for its
+    line ends (LF alone, where Litestar's are CR LF)."""
     game = HttpGame.create(client, 2, "classic", seed=4)
     while game.play_turn()["round"] < 3:  # rounds ended: results, scores, new deals
         pass
@@ -147,8 +148,9 @@ def test_a_catch_up_is_framed_byte_for_byte_as_litestar_frames_each_event(
             id=e["id"],
         ).encode()
         for e in events
-    )
-    assert response.content == f"retry: {event_stream.RETRY_MS}\r\n".encode() + expected
+    ).replace(b"\r\n", b"\n")
+    assert b"\r" not in response.content
+    assert response.content == f"retry: {event_stream.RETRY_MS}\n".encode() + expected
 
 
 def test_a_stream_whose_store_is_out_of_reach_ends_rather_than_raise(
@@ -212,7 +214,7 @@ def test_a_stream_ends_at_its_lifetime_however_far_off_its_idle_timeout() -> Non
 def test_a_stream_asks_an_event_source_to_reconnect_within_a_second(client: Client) -> None:
     game = HttpGame.create(client, 2, "classic", seed=2)
     response = client.get(f"/v1/games/{game.game_id}/events", params={"idle_timeout": 0})
-    assert response.text.startswith(f"retry: {event_stream.RETRY_MS}\r\n")
+    assert response.text.startswith(f"retry: {event_stream.RETRY_MS}\n")
     assert event_stream.RETRY_MS <= 1000
 
 

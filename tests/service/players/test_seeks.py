@@ -1,0 +1,138 @@
+"""Quick play over HTTP (one in-memory app; two instances on one Redis): seeks of the same terms
+matched oldest first into a game dealt at once, every seeker's stream told; seeks of other terms
+left waiting; canceling; a matched seek whose game was never dealt (its matcher died) dealt by the
+next reader; and bad requests answered with clear problems."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import msgspec
+
+from service.players.seeks import dealt
+from tests.service.games.test_games_api import assert_problem
+from tests.service.players.test_challenges import events_of
+from tests.service.players.test_players import (
+    Client,
+    Json,
+    bearer,
+    my_games,
+    new_player,
+    two_instances,  # noqa: F401  # the fixture, for the Redis test below
+)
+from tests.waiting import eventually
+
+
+def seek(client: Any, key: str, **body: Any) -> Json:
+    response = client.post("/v1/seeks", json=body, headers=bearer(key))
+    assert response.status_code == 201, response.text
+    made: Json = response.json()
+    return made
+
+
+def test_seekers_of_a_table_are_matched_into_one_game(client: Client) -> None:
+    ann, bob, cat = (new_player(client, name) for name in ("Ann", "Bob", "Cat"))
+    first = seek(client, ann["key"], players=3, rules="online")
+    assert (first["status"], first["game_id"], first["preset"]) == ("waiting", None, "online")
+    other_terms = seek(client, bob["key"], players=2)
+    assert other_terms["status"] == "waiting"
+    second = seek(client, bob["key"], players=3, rules="online")
+    assert second["status"] == "waiting"
+    third = seek(client, cat["key"], players=3, rules="online")
+    assert third["status"] == "matched"
+    game_id = third["game_id"]
+    for key, made in ((ann["key"], first), (bob["key"], second)):
+        again = client.get(f"/v1/seeks/{made['seek_id']}", headers=bearer(key)).json()
+        assert (again["status"], again["game_id"]) == ("matched", game_id)
+    # Seated in the order they came, every seat a player's; each stream hears the start.
+    for seat, player in enumerate((ann, bob, cat)):
+        view = client.get(f"/v1/games/{game_id}", headers=bearer(player["key"])).json()
+        assert (view["status"], view["seat"]) == ("playing", seat)
+        assert [p["player_id"] for p in view["players"]] == [
+            p["player_id"] for p in (ann, bob, cat)
+        ]
+        assert [g["game_id"] for g in my_games(client, player["key"])["games"]] == [game_id]
+        eventually(lambda key=player["key"]: events_of(client, key, "game_start"), "game_start")
+    # Bob's seek of other terms still waits.
+    waiting = client.get(f"/v1/seeks/{other_terms['seek_id']}", headers=bearer(bob["key"]))
+    assert waiting.json()["status"] == "waiting"
+
+
+def test_a_waiting_seek_is_canceled_and_a_matched_one_is_not(client: Client) -> None:
+    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    made = seek(client, ann["key"])
+    path = f"/v1/seeks/{made['seek_id']}"
+    assert client.delete(path, headers=bearer(ann["key"])).status_code == 204
+    assert client.get(path, headers=bearer(ann["key"])).json()["status"] == "canceled"
+    # Bob's seek now waits alone: Ann's canceled one is not matched.
+    assert seek(client, bob["key"])["status"] == "waiting"
+    matched = seek(client, ann["key"])
+    assert matched["status"] == "matched"
+    response = client.delete(f"/v1/seeks/{matched['seek_id']}", headers=bearer(ann["key"]))
+    body = assert_problem(response, 409, "seek-taken")
+    assert matched["game_id"] in body["detail"]
+
+
+def test_bad_seeks_are_clear_problems(client: Client) -> None:
+    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    headers = bearer(ann["key"])
+    assert_problem(client.post("/v1/seeks", json={}), 401, "player-key-required")
+    for body, kind in (
+        ({"players": 1}, "invalid-field"),
+        ({"players": 9}, "bad-rules"),
+        ({"rules": "chess"}, "invalid-field"),
+        ({"extra": 1}, "invalid-field"),
+        ({"rules": {"preset": "classic", "turns": "speed"}, "turn_seconds": 30}, "invalid-field"),
+    ):
+        assert_problem(client.post("/v1/seeks", json=body, headers=headers), 422, kind)
+    made = seek(client, ann["key"], players=4)
+    assert_problem(
+        client.post("/v1/seeks", json={"players": 4}, headers=headers), 409, "seek-taken"
+    )
+    path = f"/v1/seeks/{made['seek_id']}"
+    assert_problem(client.get(path, headers=bearer(bob["key"])), 404, "seek-not-found")
+    assert_problem(client.delete(path, headers=bearer(bob["key"])), 404, "seek-not-found")
+    assert client.get(path, headers=headers).json()["status"] == "waiting"
+
+
+def test_a_match_whose_game_was_never_dealt_is_dealt_by_its_next_reader(client: Client) -> None:
+    """The instance that matched died before dealing: the seek's state names the game and its
+    seeks, and reading the seek deals it, once."""
+    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    services = client.app.state["services"]
+    made = seek(client, ann["key"])
+    game_id = f"lost-{uuid.uuid4().hex[:8]}"
+    # Bob's seek matched in the pool alone, as a matcher does before it deals.
+    with client.portal() as portal:
+        record = portal.call(services.seeks.get, made["seek_id"])[0]
+        bob_seek = msgspec.structs.replace(
+            record, seek_id="b-seek", player_id=bob["player_id"], name="Bob"
+        )
+        state = portal.call(services.seeks.add, bob_seek, game_id)
+    assert state.status == "matched"
+    assert client.get(f"/v1/games/{game_id}", headers=bearer(ann["key"])).status_code == 404
+    again = client.get(f"/v1/seeks/{made['seek_id']}", headers=bearer(ann["key"])).json()
+    assert (again["status"], again["game_id"]) == ("matched", game_id)
+    view = client.get(f"/v1/games/{game_id}", headers=bearer(bob["key"])).json()
+    assert (view["status"], view["seat"]) == ("playing", 1)
+    with client.portal() as portal:
+        portal.call(dealt, services, state)  # a second reader deals nothing more
+    assert my_games(client, ann["key"])["games"][0]["game_id"] == game_id
+
+
+def test_seekers_on_two_instances_are_matched_into_one_game(
+    two_instances: tuple[Client, Client],  # noqa: F811  # the fixture imported above
+) -> None:
+    one, two = two_instances
+    made_players = one.app.state["made_players"]
+    ann, bob = new_player(one, "Ann"), new_player(two, "Bob")
+    made_players += [{"player_id": p["player_id"], "keys": [p["key"]]} for p in (ann, bob)]
+    # Terms of this test's own (a clock no other test seeks), as the pools are shared.
+    clock = 1000 + uuid.uuid4().int % 2000
+    first = seek(one, ann["key"], turn_seconds=clock)
+    second = seek(two, bob["key"], turn_seconds=clock)
+    assert second["status"] == "matched"
+    again = one.get(f"/v1/seeks/{first['seek_id']}", headers=bearer(ann["key"])).json()
+    assert again["game_id"] == second["game_id"]
+    eventually(lambda: events_of(one, ann["key"], "game_start"), "Ann's game_start")
