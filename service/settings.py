@@ -14,6 +14,8 @@ LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 DEFAULT_REDIS_KEY_PREFIX = "ttt"
 """The first part of every key the service keeps in Redis (``REDIS_KEY_PREFIX``)."""
+ANALYSIS_BATCH_BYTES_MOST = 64 * 1024 * 1024
+"""The highest ``ANALYSIS_BATCH_BYTES`` may be set: the batch route's own bound in the framework."""
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"", "0", "false", "no", "off"})
@@ -70,6 +72,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     analysis_inline_wilds: int = 0
     """Larger hands too, if they hold at most this many wilds (jokers and cards of the wild
     rank); the others go to the worker processes."""
+    analysis_batch_entries: int = 10_000
+    """Analyse requests one ``POST /v1/analyse/batch`` may hold; more is refused with 413."""
+    analysis_batch_bytes: int = 4 * 1024 * 1024
+    """Bytes one ``POST /v1/analyse/batch`` body may hold (10,000 fourteen-card hands are about
+    1 MB, with rules objects 2 to 3 MB); larger is refused with 413."""
+    analysed_hands_per_minute: int = 60_000
+    """Hands one client address may have analysed a minute, by ``POST /v1/analyse`` (one
+    each) and ``POST /v1/analyse/batch`` (one an entry); 0 turns the limit off."""
 
     workers: int = 1
     """granian worker processes; more than one needs ``redis_url`` (each would hold its games)."""
@@ -182,6 +192,19 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             ),
             analysis_inline_wilds=_integer(
                 env, "ANALYSIS_INLINE_WILDS", defaults.analysis_inline_wilds, low=0, high=30
+            ),
+            analysis_batch_entries=_integer(
+                env, "ANALYSIS_BATCH_ENTRIES", defaults.analysis_batch_entries, low=1
+            ),
+            analysis_batch_bytes=_integer(
+                env,
+                "ANALYSIS_BATCH_BYTES",
+                defaults.analysis_batch_bytes,
+                low=1024,
+                high=ANALYSIS_BATCH_BYTES_MOST,
+            ),
+            analysed_hands_per_minute=_integer(
+                env, "ANALYSED_HANDS_PER_MINUTE", defaults.analysed_hands_per_minute, low=0
             ),
             workers=workers,
             redis_pool_size=_integer(env, "REDIS_POOL_SIZE", defaults.redis_pool_size, low=4),

@@ -38,6 +38,7 @@ LIMITS_OFF: dict[str, str] = {
     "BOT_GAMES_PER_CLIENT": "0",
     "CLOCK_GAMES_PER_CLIENT": "0",
     "IMPORT_BYTES_PER_DAY": "0",
+    "ANALYSED_HANDS_PER_MINUTE": "0",
 }
 """The environment of an instance with the per-client limits off (they are on by default): for
 tests and load tools whose every request comes from one address."""

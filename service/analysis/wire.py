@@ -1,4 +1,4 @@
-"""The JSON shapes of ``POST /v1/analyse``."""
+"""The JSON shapes of ``POST /v1/analyse`` and of the lines of ``POST /v1/analyse/batch``."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Annotated
 
 from msgspec import Meta
 
-from service.http.wire import Out, Strict
+from service.http.wire import Out, Problem, Strict
 from service.vocabulary.wire import (
     CanonicalCard,
     CanonicalRank,
@@ -42,3 +42,11 @@ class AnalyseResponse(Out, frozen=True):
     discards: list[DiscardOut]
     suggested_discard: CanonicalCard | None
     can_go_out: bool
+
+
+class BatchProblem(Problem, frozen=True, kw_only=True):
+    """A line of `POST /v1/analyse/batch` for an entry that `POST /v1/analyse` would refuse:
+    the problem it would answer (its `status`, `type`, `field`, ...), and the entry's `index`
+    in the batch (from 0)."""
+
+    index: Annotated[int, Meta(ge=0, description="The entry's place in the batch, from 0.")]

@@ -324,7 +324,7 @@ def _operation_finished(operation: dict[str, Any], handler: BaseRouteHandler | N
         optional = _OPTIONAL_TOKEN if {SEAT_TOKEN: []} in security else _OPTIONAL_KEY
         operation["description"] = (operation.get("description", "") + optional).strip()
     if handler is not None and limits_of(handler):
-        operation["responses"].setdefault("429", _RATE_LIMITED)
+        operation["responses"].setdefault("429", copy.deepcopy(_RATE_LIMITED))
     for response in operation.get("responses", {}).values():
         for header in (response.get("headers") or {}).values():
             header.setdefault("schema", {"type": "string"})

@@ -20,6 +20,6 @@ def allowed_methods(path: str, *methods: str) -> HTTPRouteHandler:
     def options(self: object) -> Response[None]:
         return Response(None, status_code=HTTP_204_NO_CONTENT, headers={"Allow": allow})
 
-    return route(
-        path, http_method=["OPTIONS"], include_in_schema=False, sync_to_thread=False
-    )(options)
+    return route(path, http_method=["OPTIONS"], include_in_schema=False, sync_to_thread=False)(
+        options
+    )

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import re
 from itertools import accumulate
-from typing import Final
+from typing import Any, Final
 
-from service.http.problems import BodyBeyondLimits
+from litestar import Request
+
+from service.http.problems import BodyBeyondLimits, BodyTooLarge
 
 MAX_JSON_DEPTH: Final = 32
 """Arrays and objects nested at most this deep: a game record's JSON form, the deepest body the
@@ -40,14 +42,20 @@ def check_json_limits(body: bytes) -> None:
     """Refuse (``BodyBeyondLimits``, a 422) a body nested deeper than ``MAX_JSON_DEPTH`` or with
     a number with more than ``MAX_NUMBER_DIGITS`` digits in a row."""
     structure = without_strings(body)
+    check_depth(structure, MAX_JSON_DEPTH)
+    check_number_digits(structure)
+
+
+def check_depth(structure: bytes, most: int) -> None:
+    """Refuse (``BodyBeyondLimits``, a 422) a body (its strings already taken out) nested deeper
+    than ``most``: ``MAX_JSON_DEPTH``, or one more for an array of bodies, each held to it."""
     depth = deepest(structure)
-    if depth > MAX_JSON_DEPTH:
+    if depth > most:
         raise BodyBeyondLimits(
             f"the body nests arrays and objects {depth} deep; this service takes at most "
-            f"{MAX_JSON_DEPTH} (MAX_JSON_DEPTH)",
+            f"{most} (MAX_JSON_DEPTH{'' if most == MAX_JSON_DEPTH else ', within each entry'})",
             field="$",
         )
-    check_number_digits(structure)
 
 
 def check_number_digits(body: bytes) -> None:
@@ -78,3 +86,27 @@ def deepest(structure: bytes) -> int:
     """The deepest nesting of brackets in ``structure`` (strings already taken out)."""
     steps = memoryview(structure.translate(_STEPS, _NOT_BRACKETS)).cast("b")
     return max(accumulate(steps), default=0)
+
+
+async def body_within(request: Request[Any, Any, Any], most: int, setting: str) -> bytes:
+    """The request's body, refused (``BodyTooLarge``, a 413 naming ``setting``) as soon as its
+    ``Content-Length``, or the bytes received so far, pass ``most``: for a route whose bound is
+    a setting of its own (its ``request_max_body_size`` the most that setting may be) rather
+    than ``MAX_BODY_BYTES``."""
+
+    def too_large() -> BodyTooLarge:
+        return BodyTooLarge(
+            f"the body is larger than this service's limit of {most} bytes ({setting})"
+        )
+
+    announced = request.headers.get("content-length")
+    if announced is not None and announced.isdigit() and int(announced) > most:
+        raise too_large()
+    chunks: list[bytes] = []
+    received = 0
+    async for chunk in request.stream():
+        received += len(chunk)
+        if received > most:
+            raise too_large()
+        chunks.append(chunk)
+    return b"".join(chunks)

@@ -66,6 +66,14 @@ class BodyBeyondLimits(ServiceProblem):
     )
 
 
+class BatchTooLong(ServiceProblem):  # POST /v1/analyse/batch
+    status, kind, title = (
+        413,
+        "batch-too-long",
+        "The batch holds more entries than this service takes",
+    )
+
+
 class InvalidField(ServiceProblem):
     status, kind, title = 422, "invalid-field", "A request field is invalid"
 
@@ -110,6 +118,14 @@ class HoldingsQuotaReached(ServiceProblem):
 
 class ImportQuotaReached(ServiceProblem):
     status, kind, title = 429, "import-quota", "This client sent its most bytes of records today"
+
+    def __init__(self, detail: str, *, retry_after: int) -> None:
+        super().__init__(detail)
+        self.retry_after = retry_after
+
+
+class AnalysedHandsQuotaReached(ServiceProblem):  # service.http.rate_limits
+    status, kind, title = 429, "analysed-hands-quota", "This client had its most hands analysed"
 
     def __init__(self, detail: str, *, retry_after: int) -> None:
         super().__init__(detail)
@@ -359,6 +375,16 @@ STORE_FULL_RETRY_AFTER: Final = 60
 def _from_unexpected(exc: Exception) -> ProblemDetailsException:
     log.exception("unexpected error", exc_info=exc)
     return _problem(500, "internal-error", "Internal server error", "an unexpected error occurred")
+
+
+def problem_of(exc: Exception) -> ProblemDetailsException:
+    """The problem ``exc`` is answered with, by the first of its classes ``EXCEPTION_MAP`` names
+    (as the framework looks it up), for an answer that carries it in its body (a batch's line)."""
+    for cls in type(exc).__mro__:
+        convert = EXCEPTION_MAP.get(cls)
+        if convert is not None:
+            return convert(exc)
+    return _from_unexpected(exc)  # pragma: no cover - Exception is in the map
 
 
 EXCEPTION_MAP: Final[Mapping[type[Exception], Callable[[Any], ProblemDetailsException]]] = {

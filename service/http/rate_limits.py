@@ -14,22 +14,39 @@ handed to anyone who creates a game, so it proves nothing about the caller): cre
 leaving and rematching, the views, logs and streams, the lobby, hints and advice, score sheets.
 Only a seat's own actions are not: they are bounded by the game (one seat acts at a time), and
 a limit there would stall a game, not an attacker; so are the operations' probes.
+
+**Limits counted by size.** ``ANALYSED_HANDS_PER_MINUTE`` counts hands analysed, not requests:
+``POST /v1/analyse`` counts one, ``POST /v1/analyse/batch`` as many as its entries (each also
+counts as one request against ``RATE_LIMIT_PER_MINUTE``, as every request does). A request's
+size is known only once its route has read the body, so the middleware of such a limit
+(``Limit.ANALYSED_HANDS``) counts nothing on the way in: it leaves the route the client's
+quota in the request's state, and the route takes its size from it (``take``) before it does
+any of the work. A batch that would pass what the client has left this minute is refused as a
+whole, 429 ``analysed-hands-quota`` with ``Retry-After`` (the window's end) and a detail saying
+how many are left; nothing of it is analysed or counted. The window is the same fixed minute
+as Litestar's, from the client's first count; the count is one number in the same store
+(memory, or Redis beside the games), read and written under the client's lock.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Final
 
+import msgspec
 from litestar import Request
+from litestar.enums import ScopeType
 from litestar.exceptions import TooManyRequestsException
 from litestar.middleware.base import DefineMiddleware
 from litestar.middleware.rate_limit import RateLimitConfig, RateLimitMiddleware
+from litestar.stores.base import Store
 from litestar.types import ASGIApp, Receive, Scope, Send
 
 from service.http.client_address import TrustedProxies
+from service.http.problems import AnalysedHandsQuotaReached
 from service.http.route_policy import Limit, limits_of
 from service.settings import Settings
 from service.storage.game_store import StoreUnavailable
@@ -138,12 +155,117 @@ def _counted_against(limit: Limit) -> Callable[[Request[Any, Any, Any]], Awaitab
     return counts
 
 
+WINDOW_SECONDS: Final = 60
+"""The window of a limit counted by size (``ANALYSED_HANDS_PER_MINUTE``)."""
+_QUOTA_STATE: Final = "sized_quota"
+"""Where a request's state holds the client's quota of a limit counted by size."""
+
+
+class _Tally(msgspec.Struct, frozen=True):
+    """A client's count in its window, as the store keeps it."""
+
+    used: int
+    reset: int
+    """When the window ends (seconds since the epoch)."""
+
+
+_tally_decoder: Final = msgspec.json.Decoder(_Tally)
+
+
+class _SizedQuota:
+    """One client's hands analysed this minute: what ``take`` counts against."""
+
+    def __init__(self, middleware: _SizedQuotaMiddleware, key: str, store: Store) -> None:
+        self.middleware = middleware
+        self.key = key
+        self.store = store
+
+    async def take(self, amount: int) -> None:
+        most = self.middleware.most
+        async with self.middleware.clients.held(self.key):
+            now = int(time.time())
+            stored = await self.store.get(self.key)
+            tally = _tally_decoder.decode(stored) if stored else None
+            if tally is None or tally.reset <= now:
+                tally = _Tally(used=0, reset=now + WINDOW_SECONDS)
+            wait = max(1, tally.reset - now)
+            if tally.used + amount > most:
+                raise AnalysedHandsQuotaReached(
+                    _refusal(amount, most - tally.used, most, wait),
+                    retry_after=wait,
+                )
+            tally = _Tally(used=tally.used + amount, reset=tally.reset)
+            await self.store.set(self.key, msgspec.json.encode(tally), expires_in=wait)
+
+
+def _refusal(amount: int, left: int, most: int, wait: int) -> str:
+    if amount > most:
+        return (
+            f"{amount} hands are more than this address may have analysed in a minute ({most}, "
+            f"ANALYSED_HANDS_PER_MINUTE): send at most {most} at a time"
+        )
+    return (
+        f"{amount} hands would take this address past {most} analysed a minute "
+        f"(ANALYSED_HANDS_PER_MINUTE): {max(0, left)} are left, all {most} again in {wait} s"
+    )
+
+
+class _SizedQuotaMiddleware:
+    """``Limit.ANALYSED_HANDS``: on a route that declares it, the client's quota in the
+    request's state for the route to ``take`` from (see the module's docstring)."""
+
+    def __init__(
+        self, app: ASGIApp, most: int, client_of: Callable[[Request[Any, Any, Any]], str]
+    ) -> None:
+        self.app = app
+        self.most = most
+        self.client_of = client_of
+        self.clients = _ClientLocks()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == ScopeType.HTTP and Limit.ANALYSED_HANDS in limits_of(
+            scope["route_handler"]
+        ):
+            app = scope["litestar_app"]
+            request: Request[Any, Any, Any] = app.request_class(scope)
+            key = f"{type(self).__name__}::{self.client_of(request)}"
+            request.state[_QUOTA_STATE] = _SizedQuota(self, key, app.stores.get(STORE_NAME))
+        await self.app(scope, receive, send)
+
+
+async def take(request: Request[Any, Any, Any], limit: Limit, amount: int) -> None:
+    """Count ``amount`` against ``limit`` (counted by size) for the request's client, or refuse
+    the whole request (429) if it would pass what the client has left; nothing when the limit
+    is off. The route must declare ``limit`` (``route_policy``)."""
+    if limit not in limits_of(request.route_handler):
+        raise LookupError(f"the route does not declare {limit} in its policy")
+    quota: _SizedQuota | None = request.state.get(_QUOTA_STATE)
+    if quota is None:  # the limit is off
+        return
+    try:
+        await quota.take(amount)
+    except UNAVAILABLE_ERRORS as error:
+        outage_log.note(error)
+        raise StoreUnavailable(UNAVAILABLE_MESSAGE) from error
+
+
 def rate_limit_middleware(settings: Settings) -> list[DefineMiddleware]:
     """The limits' middleware, outermost first: the rate per minute (its ``RateLimit-*``
     headers are the ones every answer carries), then the daily quotas of creations and of
-    invite codes tried. A setting
+    invite codes tried, then the hands analysed a minute (counted by size). A setting
     at 0 turns its limit off."""
     client_of = TrustedProxies(settings.trusted_proxies).client_of
+    sized = (
+        [
+            DefineMiddleware(
+                _SizedQuotaMiddleware,
+                most=settings.analysed_hands_per_minute,
+                client_of=client_of,
+            )
+        ]
+        if settings.analysed_hands_per_minute > 0
+        else []
+    )
     limits = (
         ("minute", settings.rate_limit_per_minute, Limit.PER_MINUTE, _RateLimitMiddleware),
         ("day", settings.creations_per_day, Limit.CREATIONS, _CreationQuotaMiddleware),
@@ -159,4 +281,4 @@ def rate_limit_middleware(settings: Settings) -> list[DefineMiddleware]:
         ).middleware
         for unit, count, limit, middleware in limits
         if count > 0
-    ]
+    ] + sized

@@ -33,6 +33,10 @@ class Limit(enum.Enum):
     """``CREATIONS_PER_DAY``: what the service keeps (a game, a table, a sheet)."""
     CLAIMS = "claims"
     """``CLAIMS_PER_DAY``: invite codes tried, so that guessing a stranger's takes years."""
+    ANALYSED_HANDS = "analysed_hands"
+    """``ANALYSED_HANDS_PER_MINUTE``: hands analysed, counted by the route itself once it knows
+    how many a request holds (``service.http.rate_limits.take``): one for ``POST /v1/analyse``,
+    a batch's entries for ``POST /v1/analyse/batch``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,8 +64,15 @@ async def decode_body_strictly(request: Request[Any, Any, Any]) -> None:
         raise BodyTooLarge(
             f"the body is larger than this service's limit of {limit} bytes (MAX_BODY_BYTES)"
         ) from None
+    request.state[STRICT_BODY_KEY] = decoded_strictly(body, parameter.annotation)
+
+
+def decoded_strictly(body: bytes, body_type: Any) -> Any:
+    """``body`` as a value of ``body_type``, exactly as a route that declares it as its ``data``
+    reads it: its depth and numbers checked, then decoded strictly; or the problem with it.
+    (``POST /v1/analyse/batch`` reads each of its entries so.)"""
     check_json_limits(body)
-    request.state[STRICT_BODY_KEY] = strict_decoder(parameter.annotation)(body)
+    return strict_decoder(body_type)(body)
 
 
 class StrictBodyRequest(Request[Any, Any, Any]):

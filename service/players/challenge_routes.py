@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from typing import Annotated, Final
 
-from litestar import Controller, delete, get, post
+from litestar import Controller, Response, delete, get, post
 from litestar.di import Provide
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, JSONBody, QueryParameter
 
+from service.http import idempotency
 from service.http.allowed_methods import allowed_methods
+from service.http.idempotency import RouteRetry
 from service.http.openapi_declarations import PLAYER, problems
 from service.http.problems import UnknownPlayerKey
 from service.http.route_policy import Limit, RouteLink, from_answer, policy
 from service.identity.store import PlayerRecord
-from service.players import challenges, seeks
+from service.players import challenge_answers, challenges, seeks
 from service.players.challenge_wire import (
     Challenge,
     ChallengeAccepted,
@@ -73,6 +75,11 @@ def _seek_problems(*statuses: int) -> dict[int, ResponseSpec]:
     return problems(*statuses, descriptions=_SEEK_PROBLEMS)
 
 
+def _owner(player_id: str) -> str:
+    """Whose Idempotency-Keys a player's are (as ``Caller.owner``): the same across keys."""
+    return f"player:{player_id}"
+
+
 async def _player(services: AppPlayerServices, me: str) -> PlayerRecord:
     player = await services.players.get(me)
     if player is None:  # its key resolved, so only a store that lost the profile gets here
@@ -112,9 +119,15 @@ class ChallengesController(Controller):
         responses=_challenge_problems(400, 401, 404, 413, 422, 429, 503),
     )
     async def create(
-        self, services: AppPlayerServices, me: Me, data: JSONBody[ChallengeRequest]
-    ) -> Challenge:
-        return await challenges.create(services, await _player(services, me), data)
+        self,
+        services: AppPlayerServices,
+        me: Me,
+        data: JSONBody[ChallengeRequest],
+        retry_of: RouteRetry,
+    ) -> Response[Challenge]:
+        retry = retry_of(data, _owner(me))
+        player = await _player(services, me)
+        return idempotency.answered(await challenges.create(services, player, data, retry))
 
     @get(
         operation_id="listChallenges",
@@ -161,9 +174,16 @@ class ChallengesController(Controller):
         responses=_challenge_problems(401, 403, 404, 409, 503),
     )
     async def accept(
-        self, services: AppPlayerServices, me: Me, challenge_id: FromPath[str]
-    ) -> ChallengeAccepted:
-        return await challenges.accept(services, challenge_id, await _player(services, me))
+        self,
+        services: AppPlayerServices,
+        me: Me,
+        challenge_id: FromPath[str],
+        retry_of: RouteRetry,
+    ) -> Response[ChallengeAccepted]:
+        retry = retry_of(None, _owner(me))
+        player = await _player(services, me)
+        answer = await challenge_answers.accept(services, challenge_id, player, retry)
+        return idempotency.answered(answer)
 
     @post(
         "/{challenge_id:str}/decline",
@@ -184,8 +204,11 @@ class ChallengesController(Controller):
         me: Me,
         challenge_id: FromPath[str],
         data: JSONBody[DeclineRequest],
-    ) -> Challenge:
-        return await challenges.decline(services, challenge_id, me, data.reason)
+        retry_of: RouteRetry,
+    ) -> Response[Challenge]:
+        retry = retry_of(data, _owner(me))
+        answer = await challenge_answers.decline(services, challenge_id, me, data.reason, retry)
+        return idempotency.answered(answer)
 
     @post(
         "/{challenge_id:str}/cancel",
@@ -198,9 +221,15 @@ class ChallengesController(Controller):
         responses=_challenge_problems(401, 403, 404, 409, 503),
     )
     async def cancel(
-        self, services: AppPlayerServices, me: Me, challenge_id: FromPath[str]
-    ) -> Challenge:
-        return await challenges.cancel(services, challenge_id, me)
+        self,
+        services: AppPlayerServices,
+        me: Me,
+        challenge_id: FromPath[str],
+        retry_of: RouteRetry,
+    ) -> Response[Challenge]:
+        retry = retry_of(None, _owner(me))
+        answer = await challenge_answers.cancel(services, challenge_id, me, retry)
+        return idempotency.answered(answer)
 
 
 class SeeksController(Controller):
@@ -223,15 +252,21 @@ class SeeksController(Controller):
             "across every instance, each in exactly one game: once a table's seekers are there, "
             "the game is dealt and each seeker's stream gets `game_start` (this answer too says "
             "`matched` when this seek completed the table). A seek waits 10 minutes; a player "
-            f"has at most one waiting per terms and {SEEKS_PER_PLAYER} in all."
+            f"has at most one waiting per terms and {SEEKS_PER_PLAYER} in all. With an "
+            "`Idempotency-Key`, a retry answers the seek it made, as it stands now."
         ),
         status_code=201,
         responses=_seek_problems(400, 401, 409, 413, 422, 429, 503),
     )
     async def create(
-        self, services: AppPlayerServices, me: Me, data: JSONBody[SeekRequest]
+        self,
+        services: AppPlayerServices,
+        me: Me,
+        data: JSONBody[SeekRequest],
+        retry_of: RouteRetry,
     ) -> Seek:
-        return await seeks.seek(services, await _player(services, me), data)
+        retry = retry_of(data, _owner(me))
+        return await seeks.seek(services, await _player(services, me), data, retry)
 
     @get(
         "/{seek_id:str}",

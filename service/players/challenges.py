@@ -20,43 +20,47 @@ their own (``GET /v1/challenges``).
 from __future__ import annotations
 
 import asyncio
-from typing import Final, Literal
+from typing import Final
 
 import msgspec
 
+import engine
 from engine import game
 from service.games import lifecycle as game_flow
 from service.games import records as game_records
-from service.games.commits import Change, commit
-from service.games.lifecycle import LoadedGame, LoadedTable
+from service.games.lifecycle import LoadedTable
 from service.games.records import ChallengeTerms, GameRecord, Seating
-from service.http import cursors
-from service.http.problems import GameNotFound, InvalidField, PlayerNotFound, PlayerSeated
+from service.http import cursors, idempotency
+from service.http.idempotency import Retry, SavedAnswer, encoded
+from service.http.problems import GameNotFound, InvalidField, PlayerNotFound
 from service.identity.callers import list_game
 from service.identity.store import PlayerRecord
-from service.players.challenge_views import challenge_out, load, status_of
+from service.players.challenge_views import (
+    challenge_event,
+    challenge_out,
+    held_seats,
+    load,
+    status_of,
+)
 from service.players.challenge_wire import (
     Challenge,
-    ChallengeAccepted,
     ChallengeRequest,
     Challenges,
-    DeclineReason,
 )
 from service.players.deps import PlayerServices
 from service.players.event_wire import PlayerEvent
 from service.players.news import log_events
-from service.players.problems import ChallengeClosed, ChallengeQuotaReached, NotYourChallenge
+from service.players.problems import ChallengeQuotaReached
 from service.players.turns import utc
+from service.storage.game_store import GameExists
 from service.tables import waiting_tables as waiting
-from service.tables.seat_changes import SeatHolders, commit_seats, replaced, seat_race_lost
-from service.tables.seating import SEAT_ATTEMPTS
+from service.tables.seat_changes import SeatHolders, commit_seats
 from service.vocabulary import to_engine
 
 OPEN_CHALLENGES_MAX: Final = 20
 """The most challenges a player may have standing at once."""
 SCANNED: Final = 100
 """The newest games of a player's list read for its standing challenges."""
-_encoder: Final = msgspec.json.Encoder()
 _decoder: Final = msgspec.json.Decoder(Challenge)
 
 
@@ -64,17 +68,22 @@ _decoder: Final = msgspec.json.Decoder(Challenge)
 
 
 async def create(
-    services: PlayerServices, challenger: PlayerRecord, request: ChallengeRequest
-) -> Challenge:
-    """``POST /v1/challenges`` (201): the table, each player challenged told."""
+    services: PlayerServices,
+    challenger: PlayerRecord,
+    request: ChallengeRequest,
+    retry: Retry | None = None,
+) -> SavedAnswer:
+    """``POST /v1/challenges`` (201): the table, each player challenged told. With an
+    Idempotency-Key its id is the key's and its answer is saved with it, so a retry, on any
+    instance, is answered the same and makes nothing again."""
+    if retry is not None:
+        saved = await services.store.recall(idempotency.derived_id(retry), retry.stored_key)
+        if saved is not None:
+            return retry.replayed(saved)
     rules = to_engine.game_rules_from_wire(
         request.rules, request.call_seconds, request.turn_seconds
     )
     invited = await _invited(services, challenger, request)
-    open_count = 0 if request.to is not None else request.seats or 1
-    levels = list(request.bots)
-    first_bot = 1 + len(invited) + open_count
-    rules.check_players(first_bot + len(levels))
     standing = await _standing(services, challenger.player_id)
     if sum(terms.challenger == challenger.player_id for _, terms in standing) >= (
         OPEN_CHALLENGES_MAX
@@ -82,6 +91,49 @@ async def create(
         raise ChallengeQuotaReached(
             f"the player has {OPEN_CHALLENGES_MAX} challenges standing: cancel one first"
         )
+    record = _challenge_table(challenger, invited, request, rules)
+    assert record.table is not None
+    challenge_id = game_records.new_game_id() if retry is None else idempotency.derived_id(retry)
+    view = await challenge_out(services, LoadedTable(challenge_id, 0, record, record.table))
+    answer = SavedAnswer(b"", encoded(view), 201, f"/v1/challenges/{challenge_id}")
+    await list_game(services.players, record.players, challenge_id, record.created)
+    try:
+        await services.store.create(
+            challenge_id,
+            game_records.encode_record(record),
+            idempotency=None if retry is None else retry.saved(answer.body, 201, answer.location),
+        )
+    except GameExists:
+        if retry is None:  # pragma: no cover - 96 random bits
+            raise
+        return await game_flow.created_before(services, challenge_id, retry)
+    if view.status == "accepted":  # only bots: dealt now
+        loaded = await load(services, challenge_id)
+        assert isinstance(loaded, LoadedTable)
+        held = SeatHolders(loaded.seating.names, record.token_hashes, record.players)
+        await commit_seats(services, loaded, held)
+    elif request.to is None:
+        await services.open_challenges.list_table(challenge_id, encoded(view))
+    told = [
+        (p.player_id, challenge_event("challenge", challenge_id, seat, challenge=view))
+        for seat, p in enumerate(invited, start=1)
+    ]
+    await log_events(services.players, services.channels, told)
+    return answer
+
+
+def _challenge_table(
+    challenger: PlayerRecord,
+    invited: list[PlayerRecord],
+    request: ChallengeRequest,
+    rules: engine.Rules,
+) -> GameRecord:
+    """The challenge's table: the challenger's seat held, a seat kept for each player
+    challenged (or the open seats), then the bots; the terms beside."""
+    open_count = 0 if request.to is not None else request.seats or 1
+    levels = list(request.bots)
+    first_bot = 1 + len(invited) + open_count
+    rules.check_players(first_bot + len(levels))
     names = (
         challenger.name,
         *(p.name for p in invited),
@@ -89,11 +141,6 @@ async def create(
         *(waiting.bot_name(level, first_bot + i) for i, level in enumerate(levels)),
     )
     seats = len(names)
-    players = (
-        challenger.player_id,
-        *(p.player_id for p in invited),
-        *(None,) * (seats - 1 - len(invited)),
-    )
     now = game_records.now()
     seating = Seating(
         names=names,
@@ -106,13 +153,17 @@ async def create(
         turn_seconds=request.turn_seconds,
         call_seconds=game_flow.call_seconds_of(rules, request.call_seconds),
     )
-    record = GameRecord(
+    return GameRecord(
         state=b"",
         # The challenger's seat is held (its key acts for it); the others wait for their players.
         token_hashes=(game_records.token_hash(game_records.new_token()),) + (b"",) * (seats - 1),
         created=now,
         table=seating,
-        players=players,
+        players=(
+            challenger.player_id,
+            *(p.player_id for p in invited),
+            *(None,) * (seats - 1 - len(invited)),
+        ),
         challenge=ChallengeTerms(
             challenger=challenger.player_id,
             invited=None if request.to is None else tuple(p.player_id for p in invited),
@@ -120,24 +171,6 @@ async def create(
             rated=request.rated,
         ),
     )
-    challenge_id = game_records.new_game_id()
-    await list_game(services.players, players, challenge_id, now)
-    await services.store.create(challenge_id, game_records.encode_record(record))
-    loaded = await load(services, challenge_id)
-    if not (invited or open_count):  # only bots: dealt now
-        assert isinstance(loaded, LoadedTable)
-        held = SeatHolders(names, loaded.record.token_hashes, players)
-        await commit_seats(services, loaded, held)
-        loaded = await load(services, challenge_id)
-    view = await challenge_out(services, loaded)
-    if request.to is None and view.status == "open":
-        await services.open_challenges.list_table(challenge_id, _encoder.encode(view))
-    told = [
-        (p.player_id, _event("challenge", challenge_id, seat, challenge=view))
-        for seat, p in enumerate(invited, start=1)
-    ]
-    await log_events(services.players, services.channels, told)
-    return view
 
 
 async def _invited(
@@ -192,9 +225,13 @@ async def pending(services: PlayerServices, player_id: str) -> list[PlayerEvent]
     events = []
     for loaded, terms in await _standing(services, player_id):
         seat = game_records.seat_of_player(player_id, loaded.record.players)
-        if terms.challenger != player_id and seat is not None and not _held(loaded, seat):
+        if (
+            terms.challenger != player_id
+            and seat is not None
+            and not held_seats(loaded.record)[seat]
+        ):
             view = await challenge_out(services, loaded)
-            events.append(_event("challenge", loaded.game_id, seat, challenge=view))
+            events.append(challenge_event("challenge", loaded.game_id, seat, challenge=view))
     return events
 
 
@@ -210,7 +247,7 @@ async def _standing(
         for table in loaded
         if table is not None
         and table.record.challenge is not None
-        and status_of(table, table.record.challenge, now) == "open"
+        and status_of(table.record, table.record.challenge, now) == "open"
     ]
 
 
@@ -220,140 +257,3 @@ async def _table(services: PlayerServices, game_id: str) -> LoadedTable | None:
     except GameNotFound:
         return None
     return loaded if isinstance(loaded, LoadedTable) else None
-
-
-# -- answering ------------------------------------------------------------------------------------
-
-
-async def accept(
-    services: PlayerServices, challenge_id: str, player: PlayerRecord
-) -> ChallengeAccepted:
-    """``POST …/accept``: the player's seat (the one kept for them, or the first open one);
-    the last seat taken deals the game."""
-    player_id = player.player_id
-    for _ in range(SEAT_ATTEMPTS):
-        loaded, terms = _standing_terms(await load(services, challenge_id))
-        record, names = loaded.record, loaded.seating.names
-        if player_id in record.players:
-            seat = record.players.index(player_id)
-            if terms.invited is None or _held(loaded, seat):
-                raise PlayerSeated(f"the player holds seat {seat} of {challenge_id!r} already")
-        elif terms.invited is not None:
-            raise NotYourChallenge(f"challenge {challenge_id!r} is to other players")
-        else:
-            free = waiting.open_seats(loaded.seating)
-            if not free:  # pragma: no cover - the last seat taken deals: it no longer stands
-                raise ChallengeClosed(f"challenge {challenge_id!r} has no open seat left")
-            seat = free[0]
-            names = replaced(names, seat, player.name)
-        holders = SeatHolders(
-            names,
-            replaced(record.token_hashes, seat, game_records.token_hash(game_records.new_token())),
-            replaced(record.players, seat, player_id),
-        )
-        await list_game(services.players, (player_id,), challenge_id, record.created)
-        if await commit_seats(services, loaded, holders) is not None:
-            break
-    else:
-        raise seat_race_lost(challenge_id)
-    view = await challenge_out(services, await load(services, challenge_id))
-    if terms.invited is None:
-        if view.status == "open":
-            await services.open_challenges.list_table(challenge_id, _encoder.encode(view))
-        else:
-            await services.open_challenges.unlist_table(challenge_id)
-    return ChallengeAccepted(challenge=view, game_id=challenge_id, seat=seat)
-
-
-async def decline(
-    services: PlayerServices, challenge_id: str, player_id: str, reason: DeclineReason
-) -> Challenge:
-    """``POST …/decline``: by a player challenged who has not accepted; the game will not be."""
-    for _ in range(SEAT_ATTEMPTS):
-        loaded, terms = _standing_terms(await load(services, challenge_id))
-        if terms.invited is None or player_id not in terms.invited:
-            raise NotYourChallenge(
-                f"only a player challenged by name declines challenge {challenge_id!r}"
-            )
-        seat = loaded.record.players.index(player_id)
-        if _held(loaded, seat):
-            raise PlayerSeated(f"the player accepted challenge {challenge_id!r} already")
-        ended = msgspec.structs.replace(terms, ended="declined", reason=reason, ended_by=player_id)
-        if await _ended(services, loaded, ended):
-            break
-    else:
-        raise seat_race_lost(challenge_id)
-    return await _told_of_end(services, challenge_id, player_id)
-
-
-async def cancel(services: PlayerServices, challenge_id: str, player_id: str) -> Challenge:
-    """``POST …/cancel``: by its challenger, while it stands."""
-    for _ in range(SEAT_ATTEMPTS):
-        loaded, terms = _standing_terms(await load(services, challenge_id))
-        if terms.challenger != player_id:
-            raise NotYourChallenge(f"only its challenger cancels challenge {challenge_id!r}")
-        ended = msgspec.structs.replace(terms, ended="canceled", ended_by=player_id)
-        if await _ended(services, loaded, ended):
-            break
-    else:
-        raise seat_race_lost(challenge_id)
-    return await _told_of_end(services, challenge_id, player_id)
-
-
-async def _ended(
-    services: PlayerServices, loaded: LoadedGame | LoadedTable, terms: ChallengeTerms
-) -> bool:
-    record = msgspec.structs.replace(loaded.record, challenge=terms)
-    return await commit(services, loaded.game_id, loaded.stored_version, Change(record, None))
-
-
-async def _told_of_end(services: PlayerServices, challenge_id: str, by: str) -> Challenge:
-    """After a decline or a cancel: the challenge off the lists, its players told."""
-    loaded = await load(services, challenge_id)
-    view = await challenge_out(services, loaded)
-    terms = loaded.record.challenge
-    assert terms is not None
-    players = [(seat, p) for seat, p in enumerate(loaded.record.players) if p is not None]
-    if terms.invited is None:
-        await services.open_challenges.unlist_table(challenge_id)
-    for _, player_id in players:
-        await services.players.drop_games(player_id, [challenge_id])
-    made = []
-    for seat, player_id in players:
-        if player_id == by:
-            continue
-        if player_id == terms.challenger and terms.ended == "declined":
-            event = _event("challenge_declined", challenge_id, seat, reason=view.reason)
-        else:
-            event = _event("challenge_canceled", challenge_id, seat)
-        made.append((player_id, event))
-    await log_events(services.players, services.channels, made)
-    return view
-
-
-def _standing_terms(loaded: LoadedGame | LoadedTable) -> tuple[LoadedTable, ChallengeTerms]:
-    """The table and terms of a challenge that stands; 409 naming how it ended otherwise."""
-    terms = loaded.record.challenge
-    assert terms is not None  # ``_load`` checked
-    status = status_of(loaded, terms, game_records.now())
-    if status != "open" or not isinstance(loaded, LoadedTable):
-        raise ChallengeClosed(f"challenge {loaded.game_id!r} is {status}")
-    return loaded, terms
-
-
-def _held(loaded: LoadedTable, seat: int) -> bool:
-    return bool(loaded.record.token_hashes[seat])
-
-
-def _event(
-    kind: Literal["challenge", "challenge_canceled", "challenge_declined"],
-    challenge_id: str,
-    seat: int,
-    *,
-    challenge: Challenge | None = None,
-    reason: DeclineReason | None = None,
-) -> PlayerEvent:
-    """A challenge event: its ``game_id`` and ``challenge_id`` are both the challenge's."""
-    return PlayerEvent(
-        kind, challenge_id, seat, challenge_id=challenge_id, challenge=challenge, reason=reason
-    )

@@ -6,7 +6,7 @@ import random
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any, Final, Literal
 
-from litestar import Controller, Request, get, post
+from litestar import Controller, Request, Response, get, post
 from litestar.di import Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import Stream
@@ -19,6 +19,7 @@ from service.players import lifecycle
 from service.players.deps import AppPlayerServices, Me, me
 from service.players.events import Sent, ndjson_line, player_events, sse_frame, start_of
 from service.players.lifecycle import GAMES_PAGE_MAX
+from service.players.sign_in import qr_svg, sign_in_link
 from service.players.wire import (
     CreatePlayerRequest,
     MyGames,
@@ -89,6 +90,8 @@ PlayerStreamKey = Annotated[
     ),
 ]
 NDJSON: Final = "application/x-ndjson"
+SVG: Final = "image/svg+xml"
+TEXT: Final = "text/plain"
 _STREAM_CONTENT: Final = {
     "text/event-stream": {
         "schema": {
@@ -183,6 +186,59 @@ class PlayersController(Controller):
     )
     async def stream_url(self, services: AppPlayerServices, me: Me) -> PlayerStreamUrl:
         return await lifecycle.stream_url(services, me, services.settings.public_url)
+
+    @get(
+        "/me/sign-in-qr",
+        operation_id="getSignInQr",
+        opt=policy(
+            limits=(Limit.PER_MINUTE,),
+            openapi={
+                "responses": {
+                    "200": {
+                        "content": {
+                            SVG: {
+                                "schema": {
+                                    "type": "string",
+                                    "description": "An SVG document: the QR code of the link.",
+                                }
+                            },
+                            TEXT: {
+                                "schema": {
+                                    "type": "string",
+                                    "description": "The same SVG document, as plain text.",
+                                }
+                            },
+                        }
+                    }
+                }
+            },
+        ),
+        security=PLAYER,
+        summary="A QR code of a link that signs another device in as this player",
+        description=(
+            "The link is the play page's address with the key in its fragment "
+            "(`<base>/play#key=<key>`): a phone's camera reads it off the screen, and a browser "
+            "never sends a fragment to a server. The base is the service's `PUBLIC_URL`, or "
+            "else the address this request was sent to. Anyone who reads the code holds the "
+            "key: show it to your own devices only. Not stored by caches (`no-store`). SVG "
+            "(`image/svg+xml`) unless the request's `Accept` prefers `text/plain`, for clients "
+            "that read only text (generated ones among them)."
+        ),
+        media_type=SVG,
+        responses=problems(401, 503),
+    )
+    async def sign_in_qr(
+        self, request: AnyRequest, services: AppPlayerServices, me: Me, viewer_token: OptionalToken
+    ) -> Response[bytes]:
+        # `me` resolved the bearer token to a player (else a 401 as on every player route), so
+        # it is that player's current key.
+        assert viewer_token is not None
+        base = services.settings.public_url or str(request.base_url)
+        return Response(
+            qr_svg(sign_in_link(base, viewer_token)),
+            media_type=request.accept.best_match([SVG, TEXT], default=SVG),
+            headers={"Cache-Control": "no-store"},
+        )
 
     @get(
         "/me/games",

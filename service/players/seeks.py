@@ -16,7 +16,9 @@ import msgspec
 from service.games import lifecycle as game_flow
 from service.games import records as game_records
 from service.games.wire import CreateGameRequest, PlayerIn
-from service.http.problems import GameNotFound
+from service.http import idempotency
+from service.http.idempotency import Retry
+from service.http.problems import GameNotFound, IdempotencyKeyReused
 from service.identity.store import PlayerRecord
 from service.players.challenge_wire import SEEK_SECONDS, Seek, SeekRequest
 from service.players.deps import PlayerServices
@@ -37,14 +39,21 @@ from service.vocabulary.wire import RulesOverrides
 _rules_decoder: Final = msgspec.json.Decoder(RulesOverrides)
 
 
-async def seek(services: PlayerServices, player: PlayerRecord, request: SeekRequest) -> Seek:
-    """A new seek of the player's (201): matched at once if it completes a table."""
+async def seek(
+    services: PlayerServices, player: PlayerRecord, request: SeekRequest, retry: Retry | None
+) -> Seek:
+    """A new seek of the player's (201): matched at once if it completes a table. With an
+    Idempotency-Key its id is the key's: a retry, on any instance, finds the seek made and
+    answers how it stands now (matched, perhaps), making nothing again."""
     rules = to_engine.game_rules_from_wire(request.rules, None, request.turn_seconds)
     rules.check_players(request.players)
     encoded_rules = waiting.encoded_rules(rules)
+    seek_id = game_records.new_game_id() if retry is None else idempotency.derived_id(retry)
+    if retry is not None and (found := await services.seeks.get(seek_id)) is not None:
+        return _retried(found, player.player_id, pool_of(encoded_rules, request))
     now = game_records.now()
     record = SeekRecord(
-        seek_id=game_records.new_game_id(),
+        seek_id=seek_id,
         player_id=player.player_id,
         name=player.name,
         pool=pool_of(encoded_rules, request),
@@ -58,6 +67,10 @@ async def seek(services: PlayerServices, player: PlayerRecord, request: SeekRequ
     try:
         state = await services.seeks.add(record, game_records.new_game_id())
     except AlreadySeeking as taken:
+        if taken.seek_id == seek_id:  # this request's twin, on another instance, made it
+            found = await services.seeks.get(seek_id)
+            assert found is not None
+            return _retried(found, player.player_id, record.pool)
         raise SeekTaken(
             f"the player already seeks a table of these terms: seek {taken.seek_id!r}"
         ) from None
@@ -66,6 +79,17 @@ async def seek(services: PlayerServices, player: PlayerRecord, request: SeekRequ
     if state.status == "matched":
         await dealt(services, state)
     return seek_out(record, state, now)
+
+
+def _retried(found: tuple[SeekRecord, SeekState], player_id: str, pool: str) -> Seek:
+    record, state = found
+    if (record.player_id, record.pool) != (player_id, pool):
+        raise IdempotencyKeyReused(
+            "this Idempotency-Key was first sent with a different seek: use a new key for a new "
+            "request",
+            field="Idempotency-Key",
+        )
+    return seek_out(record, state, game_records.now())
 
 
 def pool_of(encoded_rules: bytes, request: SeekRequest) -> str:

@@ -1,5 +1,6 @@
 """A Python client generated from the committed document, as a team integrating would make it
-(openapi-python-client, no configuration), driven against the app: the document validates, the
+(openapi-python-client, with one setting: NDJSON as bytes, python/openapi_python_client.yaml),
+driven against the app: the document validates, the
 generator warns about nothing, and the generated calls and models play a game."""
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ def client_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleT
     with ruff, from this environment (as on a developer's machine)."""
     folder = tmp_path_factory.mktemp("generated")
     command = ["generate", "--path", str(COMMITTED), "--output-path", str(folder / PACKAGE)]
+    command += ["--config", str(Path(__file__).parent / "python" / "openapi_python_client.yaml")]
     generated = subprocess.run(
         [str(BIN / "openapi-python-client"), *command, "--meta", "none"],
         capture_output=True,

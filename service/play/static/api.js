@@ -10,8 +10,8 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, { token, body } = {}) {
-  const headers = { Accept: "application/json" };
+async function call(method, path, { token, body, accept = "application/json" } = {}) {
+  const headers = { Accept: accept };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   const response = await fetch(path, {
@@ -19,6 +19,7 @@ async function call(method, path, { token, body } = {}) {
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  if (response.ok && accept !== "application/json") return response.text();
   const data = response.status === 204 ? null : await response.json().catch(() => null);
   // 202: not done yet (a review being computed): the caller asks again after Retry-After.
   if (!response.ok || response.status === 202) {
@@ -30,12 +31,17 @@ async function call(method, path, { token, body } = {}) {
 
 const game = (gameId) => `/v1/games/${encodeURIComponent(gameId)}`;
 
-/** POST /v1/games: `{game_id, seats: [{seat, name, token}], invite_code, view}`. */
-export const createGame = (body) => call("POST", "/v1/games", { body });
+/** POST /v1/games: `{game_id, seats: [{seat, name, token}], invite_code, view}`; with a
+ * player's key, a `{"me": true}` seat is the player's. */
+export const createGame = (body, key = null) => call("POST", "/v1/games", { body, token: key });
 
-/** POST /v1/invites/{code}: `{game_id, seat, token, view}` for the lowest open seat. */
-export const claimSeat = (code, name) =>
-  call("POST", `/v1/invites/${encodeURIComponent(code)}`, { body: { name } });
+/** POST /v1/invites/{code}: `{game_id, seat, token, view}` for the lowest open seat; with a
+ * player's key, the seat is the player's (`{"me": true}`), else a named one's. */
+export const claimSeat = (code, name, key = null) =>
+  call("POST", `/v1/invites/${encodeURIComponent(code)}`, {
+    token: key,
+    body: key ? { me: true } : { name },
+  });
 
 /** GET /v1/tables: the lobby, `{tables: [{game_id, invite_code, preset, seats, ...}]}`. */
 export const listTables = () => call("GET", "/v1/tables");
@@ -67,3 +73,65 @@ export const leave = (gameId, token) => call("POST", `${game(gameId)}/leave`, { 
 /** GET /v1/games/{id}/review: a finished game's review, `{seats, rounds, decisions}` (review.js);
  * computed once for everyone who asks: while it is, an ApiError of status 202 with retryAfter. */
 export const getReview = (gameId) => call("GET", `${game(gameId)}/review`);
+
+// -- players (docs/players.md): the key goes as Authorization, never in a URL ------------------
+
+/** POST /v1/players: `{player_id, name, bot, key}`; the key is shown only in this answer. */
+export const createPlayer = (name) => call("POST", "/v1/players", { body: { name } });
+
+/** GET /v1/players/me: the key's player `{player_id, name, bot, created, games}`; 401 when no
+ * player holds the key (mistyped, or replaced). */
+export const getMe = (key) => call("GET", "/v1/players/me", { token: key });
+
+/** GET /v1/players/me/games: `{games: [{game_id, seat, status, my_turn, turn, deadline,
+ * players, winners, ...}], next_cursor}`, newest first. */
+export const myGames = (key, { limit = 20, status = "all" } = {}) =>
+  call("GET", `/v1/players/me/games?limit=${limit}&status=${encodeURIComponent(status)}`, {
+    token: key,
+  });
+
+/** POST /v1/players/me/stream-url: `{url}` for an EventSource on the player's stream (a stream
+ * key in its query, not the player's key). */
+export const playerStreamUrl = (key) => call("POST", "/v1/players/me/stream-url", { token: key });
+
+/** GET /v1/players/me/sign-in-qr: an SVG document, the QR code of `/play#key=<key>`. */
+export const signInQr = (key) =>
+  call("GET", "/v1/players/me/sign-in-qr", { token: key, accept: "image/svg+xml" });
+
+/** GET /v1/bots/online: `{bots: [{player_id, name}]}`, programs that play, online now. */
+export const onlineBots = () => call("GET", "/v1/bots/online");
+
+// -- challenges and quick play -------------------------------------------------------------
+
+const challenge = (id) => `/v1/challenges/${encodeURIComponent(id)}`;
+
+/** POST /v1/challenges: `{to, bots, seats, rules, rated, turn_seconds, ...}` → the Challenge
+ * `{challenge_id, game_id, status, challenger, to, accepted, expires_at, ...}`. */
+export const createChallenge = (key, body) => call("POST", "/v1/challenges", { token: key, body });
+
+/** GET /v1/challenges: open challenges anyone may accept, `{challenges, next_cursor}`. */
+export const listChallenges = (key) => call("GET", "/v1/challenges", { token: key });
+
+/** POST /v1/challenges/{id}/accept: `{challenge, game_id, seat}`. */
+export const acceptChallenge = (key, id) =>
+  call("POST", `${challenge(id)}/accept`, { token: key });
+
+/** POST /v1/challenges/{id}/decline with a `reason` (generic, later, rules, too_fast, ...). */
+export const declineChallenge = (key, id, reason) =>
+  call("POST", `${challenge(id)}/decline`, { token: key, body: { reason } });
+
+/** POST /v1/challenges/{id}/cancel: the challenger takes it back. */
+export const cancelChallenge = (key, id) =>
+  call("POST", `${challenge(id)}/cancel`, { token: key });
+
+/** POST /v1/seeks `{rules, players, rated, turn_seconds}`: quick play, the Seek `{seek_id,
+ * status, players, preset, expires_at, game_id}`; a match sends `game_start`. */
+export const createSeek = (key, body) => call("POST", "/v1/seeks", { token: key, body });
+
+/** GET /v1/seeks/{id}: the Seek as it is now (`status`, and `game_id` once matched). */
+export const getSeek = (key, id) =>
+  call("GET", `/v1/seeks/${encodeURIComponent(id)}`, { token: key });
+
+/** DELETE /v1/seeks/{id}: 204; a 409 once it is matched. */
+export const cancelSeek = (key, id) =>
+  call("DELETE", `/v1/seeks/${encodeURIComponent(id)}`, { token: key });

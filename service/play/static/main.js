@@ -6,10 +6,15 @@
 // seen (seat.js); act by posting entries of the view's `legal` as they are; lay the hand out with
 // POST /v1/analyse; ask GET .../hint; when finished, POST .../rematch and GET .../review.
 //
+// Signed in as a player (player.js: a key kept in this browser, the player's own stream), the
+// start screen lists the player's games (mygames.js), offers challenges and quick play
+// (matchmaking.js), and a game of the player's is played with the key where a seat token went.
+//
 // The modules: api.js (the routes), seat.js (token, stream, newest view), start.js (the start
-// screen), board.js (players, piles, actions), hand.js, results.js (round results, score table),
-// chart.js, narration.js (words), cards.js, call.js (a speed game's call), review.js (a finished
-// game's review).
+// screen), player.js, signin.js (making a player, signing in and out), mygames.js,
+// matchmaking.js, board.js (players, piles, actions), hand.js, results.js (round results, score
+// table), chart.js, narration.js (words), cards.js, call.js (a speed game's call), review.js (a
+// finished game's review).
 
 import * as api from "./api.js";
 import { renderActions, renderPiles, renderPlayers, renderRoundInfo } from "./board.js";
@@ -17,10 +22,14 @@ import { renderCall } from "./call.js";
 import { rankName } from "./cards.js";
 import { renderChart } from "./chart.js";
 import { enableHandKeys, renderHand } from "./hand.js";
+import { Matchmaking } from "./matchmaking.js";
+import { MyGames } from "./mygames.js";
 import { describeMove, isOntoOtherPile, seatName, turnLine } from "./narration.js";
+import { Player } from "./player.js";
 import { renderRoundResult, renderScoreTable } from "./results.js";
 import { offerReview } from "./review.js";
 import { Seat } from "./seat.js";
+import { setUpSignIn } from "./signin.js";
 import { setUpStart } from "./start.js";
 
 const $ = (id) => document.getElementById(id);
@@ -30,6 +39,9 @@ const MOVES_SHOWN = 12;
 function say(element, text) {
   if (element.textContent !== text) element.textContent = text;
 }
+
+const player = new Player();
+let myGames = null; // the start screen's list of the player's games (mygames.js)
 
 const state = {
   seat: null,
@@ -48,6 +60,8 @@ function show(screen) {
   $("app").dataset.screen = screen;
   for (const id of ["start", "waiting", "game"]) $(id).hidden = id !== screen;
   $("leave").hidden = screen === "start";
+  // A player's games stay theirs: back to the list without leaving this one.
+  $("to-my-games").hidden = screen === "start" || !player.signedIn;
 }
 
 function showProblem(error) {
@@ -92,6 +106,15 @@ function forgetSeat() {
   for (const key of ["status", "version", "gameId", "act", "wild", "call", "chosen"]) delete app.dataset[key];
   document.title = "Three Thirteen";
   show("start");
+  myGames?.refresh(); // read while the game was on screen is skipped: read now
+}
+
+/** Opens a game of the player's (from the list, a challenge or quick play): its seat is acted
+ * for with the player's key. */
+function openMine({ gameId, seat }) {
+  if (!player.signedIn) return;
+  if (state.seat?.gameId === gameId && state.seat.byKey) return;
+  takeSeat(new Seat({ gameId, seat, token: player.key, byKey: true }));
 }
 
 /**
@@ -385,7 +408,9 @@ async function requestRematch() {
   button.disabled = true;
   try {
     const next = await api.rematch(seat.gameId, seat.token);
-    const rematched = new Seat({ gameId: next.game_id, token: next.token, seat: next.seat });
+    // A player's key acts in the rematch too (a rematch keeps the players).
+    const token = seat.byKey ? seat.token : next.token;
+    const rematched = new Seat({ gameId: next.game_id, token, seat: next.seat, byKey: seat.byKey });
     rematched.accept(next.view);
     await takeSeat(rematched);
   } catch (error) {
@@ -425,16 +450,22 @@ async function copyInvite() {
   }
 }
 
-function start() {
+async function start() {
   watchPresses();
   enableHandKeys($("hand"));
   $("hint-button").addEventListener("click", askHint);
   $("rematch").addEventListener("click", requestRematch);
   $("new-game").addEventListener("click", forgetSeat);
   $("leave").addEventListener("click", leaveTable);
+  $("to-my-games").addEventListener("click", forgetSeat);
   $("copy-invite").addEventListener("click", copyInvite);
-  setUpStart({ onSeat: takeSeat, onProblem: showProblem });
-  const saved = Seat.saved();
+  player.addEventListener("problem", (e) => showProblem(e.detail));
+  setUpSignIn({ player, onProblem: showProblem });
+  myGames = new MyGames({ player, onOpen: openMine, currentGame: () => state.seat?.gameId });
+  new Matchmaking({ player, onOpen: openMine, onProblem: showProblem });
+  setUpStart({ player, onSeat: takeSeat, onProblem: showProblem });
+  await player.restore(); // a sign-in link's key, or the one this browser kept
+  const saved = Seat.saved(player.key);
   if (saved) takeSeat(saved);
   else show("start");
 }

@@ -1,4 +1,6 @@
 // One person's seat at one game: its token, its private event stream, and the newest view.
+// A player's seat (`byKey`) is acted for with the player's key instead, in the same places a
+// token goes (docs/players.md): the key acts for every seat its player holds.
 //
 // Views arrive from three places: the answer to an action, the stream's events, and a plain GET
 // after a reconnection. Bots move as soon as a person's action is committed, so the answer to
@@ -18,11 +20,12 @@ const RETRY_MS = [1000, 2000, 5000, 10000];
 const LOST_AFTER_MS = 3000;
 
 export class Seat extends EventTarget {
-  constructor({ gameId, token, seat }) {
+  constructor({ gameId, token, seat, byKey = false }) {
     super();
     this.gameId = gameId;
-    this.token = token;
+    this.token = token; // the seat's token, or the player's key when `byKey`
     this.seat = seat;
+    this.byKey = byKey;
     this.view = null;
     this.source = null;
     this.finished = false;
@@ -127,16 +130,21 @@ export class Seat extends EventTarget {
     this.dispatchEvent(new CustomEvent("connection", { detail: state }));
   }
 
-  /** Kept in this tab only, so that a reload finds the seat again and two tabs can be two seats. */
+  /** Kept in this tab only, so that a reload finds the seat again and two tabs can be two seats.
+   * A player's seat is kept without its key (local storage holds the key, once). */
   save() {
-    const { gameId, token, seat } = this;
-    sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ gameId, token, seat }));
+    const { gameId, seat, byKey } = this;
+    const token = byKey ? undefined : this.token;
+    sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ gameId, token, seat, byKey }));
   }
 
-  static saved() {
+  /** The seat this tab kept; a player's seat needs the player's `key` (null: signed out). */
+  static saved(key = null) {
     try {
       const stored = JSON.parse(sessionStorage.getItem(STORAGE_KEY) || "null");
-      return stored?.gameId && stored?.token ? new Seat(stored) : null;
+      if (!stored?.gameId) return null;
+      if (stored.byKey) return key ? new Seat({ ...stored, token: key }) : null;
+      return stored.token ? new Seat(stored) : null;
     } catch {
       return null;
     }

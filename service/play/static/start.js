@@ -1,5 +1,7 @@
 // The start screen: a new table (against bots, with open seats for people, or both), joining a
-// table by its invite code, and the lobby of listed tables waiting for players.
+// table by its invite code, and the lobby of listed tables waiting for players. Signed in as a
+// player, the person's seat is `{"me": true}` and acted for with the player's key, so the game
+// is in the player's list; no name is asked (the player's is used).
 
 import * as api from "./api.js";
 import { Seat } from "./seat.js";
@@ -14,8 +16,9 @@ const SEAT_KINDS = [
 ];
 const MAX_OTHER_SEATS = 7;
 
-/** Wires the forms; `onSeat(seat)` is called with the seat a person created or claimed. */
-export function setUpStart({ onSeat, onProblem }) {
+/** Wires the forms; `onSeat(seat)` is called with the seat a person created or claimed.
+ * `player` (player.js) says whether the person is signed in, and with which key. */
+export function setUpStart({ player, onSeat, onProblem }) {
   const create = document.getElementById("create");
   const join = document.getElementById("join");
   const opponents = document.getElementById("opponents");
@@ -66,12 +69,21 @@ export function setUpStart({ onSeat, onProblem }) {
   showClocks();
   addSeat.addEventListener("click", () => addOpponent("open").focus());
 
+  // Signed in, the player's own name is used: the name fields are hidden and not asked for.
+  const showNames = () => {
+    for (const form of [create, join]) form.querySelector(".name-field").hidden = player.signedIn;
+  };
+  player.addEventListener("change", showNames);
+  showNames();
+
   create.addEventListener("submit", (event) => {
     event.preventDefault();
-    const name = nameOf(create);
-    if (!name) return;
+    const key = player.key;
+    const name = key ? null : nameOf(create);
+    if (!key && !name) return;
     const kinds = [...opponents.querySelectorAll("select")].map((s) => s.value);
-    const players = [{ name }, ...kinds.map((k) => (k === "open" ? { open: true } : { bot: k }))];
+    const mine = key ? { me: true } : { name };
+    const players = [mine, ...kinds.map((k) => (k === "open" ? { open: true } : { bot: k }))];
     const body = { players, rules: rulesOf(create) };
     if (create.elements.listed.checked && kinds.includes("open")) body.listed = true;
     if (isSpeed(create)) {
@@ -80,8 +92,9 @@ export function setUpStart({ onSeat, onProblem }) {
       body.turn_seconds = Number(create.elements.turn_seconds.value);
     }
     submitting(create, async () => {
-      const created = await api.createGame(body);
-      onSeat(new Seat({ gameId: created.game_id, token: created.seats[0].token, seat: created.seats[0].seat }));
+      const created = await api.createGame(body, key);
+      const { seat, token } = created.seats[0];
+      onSeat(new Seat({ gameId: created.game_id, seat, token: key ?? token, byKey: Boolean(key) }));
     }, onProblem);
   });
 
@@ -92,11 +105,17 @@ export function setUpStart({ onSeat, onProblem }) {
       code.reportValidity();
       return;
     }
-    const name = nameOf(join);
-    if (!name) return;
+    const key = player.key;
+    const name = key ? null : nameOf(join);
+    if (!key && !name) return;
     submitting(join, async () => {
-      const claimed = await api.claimSeat(code.value.trim(), name);
-      const seat = new Seat({ gameId: claimed.game_id, token: claimed.token, seat: claimed.seat });
+      const claimed = await api.claimSeat(code.value.trim(), name, key);
+      const seat = new Seat({
+        gameId: claimed.game_id,
+        token: key ?? claimed.token,
+        seat: claimed.seat,
+        byKey: Boolean(key),
+      });
       seat.accept(claimed.view);
       onSeat(seat);
     }, onProblem);
@@ -105,7 +124,8 @@ export function setUpStart({ onSeat, onProblem }) {
   const invited = new URLSearchParams(location.search).get("code");
   if (invited) {
     join.elements.code.value = invited;
-    (join.elements.name.value ? join.querySelector("[type=submit]") : join.elements.name).focus();
+    const named = join.elements.name.value || player.signedIn;
+    (named ? join.querySelector("[type=submit]") : join.elements.name).focus();
   }
 
   const refresh = document.getElementById("lobby-refresh");
@@ -166,7 +186,7 @@ async function showLobby(join) {
     button.setAttribute("aria-label", `Join table ${table.invite_code}`);
     button.addEventListener("click", () => {
       join.elements.code.value = table.invite_code;
-      join.elements.name.focus();
+      (join.elements.name.offsetParent ? join.elements.name : join.querySelector("[type=submit]")).focus();
     });
     item.append(text, button);
     list.append(item);

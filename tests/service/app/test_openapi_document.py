@@ -46,7 +46,7 @@ def test_every_operation_has_an_id_a_summary_and_problem_details_for_errors(clie
     document = served(client)
     found = operations(document)
     ids = [operation["operationId"] for _, _, operation in found]
-    assert len(ids) == len(set(ids)) == 34
+    assert len(ids) == len(set(ids)) == 44
     for method, path, operation in found:
         assert operation.get("summary"), f"{method} {path}"
         assert operation.get("tags"), f"{method} {path}"
@@ -174,6 +174,9 @@ _VALID_BODIES: dict[str, Any] = {
     "enterRound": {"entries": [{"seat": 0, "points": 5}, {"seat": 1, "points": 0}], "out_seat": 1},
     "createGame": {"players": [{"me": True}, {"name": "Bob"}]},
     "claimInvite": {"me": True},
+    "createChallenge": {},
+    "declineChallenge": {"reason": "later"},
+    "createSeek": {},
 }
 # Operations whose token only ever is a player's key: the wrong one is a key no player holds.
 _KEY_ONLY: set[str] = {
@@ -184,6 +187,14 @@ _KEY_ONLY: set[str] = {
     "listMyGames",
     "getMyEvents",
     "createPlayerStreamUrl",
+    "createChallenge",
+    "acceptChallenge",
+    "declineChallenge",
+    "cancelChallenge",
+    "createSeek",
+    "getSeek",
+    "cancelSeek",
+    "getSignInQr",
 }
 
 
@@ -200,6 +211,8 @@ def test_every_operation_that_declares_a_token_refuses_a_wrong_one(client: Clien
         "sheet_id": sheet.json()["sheet_id"],
         "round": "1",
         "code": created.json()["invite_code"] or "AAAAAAAA",
+        "challenge_id": created.json()["game_id"],
+        "seek_id": "no-such-seek",
     }
 
     def state() -> tuple[Any, Any]:
@@ -214,7 +227,7 @@ def test_every_operation_that_declares_a_token_refuses_a_wrong_one(client: Clien
         for op in operations(served(client))
         if op[2]["security"] or "x-optional-security" in op[2]
     ]
-    assert len(secured) == 16, [op[2]["operationId"] for op in secured]
+    assert len(secured) == 24, [op[2]["operationId"] for op in secured]
     for method, path, operation in secured:
         url = path.format(**ids)
         optional = "x-optional-security" in operation

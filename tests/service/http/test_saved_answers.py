@@ -48,6 +48,11 @@ SAVED_UNDER = {
     "createScoreSheet": "createScoreSheet",
     "enterRound": "enterRound",
     "importRecord": "importRecord",
+    "createChallenge": "createChallenge",
+    "acceptChallenge": "acceptChallenge",
+    "declineChallenge": "declineChallenge",
+    "cancelChallenge": "cancelChallenge",
+    "createSeek": "createSeek",
 }
 """Each keyed operation and the scope its answers are saved under (the first part of the stored
 key): a change would lose every answer saved before it."""

@@ -6,6 +6,7 @@ nothing."""
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import Any
 
@@ -79,7 +80,7 @@ def test_a_challenge_to_a_player_seats_both_once_accepted(client: Client) -> Non
         view = client.get(f"/v1/games/{game_id}", headers=bearer(key)).json()
         assert (view["status"], view["seat"], len(view["hand"])) == ("playing", seat, 3)
         assert [g["game_id"] for g in my_games(client, key)["games"]] == [game_id]
-        eventually(lambda key=key: events_of(client, key, "game_start"), "game_start")
+        eventually(functools.partial(events_of, client, key, "game_start"), "game_start")
     assert not [e for e in lines(client, bob["key"]) if e["type"] == "challenge"]
     assert client.get(f"/v1/challenges/{made['challenge_id']}").json()["status"] == "accepted"
 
@@ -238,3 +239,40 @@ def test_a_challenge_made_on_one_instance_is_accepted_on_the_other(
     view = one.get(f"/v1/games/{accepted['game_id']}", headers=bearer(ann["key"])).json()
     assert view["status"] == "playing"
     eventually(lambda: events_of(one, ann["key"], "game_start"), "Ann's game_start")
+
+
+def test_retries_with_an_idempotency_key_make_nothing_twice(client: Client) -> None:
+    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    body = {"to": [bob["player_id"]]}
+    keyed = {**bearer(ann["key"]), "Idempotency-Key": "challenge-1"}
+    first = client.post("/v1/challenges", json=body, headers=keyed)
+    again = client.post("/v1/challenges", json=body, headers=keyed)
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert first.json() == again.json()
+    assert len(events_of(client, bob["key"], "challenge")) == 1
+    assert_problem(
+        client.post("/v1/challenges", json={"to": None}, headers=keyed),
+        422,
+        "idempotency-key-reused",
+        "Idempotency-Key",
+    )
+    path = f"/v1/challenges/{first.json()['challenge_id']}"
+    bob_keyed = {**bearer(bob["key"]), "Idempotency-Key": "accept-1"}
+    accepted = client.post(f"{path}/accept", headers=bob_keyed)
+    replayed = client.post(f"{path}/accept", headers=bob_keyed)
+    assert (accepted.status_code, replayed.status_code) == (200, 200)
+    assert accepted.json() == replayed.json()
+    assert accepted.json()["challenge"]["status"] == "accepted"
+    other = challenge(client, ann["key"], to=[bob["player_id"]])
+    decline_key = {**bearer(bob["key"]), "Idempotency-Key": "decline-1"}
+    declined = [
+        client.post(
+            f"/v1/challenges/{other['challenge_id']}/decline",
+            json={"reason": "later"},
+            headers=decline_key,
+        )
+        for _ in range(2)
+    ]
+    assert [d.status_code for d in declined] == [200, 200]
+    assert declined[0].json() == declined[1].json()
+    assert len(events_of(client, ann["key"], "challenge_declined")) == 1

@@ -30,7 +30,7 @@ def example_bot_source() -> str:
         for b in re.findall(r"```python\n(.*?)```", DOCS.read_text(), re.S)
         if b.startswith('"""example_bot.py')
     ]
-    return block
+    return str(block)
 
 
 def test_the_example_bot_is_at_most_100_lines_of_httpx_alone() -> None:

@@ -5,6 +5,7 @@ next reader; and bad requests answered with clear problems."""
 
 from __future__ import annotations
 
+import functools
 import uuid
 from typing import Any
 
@@ -53,7 +54,8 @@ def test_seekers_of_a_table_are_matched_into_one_game(client: Client) -> None:
             p["player_id"] for p in (ann, bob, cat)
         ]
         assert [g["game_id"] for g in my_games(client, player["key"])["games"]] == [game_id]
-        eventually(lambda key=player["key"]: events_of(client, key, "game_start"), "game_start")
+        told = functools.partial(events_of, client, player["key"], "game_start")
+        eventually(told, "game_start")
     # Bob's seek of other terms still waits.
     waiting = client.get(f"/v1/seeks/{other_terms['seek_id']}", headers=bearer(bob["key"]))
     assert waiting.json()["status"] == "waiting"
@@ -134,3 +136,24 @@ def test_seekers_on_two_instances_are_matched_into_one_game(
     again = one.get(f"/v1/seeks/{first['seek_id']}", headers=bearer(ann["key"])).json()
     assert again["game_id"] == second["game_id"]
     eventually(lambda: events_of(one, ann["key"], "game_start"), "Ann's game_start")
+
+
+def test_a_seek_retried_with_its_idempotency_key_is_the_same_seek(client: Client) -> None:
+    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    keyed = {**bearer(ann["key"]), "Idempotency-Key": "seek-1"}
+    first = client.post("/v1/seeks", json={"players": 2}, headers=keyed)
+    again = client.post("/v1/seeks", json={"players": 2}, headers=keyed)
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert first.json() == again.json()
+    assert first.json()["status"] == "waiting"
+    matched = seek(client, bob["key"], players=2)
+    # A retry after the match answers the seek as it stands: matched, to the same game.
+    later = client.post("/v1/seeks", json={"players": 2}, headers=keyed).json()
+    assert (later["seek_id"], later["status"]) == (first.json()["seek_id"], "matched")
+    assert later["game_id"] == matched["game_id"]
+    assert_problem(
+        client.post("/v1/seeks", json={"players": 3}, headers=keyed),
+        422,
+        "idempotency-key-reused",
+        "Idempotency-Key",
+    )
