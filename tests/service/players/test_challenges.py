@@ -233,9 +233,7 @@ def test_a_challenge_made_on_one_instance_is_accepted_on_the_other(
     two_instances: tuple[Client, Client],  # noqa: F811  # the fixture imported above
 ) -> None:
     one, two = two_instances
-    made_players = one.app.state["made_players"]
     ann, bob = new_player(one, "Ann"), new_player(two, "Bob")
-    made_players += [{"player_id": p["player_id"], "keys": [p["key"]]} for p in (ann, bob)]
     made = challenge(one, ann["key"], to=[bob["player_id"]])
     [told] = events_of(two, bob["key"], "challenge")
     assert told["challenge_id"] == made["challenge_id"]

@@ -127,10 +127,8 @@ def test_seekers_on_two_instances_are_matched_into_one_game(
     two_instances: tuple[Client, Client],  # noqa: F811  # the fixture imported above
 ) -> None:
     one, two = two_instances
-    made_players = one.app.state["made_players"]
     ann, bob = new_player(one, "Ann"), new_player(two, "Bob")
-    made_players += [{"player_id": p["player_id"], "keys": [p["key"]]} for p in (ann, bob)]
-    # Terms of this test's own (a clock no other test seeks), as the pools are shared.
+    # Terms of this test's own (a clock no other test seeks), though its pools on Redis are too.
     clock = 1000 + uuid.uuid4().int % 2000
     first = seek(one, ann["key"], turn_seconds=clock)
     second = seek(two, bob["key"], turn_seconds=clock)
