@@ -14,7 +14,7 @@ from service.http.allowed_methods import allowed_methods
 from service.http.idempotency import RouteRetry
 from service.http.openapi_declarations import PLAYER, problems
 from service.http.problems import UnknownPlayerKey
-from service.http.route_policy import Limit, RouteLink, from_answer, policy
+from service.http.route_policy import Limit, from_answer, policy
 from service.identity.store import PlayerRecord
 from service.players import challenge_answers, challenges, seeks
 from service.players.challenge_wire import (
@@ -97,13 +97,10 @@ class ChallengesController(Controller):
     @post(
         operation_id="createChallenge",
         opt=policy(
+            # No links: the stateful contract run follows every link it is given, and a
+            # challenge's (a player's key needed at every step) drew its steps away from the
+            # games it must play.
             limits=(Limit.PER_MINUTE, Limit.CREATIONS, Limit.INVITATIONS),
-            links={
-                "201": {
-                    "GetChallenge": RouteLink("getChallenge", _SAME_CHALLENGE),
-                    "GetChallengeTable": RouteLink("getGame", {"game_id": from_answer("/game_id")}),
-                }
-            },
         ),
         security=PLAYER,
         summary="Challenge players by id, or anyone (open), to a game",
@@ -158,11 +155,6 @@ class ChallengesController(Controller):
         operation_id="acceptChallenge",
         opt=policy(
             limits=(Limit.PER_MINUTE,),
-            links={
-                "200": {
-                    "GetAcceptedGame": RouteLink("getGame", {"game_id": from_answer("/game_id")})
-                }
-            },
         ),
         security=PLAYER,
         summary="Accept a challenge: the player's seat; the last seat taken deals the game",
@@ -243,7 +235,6 @@ class SeeksController(Controller):
         operation_id="createSeek",
         opt=policy(
             limits=(Limit.PER_MINUTE, Limit.INVITATIONS),
-            links={"201": {"GetSeek": RouteLink("getSeek", {"seek_id": from_answer("/seek_id")})}},
         ),
         security=PLAYER,
         summary="Quick play: a game with the next players who seek the same table",
