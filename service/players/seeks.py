@@ -130,6 +130,7 @@ async def dealt(services: PlayerServices, state: SeekState) -> None:
             [s.name for s in records],
             players=tuple(s.player_id for s in records),
             game_id=state.game_id,
+            rated=first.rated,
         )
 
 
