@@ -23,6 +23,7 @@ from service.ratings.wire import Leaderboard, Ranked, Rating, rating_out
 BOARD_PAGE_MAX: Final = 100
 """The most players a page of a leaderboard holds."""
 _CURSOR_ID: Final = "rank"
+_LAST_RANK: Final = 10**9
 
 
 def key_of(preset: str, turns: str) -> str:
@@ -52,14 +53,21 @@ async def leaderboard(
     limit: int,
 ) -> Leaderboard:
     """A page of the board of ``key``: from the top, from ``cursor``, or centred on ``around``
-    (``me``: the caller's player, whose key is then required); 404 for a player not on it."""
+    (``me``: the caller's player, whose key is then required); 404 for a player not on it. A
+    bearer token sent must be a player's key (401 otherwise), as on every route whose token is
+    optional."""
     start: int | str = 0
+    caller = None if viewer_token is None else await player_of(services.players, viewer_token)
     if around is not None:
         if cursor is not None:
             raise InvalidField("cursor: a page around a player takes no cursor", field="cursor")
-        start = await player_of(services.players, viewer_token) if around == "me" else around
+        start = around
+        if around == "me":
+            start = caller or await player_of(services.players, None)  # None: a 401
     elif cursor is not None:
         rank, _ = cursors.position_of(cursor)
+        if not 0 <= rank <= _LAST_RANK:
+            raise InvalidField("cursor: not a cursor of this list", field="cursor")
         start = int(rank)
     page = await services.ratings.page(key, provisional, start, limit)
     if page is None:
