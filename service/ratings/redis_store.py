@@ -81,11 +81,12 @@ class RedisRatingStore:
         self._apply = client.register_script(_APPLY_SCRIPT)
         self._page = client.register_script(_PAGE_SCRIPT)
 
-    def _key(self, key: str, part: str) -> str:
+    def name(self, key: str, part: str) -> str:
+        """The Redis key of a rating key's part (``entries``, ``board``, …)."""
         return f"{self.key_prefix}:{{ratings:{key}}}:{part}"
 
     async def entries(self, key: str, player_ids: Sequence[str]) -> list[bytes | None]:
-        name = self._key(key, "entries")
+        name = self.name(key, "entries")
         return await self._call(
             lambda: cast("Awaitable[list[bytes | None]]", self.redis.hmget(name, list(player_ids)))
         )
@@ -93,8 +94,8 @@ class RedisRatingStore:
     async def apply(
         self, key: str, game_id: str, changes: Sequence[Change], result: bytes
     ) -> Applied:
-        keys = [self._key(key, part) for part in ("entries", "board", "provisional")]
-        keys += [self._key(key, "applied"), self._key(key, "journal")]
+        keys = [self.name(key, part) for part in ("entries", "board", "provisional")]
+        keys += [self.name(key, "applied"), self.name(key, "journal")]
         args: list[bytes | str] = [game_id, result]
         for change in changes:
             args += [
@@ -108,14 +109,14 @@ class RedisRatingStore:
         return cast("Applied", cast("bytes", answer).decode())
 
     async def is_applied(self, key: str, game_id: str) -> bool:
-        name = self._key(key, "applied")
+        name = self.name(key, "applied")
         return bool(
             await self._call(lambda: cast("Awaitable[int]", self.redis.hexists(name, game_id)))
         )
 
     async def player_entries(self, player_id: str, keys: Sequence[str]) -> dict[str, bytes]:
         async def entry(key: str) -> bytes | None:
-            name = self._key(key, "entries")
+            name = self.name(key, "entries")
             return await self._call(
                 lambda: cast("Awaitable[bytes | None]", self.redis.hget(name, player_id))
             )
@@ -125,8 +126,8 @@ class RedisRatingStore:
 
     async def page(self, key: str, provisional: bool, start: int | str, limit: int) -> Page | None:
         keys = [
-            self._key(key, "provisional" if provisional else "board"),
-            self._key(key, "entries"),
+            self.name(key, "provisional" if provisional else "board"),
+            self.name(key, "entries"),
         ]
         args: list[str | int] = ["", start, limit] if isinstance(start, str) else [start, "", limit]
         answer = cast(
@@ -140,14 +141,14 @@ class RedisRatingStore:
         return Page(total, first, entries)
 
     async def journal(self, key: str) -> list[bytes]:
-        name = self._key(key, "journal")
+        name = self.name(key, "journal")
         return await self._call(
             lambda: cast("Awaitable[list[bytes]]", self.redis.lrange(name, 0, -1))
         )
 
     async def replace(self, key: str, changes: Sequence[Change]) -> None:
         entries, board, provisional = (
-            self._key(key, part) for part in ("entries", "board", "provisional")
+            self.name(key, part) for part in ("entries", "board", "provisional")
         )
 
         async def written() -> None:
