@@ -27,6 +27,7 @@ from engine.game.state import GameState
 from engine.rule_checks import Turns
 from engine.rules import PRESETS, Rules
 from service.games.records import BOT_PLAYER_PREFIX, GameRecord
+from service.http.problems import InvalidField
 
 PROVISIONAL_GAMES: Final = 10
 """A player's rating is provisional until this many rated games."""
@@ -45,6 +46,16 @@ def rating_key(rules: Rules) -> str | None:
     if rules != Rules.from_spec({"preset": rules.preset, "turns": rules.turns}):
         return None
     return rules.preset + (SPEED_SUFFIX if rules.turns == "speed" else "")
+
+
+def check_rated(rules: Rules, rated: bool) -> None:
+    """A game asked rated plays a preset's own rules: 422 naming ``rated`` otherwise."""
+    if rated and rating_key(rules) is None:
+        raise InvalidField(
+            "rated: a rated game plays a preset's own rules (turns apart); this one overrides "
+            "an option",
+            field="rated",
+        )
 
 
 RATING_KEYS: Final = tuple(

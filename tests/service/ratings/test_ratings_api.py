@@ -113,15 +113,19 @@ def test_unrated_games_and_games_of_seat_tokens_change_no_rating(client: Client)
     play_to_end(client, tokens["game_id"], [s["token"] for s in tokens["seats"]])
     mixed = create(client, ann["key"], [{"me": True}, {"name": "Eve"}])
     play_to_end(client, mixed["game_id"], [ann["key"], mixed["seats"][1]["token"]])
-    custom = rated_game(client, ann, bob, rules={"preset": "classic", "going_out_bonus": -10})
-    play_to_end(client, custom, [ann["key"], bob["key"]])
+    custom = {"preset": "classic", "going_out_bonus": -10}
+    for path, body in (
+        ("/v1/challenges", {"to": [bob["player_id"]], "rules": custom, "rated": True}),
+        ("/v1/seeks", {"rules": custom, "rated": True}),
+    ):
+        refused = client.post(path, json=body, headers=bearer(ann["key"]))
+        assert_problem(refused, 422, "invalid-field", "rated")
     services = client.app.state["services"]
     with client.portal() as portal:
-        for game_id in (casual, tokens["game_id"], mixed["game_id"], custom):
+        for game_id in (casual, tokens["game_id"], mixed["game_id"]):
             loaded = portal.call(game_flow.load_game, services, game_id)
             assert loaded.state.status == "finished"
-            expected = (ann["player_id"], bob["player_id"]) if game_id == custom else ()
-            assert loaded.record.rated == expected
+            assert loaded.record.rated == ()
             assert (
                 portal.call(result_for, services.players, game_id, loaded.record, loaded.state)
                 is None
