@@ -11,11 +11,9 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import redis
 
 from service.games import lifecycle as game_flow
 from service.games.bus import Loaded
@@ -24,7 +22,7 @@ from service.ratings import model
 from service.ratings.rebuild import differences
 from service.ratings.store import MemoryRatingStore
 from service.ratings.updates import apply_result, ratings_told, result_for
-from service.storage.redis_game_store import DEFAULT_KEY_PREFIX
+from service.settings import Settings
 from tests.service.games.test_games_api import assert_problem
 from tests.service.players.test_challenges import accept, challenge
 from tests.service.players.test_players import (
@@ -265,43 +263,14 @@ def ratings_of_store(client: Client, player_id: str) -> int:
     return 0 if entry is None else model.decode_entry(entry).games
 
 
-@pytest.fixture
-def rated_on_redis(
-    two_instances: tuple[Client, Client],  # noqa: F811  # the fixture imported above
-    redis_url: str,
-) -> Iterator[tuple[Client, Client, list[str]]]:
-    """Two instances on one Redis, and a list for the ids of the rated games a test plays:
-    their ratings, boards' places and journal entries are deleted afterwards (players never
-    expire, nor do ratings), so the shared keys hold only what other runs left."""
-    one, two = two_instances
-    games: list[str] = []
-    yield one, two, games
-    players = [p["player_id"] for p in one.app.state["made_players"]]
-    tag = f"{DEFAULT_KEY_PREFIX}:{{ratings:classic}}"
-    with redis.Redis.from_url(redis_url) as connection:
-        for game_id in games:
-            place = connection.hget(f"{tag}:applied", game_id)
-            if place is not None:
-                entry = connection.lindex(f"{tag}:journal", int(place) - 1)
-                if entry is not None:
-                    connection.lrem(f"{tag}:journal", 1, entry)
-                connection.hdel(f"{tag}:applied", game_id)
-        if players:
-            connection.hdel(f"{tag}:entries", *players)
-            connection.zrem(f"{tag}:board", *players)
-            connection.zrem(f"{tag}:provisional", *players)
-
-
 @pytest.mark.redis
 def test_a_rated_game_on_two_instances_counts_once_and_the_rebuild_agrees(
-    rated_on_redis: tuple[Client, Client, list[str]], redis_url: str
+    two_instances: tuple[Client, Client],  # noqa: F811  # the fixture imported above
+    redis_settings: Settings,
 ) -> None:
-    one, two, games = rated_on_redis
-    made = one.app.state["made_players"]
+    one, two = two_instances
     ann, bob = new_player(one, "Ann"), new_player(two, "Bob")
-    made += [{"player_id": p["player_id"], "keys": [p["key"]]} for p in (ann, bob)]
     game_id = rated_game(one, ann, bob)
-    games.append(game_id)
     play_to_end(two, game_id, [ann["key"], bob["key"]])
     eventually(lambda: ratings(one, ann["player_id"]), "Ann's rating, on the other instance")
     assert ratings(two, bob["player_id"])["classic"]["games"] == 1
@@ -330,7 +299,11 @@ def test_a_rated_game_on_two_instances_counts_once_and_the_rebuild_agrees(
     # The rebuild command, on the same Redis, finds every rating as the journal makes it.
     rebuilt = subprocess.run(
         [sys.executable, "-m", "service.rebuild"],
-        env={**os.environ, "REDIS_URL": redis_url},
+        env={
+            **os.environ,
+            "REDIS_URL": redis_settings.redis_url,
+            "REDIS_KEY_PREFIX": redis_settings.redis_key_prefix,
+        },
         capture_output=True,
         text=True,
         check=False,
