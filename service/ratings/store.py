@@ -14,6 +14,7 @@ In this process's memory (the default) or in Redis (``service.ratings.redis_stor
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, Protocol
@@ -70,21 +71,47 @@ class RatingStore(Protocol):
         """Overwrite entries and their boards (the rebuild's, with the service stopped)."""
 
 
+class Board:
+    """A leaderboard in memory: each player's rating, and the players in rank order kept
+    sorted as they change (a bisection per change), so a page is a slice."""
+
+    def __init__(self) -> None:
+        self.ratings: dict[str, float] = {}
+        self._ascending: list[tuple[float, str]] = []
+        """Worst first: the best is last, as Redis orders a sorted set (equal ratings by id)."""
+
+    def put(self, player_id: str, rating: float) -> None:
+        self.drop(player_id)
+        self.ratings[player_id] = rating
+        bisect.insort(self._ascending, (rating, player_id))
+
+    def drop(self, player_id: str) -> None:
+        rating = self.ratings.pop(player_id, None)
+        if rating is not None:
+            del self._ascending[bisect.bisect_left(self._ascending, (rating, player_id))]
+
+    def rank(self, player_id: str) -> int | None:
+        """The player's rank, 0 the best; None for a player not on the board."""
+        rating = self.ratings.get(player_id)
+        if rating is None:
+            return None
+        return len(self._ascending) - 1 - bisect.bisect_left(self._ascending, (rating, player_id))
+
+    def best_first(self, start: int, count: int) -> list[str]:
+        """The ids of ranks ``start`` to ``start + count - 1``."""
+        end = len(self._ascending) - start
+        return [p for _, p in reversed(self._ascending[max(0, end - count) : max(0, end)])]
+
+
 @dataclass
 class _Ratings:
     """One rating key's entries, boards, markers and journal in memory."""
 
     entries: dict[str, bytes] = field(default_factory=dict)
-    boards: tuple[dict[str, float], dict[str, float]] = field(default_factory=lambda: ({}, {}))
+    boards: tuple[Board, Board] = field(default_factory=lambda: (Board(), Board()))
     """The established board, and the provisional one."""
     applied: set[str] = field(default_factory=set)
     journal: list[bytes] = field(default_factory=list)
-
-
-def ordered(board: dict[str, float]) -> list[tuple[str, float]]:
-    """A board best first: the highest rating, then (as Redis orders equal scores in reverse)
-    the greater id."""
-    return sorted(board.items(), key=lambda item: (item[1], item[0]), reverse=True)
 
 
 def window(total: int, centre: int, limit: int) -> int:
@@ -128,8 +155,8 @@ class MemoryRatingStore:
             on, off = (
                 (provisional, established) if change.provisional else (established, provisional)
             )
-            on[change.player_id] = change.rating
-            off.pop(change.player_id, None)
+            on.put(change.player_id, change.rating)
+            off.drop(change.player_id)
 
     async def is_applied(self, key: str, game_id: str) -> bool:
         return game_id in self._of(key).applied
@@ -140,14 +167,15 @@ class MemoryRatingStore:
 
     async def page(self, key: str, provisional: bool, start: int | str, limit: int) -> Page | None:
         ratings = self._of(key)
-        board = ordered(ratings.boards[provisional])
+        board = ratings.boards[provisional]
+        total = len(board.ratings)
         if isinstance(start, str):
-            ranks = [player_id for player_id, _ in board]
-            if start not in ratings.boards[provisional]:
+            rank = board.rank(start)
+            if rank is None:
                 return None
-            start = window(len(board), ranks.index(start), limit)
-        chosen = board[start : start + limit]
-        return Page(len(board), start, [(p, ratings.entries[p]) for p, _ in chosen])
+            start = window(total, rank, limit)
+        chosen = board.best_first(start, limit)
+        return Page(total, start, [(p, ratings.entries[p]) for p in chosen])
 
     async def journal(self, key: str) -> list[bytes]:
         return list(self._of(key).journal)

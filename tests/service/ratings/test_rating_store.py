@@ -20,7 +20,7 @@ from service.ratings import model
 from service.ratings.model import PROVISIONAL_GAMES, Entry, GameResult, Seated
 from service.ratings.rebuild import differences, folded, write
 from service.ratings.redis_store import RedisRatingStore
-from service.ratings.store import Change, MemoryRatingStore, RatingStore
+from service.ratings.store import Board, Change, MemoryRatingStore, RatingStore
 from service.ratings.updates import apply_result
 from service.storage.redis_game_store import RedisStore
 from tests.service.conftest_redis import delete_prefixed
@@ -300,3 +300,40 @@ def test_only_a_preset_s_own_rules_have_a_rating_key() -> None:
     assert model.built_in_player("bot-expert") == "expert"
     assert model.built_in_player("bot-nobody") is None
     assert model.built_in_player("pAnn") is None
+
+
+def best_first_reference(ratings: dict[str, float]) -> list[str]:
+    """A board's order, plainly: the highest rating first, equal ratings the greater id first
+    (as Redis orders a sorted set read in reverse)."""
+    return [p for p, _ in sorted(ratings.items(), key=lambda i: (i[1], i[0]), reverse=True)]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([f"p{n}" for n in range(12)]),
+            st.one_of(st.none(), st.sampled_from([-3.0, 0.0, 1.5, 2.0, 7.25])),
+        ),
+        max_size=60,
+    ),
+    st.integers(0, 14),
+    st.integers(1, 6),
+)
+def test_the_memory_board_keeps_the_reference_order(
+    changes: list[tuple[str, float | None]], start: int, count: int
+) -> None:
+    """Ratings put and dropped in any order: every rank and every slice is the reference's."""
+    board, reference = Board(), dict[str, float]()
+    for player_id, rating in changes:
+        if rating is None:
+            board.drop(player_id)
+            reference.pop(player_id, None)
+        else:
+            board.put(player_id, rating)
+            reference[player_id] = rating
+    order = best_first_reference(reference)
+    assert board.ratings == reference
+    assert board.best_first(start, count) == order[start : start + count]
+    for rank, player_id in enumerate(order):
+        assert board.rank(player_id) == rank
+    assert board.rank("nobody") is None
