@@ -26,7 +26,7 @@ from engine.bots import LEVELS
 from engine.game.state import GameState
 from engine.rule_checks import Turns
 from engine.rules import PRESETS, Rules
-from service.games.records import BOT_PLAYER_PREFIX, GameRecord
+from service.games.records import BOT_PLAYER_PREFIX, GameRecord, finished_at
 from service.http.problems import InvalidField
 
 PROVISIONAL_GAMES: Final = 10
@@ -135,8 +135,7 @@ def result_of(
         Seated(player_id, name, bot)
         for player_id, name, bot in zip(record.rated, state.players, bots, strict=True)
     )
-    finished = record.finished if record.finished is not None else record.turn_started
-    return GameResult(game_id, key, seats, places_of(state), finished)
+    return GameResult(game_id, key, seats, places_of(state), finished_at(record))
 
 
 def fresh(seated: Seated) -> Entry:

@@ -81,9 +81,9 @@ def ratings_told(ratings: RatingStore, players: PlayerStore) -> Subscriber:
     async def rate(game_id: str, record: GameRecord, state: GameState, check: bool) -> None:
         try:
             result = await result_for(players, game_id, record, state)
-            if result is None:
-                return
-            if not check or not await ratings.is_applied(result.key, game_id):
+            if result is not None and (
+                not check or not await ratings.is_applied(result.key, game_id)
+            ):
                 await apply_result(ratings, result)
         except StoreUnavailable:
             _log.warning("game %s: ratings not updated (store unavailable)", game_id)
