@@ -21,6 +21,7 @@ from litestar.stores.memory import MemoryStore as LitestarMemoryStore
 
 from service.identity.store import MemoryPlayerStore, PlayerStore
 from service.players.seek_pool import MemorySeekPool, SeekPool
+from service.ratings.store import MemoryRatingStore, RatingStore
 from service.records.store import MemoryRecordStore, RecordStore
 from service.settings import Settings
 from service.sheets.store import MemorySheetStore, SheetStore
@@ -54,6 +55,8 @@ class Backends:
     """The open challenges' lobby (its own keys)."""
     seeks: SeekPool
     """The seek pools (quick play)."""
+    ratings: RatingStore
+    """The players' ratings and the leaderboards."""
 
 
 Clock = Callable[[], float]
@@ -107,4 +110,5 @@ def memory_backends_beside(games: MemoryStore, settings: Settings) -> Backends:
         players=MemoryPlayerStore(max_players=settings.max_players, clock=games.clock),
         open_challenges=MemoryTableIndex(game_ttl=settings.game_ttl, clock=games.clock),
         seeks=MemorySeekPool(),
+        ratings=MemoryRatingStore(),
     )

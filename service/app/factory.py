@@ -44,6 +44,7 @@ from service.identity.deps import caller, viewer
 from service.play.routes import play_routes
 from service.players.challenge_routes import ChallengesController, SeeksController
 from service.players.routes import BotsController, PlayersController
+from service.ratings.routes import LeaderboardsController
 from service.records.routes import RecordsController
 from service.settings import Settings
 from service.sheets.routes import ScoreSheetsController
@@ -144,6 +145,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
         players=backends.players,
         open_challenges=backends.open_challenges,
         seeks=backends.seeks,
+        ratings=backends.ratings,
         bot_games=holdings.bot_games(settings.bot_games_per_client),
         clock_games=holdings.clock_games(settings.clock_games_per_client),
     )
@@ -170,6 +172,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
             BotsController,
             ChallengesController,
             SeeksController,
+            LeaderboardsController,
             OperationsController,
             ScoreSheetsController,
             RecordsController,

@@ -10,6 +10,7 @@ from service.app.backends import Backends
 from service.identity.redis_store import RedisPlayerStore
 from service.identity.store import PLAYER_CHANNEL_PREFIX
 from service.players.redis_seek_pool import RedisSeekPool
+from service.ratings.redis_store import RedisRatingStore
 from service.records.redis_store import RedisRecordStore
 from service.settings import Settings
 from service.sheets.redis_store import RedisSheetStore
@@ -77,4 +78,5 @@ def backends_beside(games: RedisStore, settings: Settings) -> Backends:
             client, key_prefix=f"{prefix}:challenges", game_ttl=settings.game_ttl
         ),
         seeks=RedisSeekPool(client, key_prefix=prefix),
+        ratings=RedisRatingStore(client, key_prefix=prefix),
     )

@@ -29,6 +29,9 @@ from service.identity.store import MemoryPlayerStore, PlayerStore
 from service.players.deps import PlayerServices
 from service.players.news import players_told
 from service.players.seek_pool import MemorySeekPool, SeekPool
+from service.ratings.deps import RatingServices
+from service.ratings.store import MemoryRatingStore, RatingStore
+from service.ratings.updates import ratings_told
 from service.records.flights import ReviewFlights
 from service.records.store import MemoryRecordStore, RecordStore
 from service.settings import Settings
@@ -54,6 +57,7 @@ class Services(
     AnalysisServices,
     SheetServices,
     HealthServices,
+    RatingServices,
 ):
     settings: Settings
     store: Store
@@ -88,6 +92,9 @@ class Services(
     """The open challenges' lobby (``service.players.challenges``), beside the store."""
     seeks: SeekPool = field(default_factory=MemorySeekPool)
     """The seek pools (``service.players.seek_pool``), beside the store."""
+    ratings: RatingStore = field(default_factory=MemoryRatingStore)
+    """The players' ratings and the leaderboards (``service.ratings.store``), beside the
+    store."""
     shared_slices: SharedSlices = field(default_factory=SharedSlices)
     """The events streams rendered lately, for the other streams of their game and viewer
     (``service.streams.shared_slices``)."""
@@ -97,6 +104,7 @@ class Services(
         # call the bots by name.
         self.bus.subscribe(drivers_told(self.bots, self.settings.bot_lease_seconds))
         self.bus.subscribe(players_told(self.players, self.channels))
+        self.bus.subscribe(ratings_told(self.ratings, self.players))
 
 
 def services_from_state(state: State) -> Services:

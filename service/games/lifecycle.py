@@ -159,10 +159,12 @@ async def create_game(
     retry: Retry | None = None,
     players: tuple[str | None, ...] = (),
     game_id: str | None = None,
+    rated: bool = False,
 ) -> idempotency.SavedAnswer:
     """A game whose every seat is named (``names``), some perhaps bots (``bots``, each seat's
     level or None): dealt at once, every person's token in the answer (201). ``players``: each
-    seat's player (``service.identity``), the game listed as theirs.
+    seat's player (``service.identity``), the game listed as theirs; ``rated``: asked rated (it
+    is, when every seat is a player's or a bot's: ``GameRecord.rated``).
     ``given``: the first dealer and the deals by round (``service.records.given``).
     (``service.tables.creation.create`` decides; a table with open seats waits instead.)
     With an Idempotency-Key the game's id is the key's and its answer is saved with it; a
@@ -186,6 +188,7 @@ async def create_game(
         turn_started=created,
         call_seconds=call_seconds_of(rules, request.call_seconds),
         players=players if any(players) else (),
+        rated=game_records.rating_ids(players, bots, len(names)) if rated else (),
     )
     encoded = game_records.encode_record(record)
     fixed_id = game_id

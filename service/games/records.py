@@ -108,6 +108,34 @@ class GameRecord(msgspec.Struct, frozen=True, array_like=True):
     empty when no seat is a player's. A player's key acts for the player's seat."""
     challenge: ChallengeTerms | None = None
     """The challenge that made this table (and then game); None for any other."""
+    rated: tuple[str, ...] = ()
+    """A rated game (``service.ratings``): each seat's rating id, fixed when it was dealt (the
+    seat's player, or ``bot-<level>`` for a computer player's seat); empty for an unrated game.
+    A game is rated when it was asked rated (a challenge or a seek with ``rated: true``) and
+    every seat was a player's or a built-in level's at the deal (``rating_ids``)."""
+
+
+BOT_PLAYER_PREFIX: Final = "bot-"
+"""A built-in level's player id is the level's name after this (``bot-hard``)."""
+
+
+def rating_ids(
+    players: tuple[str | None, ...], bots: tuple[str | None, ...], seats: int
+) -> tuple[str, ...]:
+    """Each seat's rating id for a rated game: its player, or ``bot-<level>`` for a computer
+    player's seat; empty when a seat is neither (held by a token alone): such a game is
+    unrated."""
+    ids = []
+    for seat in range(seats):
+        player = players[seat] if players else None
+        level = bots[seat] if bots else None
+        if player is not None:
+            ids.append(player)
+        elif level is not None:
+            ids.append(BOT_PLAYER_PREFIX + level)
+        else:
+            return ()
+    return tuple(ids)
 
 
 def seat_of_player(player_id: str, players: tuple[str | None, ...]) -> int | None:

@@ -52,6 +52,7 @@ from service.players.event_wire import PlayerEvent
 from service.players.news import log_events
 from service.players.problems import ChallengeQuotaReached
 from service.players.turns import utc
+from service.ratings.model import check_rated
 from service.storage.game_store import GameExists
 from service.tables import waiting_tables as waiting
 from service.tables.seat_changes import SeatHolders, commit_seats
@@ -83,6 +84,7 @@ async def create(
     rules = to_engine.game_rules_from_wire(
         request.rules, request.call_seconds, request.turn_seconds
     )
+    check_rated(rules, request.rated)
     invited = await _invited(services, challenger, request)
     standing = await _standing(services, challenger.player_id)
     if sum(terms.challenger == challenger.player_id for _, terms in standing) >= (

@@ -12,12 +12,13 @@ from litestar.di import NamedDependency
 from service.http.auth import OptionalToken
 from service.identity.callers import player_of
 from service.players.seek_pool import SeekPool
+from service.ratings.deps import RatingServices
 from service.streams.limits import StreamSlots
 from service.tables.deps import TableServices
 from service.tables.index import TableIndex
 
 
-class PlayerServices(TableServices):
+class PlayerServices(TableServices, RatingServices):
     # An interface by inheritance, as every feature's (``service.games.deps``).
     __slots__ = ()
     streams: StreamSlots

@@ -42,6 +42,8 @@ from service.players.wire import (
     PlayerProfile,
     PlayerStreamUrl,
 )
+from service.ratings import model as rating_model
+from service.ratings.boards import ratings_of
 from service.vocabulary.names import display_name
 
 GAMES_PAGE_MAX: Final = 50
@@ -61,7 +63,19 @@ async def create(services: PlayerServices, request: CreatePlayerRequest) -> Play
 
 
 async def profile(services: PlayerServices, player_id: str) -> PlayerProfile:
-    """What anyone may see of a player; 404 for none."""
+    """What anyone may see of a player, its ratings among it; 404 for none. The built-in
+    levels are players too (``bot-easy`` … ``bot-expert``), always online."""
+    level = rating_model.built_in_player(player_id)
+    if level is not None:
+        return PlayerProfile(
+            player_id=player_id,
+            name=f"{level.capitalize()} bot",
+            bot=True,
+            created=utc(0),
+            games=0,
+            online=True,
+            ratings=await ratings_of(services, player_id),
+        )
     player = await services.players.get(player_id)
     if player is None:
         raise PlayerNotFound(f"no player {player_id!r}")
@@ -73,6 +87,7 @@ async def profile(services: PlayerServices, player_id: str) -> PlayerProfile:
         created=utc(player.created),
         games=await services.players.game_count(player_id),
         online=online,
+        ratings=await ratings_of(services, player_id),
     )
 
 

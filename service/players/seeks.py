@@ -31,6 +31,7 @@ from service.players.seek_pool import (
     is_waiting,
 )
 from service.players.turns import utc
+from service.ratings.model import check_rated
 from service.storage.game_store import GameExists
 from service.tables import waiting_tables as waiting
 from service.vocabulary import to_engine
@@ -47,6 +48,7 @@ async def seek(
     answers how it stands now (matched, perhaps), making nothing again."""
     rules = to_engine.game_rules_from_wire(request.rules, None, request.turn_seconds)
     rules.check_players(request.players)
+    check_rated(rules, request.rated)
     encoded_rules = waiting.encoded_rules(rules)
     seek_id = game_records.new_game_id() if retry is None else idempotency.derived_id(retry)
     if retry is not None and (found := await services.seeks.get(seek_id)) is not None:
@@ -130,6 +132,7 @@ async def dealt(services: PlayerServices, state: SeekState) -> None:
             [s.name for s in records],
             players=tuple(s.player_id for s in records),
             game_id=state.game_id,
+            rated=first.rated,
         )
 
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+import msgspec
 from msgspec import Meta
 
 from engine.rule_checks import Turns
 from service.games.level_wire import BotLevel
 from service.http.wire import Out, Strict
+from service.ratings.wire import Rating
 from service.vocabulary.wire import Count, GameId, PlayerName, Seat
 
 PlayerId = Annotated[
@@ -68,6 +70,15 @@ class PlayerProfile(Out, frozen=True):
         bool | None,
         Meta(description="A bot player: whether its stream is open now. Null for a person."),
     ] = None
+    ratings: Annotated[
+        dict[str, Rating],
+        Meta(
+            description=(
+                "The player's rating under each preset it has played rated games in (`classic`; "
+                "`classic:speed` for speed games). Empty before the first rated game."
+            )
+        ),
+    ] = msgspec.field(default_factory=dict)
 
 
 class MyGamePlayer(Out, frozen=True):

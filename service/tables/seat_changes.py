@@ -16,7 +16,7 @@ from service.games import lifecycle as game_flow
 from service.games import records as game_records
 from service.games.commits import Change, commit
 from service.games.lifecycle import LoadedGame, LoadedTable
-from service.games.records import GameRecord, Seating, rules_of
+from service.games.records import ChallengeTerms, GameRecord, Seating, rules_of
 from service.games.to_wire import waiting_view
 from service.http.idempotency import Retry, SavedAnswer
 from service.http.problems import PlayerSeated, StaleVersion
@@ -67,6 +67,7 @@ async def commit_seats(
             call_seconds=seating.call_seconds,
             players=seats.players,
             challenge=loaded.record.challenge,
+            rated=_rated(loaded.record.challenge, seats.players, seating),
         )
     else:
         record = GameRecord(
@@ -83,6 +84,15 @@ async def commit_seats(
         return None
     await _update_indexes(services, loaded.game_id, seating, record.table)
     return record
+
+
+def _rated(
+    challenge: ChallengeTerms | None, players: tuple[str | None, ...], seating: Seating
+) -> tuple[str, ...]:
+    """A rated challenge's game is rated when dealt, each seat a player's or a bot's."""
+    if challenge is None or not challenge.rated:
+        return ()
+    return game_records.rating_ids(players, seating.bots, len(seating.names))
 
 
 async def _update_indexes(

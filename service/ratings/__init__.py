@@ -1,0 +1,1 @@
+"""Ratings and leaderboards (``docs/ratings.md``)."""

@@ -1,0 +1,111 @@
+"""``/v1/leaderboards``: the players of a preset ranked by rating."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import Controller, get
+from litestar.params import FromPath, QueryParameter
+
+from engine.rule_checks import Turns
+from service.http.auth import OptionalToken
+from service.http.openapi_declarations import PLAYER_OR_PUBLIC, problems
+from service.http.route_policy import Limit, policy
+from service.ratings import boards
+from service.ratings.boards import BOARD_PAGE_MAX
+from service.ratings.deps import AppRatingServices
+from service.ratings.model import PROVISIONAL_GAMES
+from service.ratings.wire import Leaderboard
+
+BoardTurns = Annotated[
+    Turns,
+    QueryParameter(name="turns", description="Games in turns (the default) or speed games."),
+]
+Around = Annotated[
+    str | None,
+    QueryParameter(
+        name="around",
+        max_length=64,
+        description=(
+            "A page centred on this player: `me` (send the player's key) or a player's id. "
+            "404 when the player is not on the board."
+        ),
+    ),
+]
+Provisional = Annotated[
+    bool,
+    QueryParameter(
+        name="provisional",
+        description=(
+            f"The provisional players' board (fewer than {PROVISIONAL_GAMES} rated games), "
+            "ranked apart. Default: the established players'."
+        ),
+    ),
+]
+BoardCursor = Annotated[
+    str | None,
+    QueryParameter(
+        name="cursor",
+        max_length=200,
+        description="A page's `next_cursor`: the players after it. Default: from the top.",
+    ),
+]
+BoardLimit = Annotated[
+    int,
+    QueryParameter(
+        name="limit",
+        ge=1,
+        le=BOARD_PAGE_MAX,
+        description=f"At most this many players. Default 20, maximum {BOARD_PAGE_MAX}.",
+    ),
+]
+
+
+class LeaderboardsController(Controller):
+    path = "/v1/leaderboards"
+    tags = ("ratings",)
+
+    @get(
+        "/{preset:str}",
+        operation_id="getLeaderboard",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
+        security=PLAYER_OR_PUBLIC,
+        summary="The players of a preset ranked by rating, best first",
+        description=(
+            "Rated games (every seat a player's, people, programs and the built-in levels "
+            "`bot-easy` … `bot-expert`, asked rated) move their players' ratings under their "
+            "preset and mode. Ranked by the conservative rating (`mu - 3 sigma`); bots are "
+            "marked. A page from the top, from `cursor`, or centred on a player (`around`)."
+        ),
+        responses=problems(
+            401,
+            404,
+            422,
+            503,
+            descriptions={
+                401: "`around=me` without a player's key, or with one no player holds",
+                404: "No such preset, or the player to centre on is not on the board",
+            },
+        ),
+    )
+    async def leaderboard(
+        self,
+        services: AppRatingServices,
+        *,
+        preset: FromPath[str],
+        viewer_token: OptionalToken,
+        turns: BoardTurns = "in_turn",
+        provisional: Provisional = False,
+        around: Around = None,
+        cursor: BoardCursor = None,
+        limit: BoardLimit = 20,
+    ) -> Leaderboard:
+        return await boards.leaderboard(
+            services,
+            boards.key_of(preset, turns),
+            provisional=provisional,
+            around=around,
+            viewer_token=viewer_token,
+            cursor=cursor,
+            limit=limit,
+        )
