@@ -435,7 +435,10 @@ async function catchUpMoves(seat, through) {
   if (through > since) {
     const log = await api.getLog(seat.gameId, seat.token, since);
     if (seat !== state.seat) return;
+    const before = state.listed;
     for (const entry of log.entries) if (entry.version <= through) listMove(entry, null);
+    // A speed game's last call result, read here, is shown under the call.
+    if (state.listed !== before && seat.view) draw(render, seat.view);
   }
   state.listed = Math.max(state.listed ?? 0, through);
 }
