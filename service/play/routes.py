@@ -15,7 +15,8 @@ from litestar.datastructures import CacheControlHeader
 from litestar.response import Redirect
 from litestar.static_files import create_static_files_router
 
-PLAY_PATH: Final = "/play"
+from service.http.play_links import PLAY_PATH
+
 STATIC_DIRECTORY: Final = Path(__file__).parent / "static"
 
 CONTENT_SECURITY_POLICY: Final = "; ".join(

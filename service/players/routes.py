@@ -13,13 +13,14 @@ from litestar.response import Stream
 
 from service.http.auth import OptionalToken, RequiredToken
 from service.http.openapi_declarations import PLAYER, problems
+from service.http.play_links import SVG, TEXT, qr_answers
 from service.http.route_policy import Limit, RouteLink, bearer_from_answer, from_answer, policy
 from service.identity.store import player_channel
 from service.players import lifecycle
 from service.players.deps import AppPlayerServices, Me, me
 from service.players.events import Sent, ndjson_line, player_events, sse_frame, start_of
 from service.players.lifecycle import GAMES_PAGE_MAX
-from service.players.sign_in import qr_svg, sign_in_link
+from service.players.sign_in import sign_in_link, sign_in_qr
 from service.players.wire import (
     CreatePlayerRequest,
     MyGames,
@@ -90,8 +91,6 @@ PlayerStreamKey = Annotated[
     ),
 ]
 NDJSON: Final = "application/x-ndjson"
-SVG: Final = "image/svg+xml"
-TEXT: Final = "text/plain"
 _STREAM_CONTENT: Final = {
     "text/event-stream": {
         "schema": {
@@ -190,29 +189,7 @@ class PlayersController(Controller):
     @get(
         "/me/sign-in-qr",
         operation_id="getSignInQr",
-        opt=policy(
-            limits=(Limit.PER_MINUTE,),
-            openapi={
-                "responses": {
-                    "200": {
-                        "content": {
-                            SVG: {
-                                "schema": {
-                                    "type": "string",
-                                    "description": "An SVG document: the QR code of the link.",
-                                }
-                            },
-                            TEXT: {
-                                "schema": {
-                                    "type": "string",
-                                    "description": "The same SVG document, as plain text.",
-                                }
-                            },
-                        }
-                    }
-                }
-            },
-        ),
+        opt=policy(limits=(Limit.PER_MINUTE,), openapi=qr_answers()),
         security=PLAYER,
         summary="A QR code of a link that signs another device in as this player",
         description=(
@@ -235,7 +212,7 @@ class PlayersController(Controller):
         assert viewer_token is not None
         base = services.settings.public_url or str(request.base_url)
         return Response(
-            qr_svg(sign_in_link(base, viewer_token)),
+            sign_in_qr(sign_in_link(base, viewer_token)),
             media_type=request.accept.best_match([SVG, TEXT], default=SVG),
             headers={"Cache-Control": "no-store"},
         )

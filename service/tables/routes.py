@@ -15,6 +15,7 @@ from service.games.wire import CreateGameRequest, GameCreated, GameView
 from service.http import idempotency
 from service.http.idempotency import IdempotencyKey, RouteRetry
 from service.http.openapi_declarations import PLAYER_OR_PUBLIC, SEAT, problems
+from service.http.play_links import SVG, TEXT, qr_answers
 from service.http.route_policy import (
     Limit,
     RouteLink,
@@ -26,6 +27,7 @@ from service.identity.deps import ActingCaller, Viewer
 from service.tables import creation, seating
 from service.tables.deps import AppTableServices
 from service.tables.index import LOBBY_LIMIT
+from service.tables.invite_links import invite_link, invite_qr
 from service.tables.wire import ClaimRequest, Lobby, SeatClaimed, StreamUrl
 
 AnyRequest = Request[Any, Any, Any]
@@ -61,6 +63,9 @@ LobbyLimit = Annotated[
         description=f"At most this many tables. Default and maximum: {LOBBY_LIMIT}.",
     ),
 ]
+
+QR_CACHE_SECONDS: Final = 86_400
+"""An invite's QR code is the same for as long as its base is: caches keep it a day."""
 
 _ME_401: Final = {401: "A seat for me without a player's key, or a key no player holds"}
 
@@ -172,6 +177,34 @@ class InvitesController(Controller):
         owner = None if viewer is None else viewer.owner
         retry = retry_of(data, owner)
         return idempotency.answered(await seating.claim(services, code, data, retry, viewer))
+
+    @get(
+        "/{code:str}/qr",
+        operation_id="getInviteQr",
+        opt=policy(limits=(Limit.PER_MINUTE,), openapi=qr_answers()),
+        summary="A QR code of the invite link, for a friend at the same table",
+        description=(
+            "The play page's address with the code (`<base>/play?code=<code>`), which a phone's "
+            "camera reads off the screen; the page fills the code in to join with. The base is "
+            "the service's `PUBLIC_URL`, or else the address this request was sent to. The code "
+            "is not looked up: any well-formed code is drawn (so the answer tells nothing of "
+            "which tables wait), and the same code always draws the same image, which caches may "
+            "keep for a day. SVG (`image/svg+xml`) unless the request's `Accept` prefers "
+            "`text/plain`. A malformed code is a 404, as when claiming it."
+        ),
+        media_type=SVG,
+        responses=problems(404, 503, descriptions={404: "Not an invite code (malformed)"}),
+    )
+    async def invite_qr(
+        self, request: AnyRequest, services: AppTableServices, code: InviteCode
+    ) -> Response[bytes]:
+        canonical = seating.canonical_code(code)
+        base = services.settings.public_url or str(request.base_url)
+        return Response(
+            invite_qr(invite_link(base, canonical)),
+            media_type=request.accept.best_match([SVG, TEXT], default=SVG),
+            headers={"Cache-Control": f"public, max-age={QR_CACHE_SECONDS}", "Vary": "Accept"},
+        )
 
 
 class TablesController(Controller):

@@ -88,11 +88,7 @@ async def claim(
     in the seat's commit: a retry, or the first attempt's twin on another instance, replays it
     and never takes a second seat."""
     name, player_id = await _claimant(services, request, caller)
-    code = invite_codes.normalised(code_text)
-    if code is None:
-        raise InviteNotFound(
-            f"{code_text!r} is not an invite code: eight of {' '.join(invite_codes.ALPHABET)}"
-        )
+    code = canonical_code(code_text)
     game_id = await services.tables.game_of_code(code)
     if game_id is None:
         raise InviteNotFound(f"no table waits with invite code {code} (it may have expired)")
@@ -302,3 +298,13 @@ def stream_url(acting: ActingSeat, base_url: str) -> StreamUrl:
     game_id, seat = acting.loaded.game_id, acting.seat
     key = stream_key(game_id, seat, acting.loaded.record.token_hashes[seat])
     return StreamUrl(url=f"{base_url.rstrip('/')}/v1/games/{game_id}/events?key={key}")
+
+
+def canonical_code(code_text: str) -> str:
+    """The invite code ``code_text`` spells, or ``InviteNotFound`` for text that cannot be one."""
+    code = invite_codes.normalised(code_text)
+    if code is None:
+        raise InviteNotFound(
+            f"{code_text!r} is not an invite code: eight of {' '.join(invite_codes.ALPHABET)}"
+        )
+    return code

@@ -53,6 +53,11 @@ export const getView = (gameId, token) => call("GET", game(gameId), { token });
 export const act = (gameId, token, action) =>
   call("POST", `${game(gameId)}/actions`, { token, body: action });
 
+/** GET /v1/games/{id}/log?since=N: `{version, entries: [{version, seat, action, card}]}`, the
+ * actions after version N as the seat may see them. */
+export const getLog = (gameId, token, since = 0) =>
+  call("GET", `${game(gameId)}/log?since=${since}`, { token });
+
 /** POST /v1/games/{id}/stream-url: `{url}` for an EventSource (which cannot send a token). */
 export const streamUrl = (gameId, token) => call("POST", `${game(gameId)}/stream-url`, { token });
 

@@ -3,7 +3,7 @@
 // off). Every action offered is an entry of the view's `legal`, posted as it is.
 
 import { cardBack, cardElement, cardLabel, rankName } from "./cards.js";
-import { describeLegal, isOntoOtherPile } from "./narration.js";
+import { counted, describeLegal, isOntoOtherPile } from "./narration.js";
 
 export function renderRoundInfo(element, view) {
   if (view.status === "finished") {
@@ -12,7 +12,7 @@ export function renderRoundInfo(element, view) {
   }
   const parts = [`Round ${view.round} of ${view.rounds}`];
   if (view.wild) parts.push(`${rankName(view.wild, true)} are wild`);
-  parts.push(`${view.stock_count} cards in the stock`);
+  parts.push(`${counted(view.stock_count, "card")} in the stock`);
   if (view.tiebreak) parts.push("tie-break round");
   element.textContent = parts.join(" · ");
 }
@@ -49,7 +49,7 @@ export function renderPlayers(list, view, wentOut = []) {
     }
     const facts = document.createElement("span");
     facts.className = "facts";
-    facts.textContent = [`${player.hand_count} cards`, `${player.score} pts`, ...tags].join(" · ");
+    facts.textContent = [counted(player.hand_count, "card"), counted(player.score, "pt"), ...tags].join(" · ");
     item.append(name, facts);
     list.append(item);
   }
@@ -78,7 +78,7 @@ export function renderPiles(container, view, { onAct, hint }) {
 
   const stockEntry = drawFrom("stock", null);
   const stock = cardBack({
-    label: `Stock, ${view.stock_count} cards${stockEntry ? ": draw" : ""}`,
+    label: `Stock, ${counted(view.stock_count, "card")}${stockEntry ? ": draw" : ""}`,
     disabled: !stockEntry,
     onClick: () => onAct(stockEntry),
   });
@@ -155,7 +155,7 @@ export function renderActions(goOut, others, view, { analysis, onAct }) {
     if (entry.go_out && analysis && !clean.has(entry.card)) continue;
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = describeLegal(view, entry);
+    describeLegal(view, entry).write(button);
     button.addEventListener("click", () => onAct(entry));
     if (view.call) {
       // In a call a choice is held until changed: a toggle, pressed while it is the choice.

@@ -10,6 +10,7 @@
 // from the stream's `call_end` entry (every seat's choice, revealed as this seat may see it).
 // Who has chosen is shown beside each player (board.js).
 
+import { words } from "./cards.js";
 import { describeMove, describeLegal } from "./narration.js";
 
 const URGENT_SECONDS = 5;
@@ -42,7 +43,7 @@ export function renderCall(element, view, lastEnd) {
     // The caller's time ran out on this seat: a bot chooses for it until its person chooses.
     choice.textContent = "Your time ran out: a bot chooses for you in every call until you choose.";
   } else if (call.choice) {
-    choice.textContent = `Your choice: ${describeLegal(view, call.choice)}. You may change it until the call ends.`;
+    words`Your choice: ${describeLegal(view, call.choice)}. You may change it until the call ends.`.write(choice);
   } else if ((view.legal ?? []).length) {
     choice.textContent = "Not chosen yet: when the time runs out you " +
       (call.phase === "draw" ? "draw from the stock." : "discard the card you drew.");
@@ -54,7 +55,7 @@ export function renderCall(element, view, lastEnd) {
   if (lastEnd) {
     const last = document.createElement("p");
     last.className = "call-last";
-    last.textContent = describeMove(view, lastEnd);
+    describeMove(view, lastEnd).write(last);
     element.append(last);
   }
   startClock(clock, Date.parse(call.deadline));

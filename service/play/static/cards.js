@@ -45,6 +45,76 @@ export function rankName(rank, plural = false) {
 
 export const rankText = (rank) => RANKS[rank]?.[0] ?? rank;
 
+/** What each element written by `Words.write` says to a screen reader. */
+const spokenIn = new WeakMap();
+
+/**
+ * Running text that names cards: "You took 7♥ from Bob's discard pile" on the screen, "…seven
+ * of hearts…" to a screen reader (which reads "7♥" as letters and a symbol, or not at all).
+ * Built with the `words` tag, whose card codes are wrapped by `card()`:
+ *
+ *     words`Discard ${card("QC")}: it leaves ${n} points`
+ *
+ * `shown` is the text as drawn, `spoken` as read; `write(element)` draws it, each card a
+ * `role="img"` span named in words.
+ */
+export class Words {
+  constructor(parts) {
+    this.parts = parts; // strings and {card: code}
+  }
+
+  get shown() {
+    return this.parts.map((p) => (typeof p === "string" ? p : cardText(p.card))).join("");
+  }
+
+  get spoken() {
+    return this.parts.map((p) => (typeof p === "string" ? p : cardName(p.card))).join("");
+  }
+
+  /** Draws the words into `element` unless it shows them already (a live region then says
+   * nothing twice). */
+  write(element) {
+    if (element.textContent === this.shown && spokenIn.get(element) === this.spoken) return;
+    spokenIn.set(element, this.spoken);
+    element.replaceChildren(...this.parts.map((p) => (typeof p === "string" ? p : cardInText(p.card))));
+  }
+
+  /** `list` (Words or strings) one after the other, `separator` between them. */
+  static join(list, separator) {
+    return list.reduce((all, item, i) => words`${all}${i ? separator : ""}${item}`, words``);
+  }
+}
+
+/** A card named in running text (`words`). */
+export const card = (code) => ({ card: code });
+
+/** The tag that makes `Words`: strings, numbers, `card()`s and other `Words` in order. */
+export function words(strings, ...values) {
+  const parts = [];
+  const add = (part) => {
+    if (part == null || part === "") return;
+    if (part instanceof Words) part.parts.forEach(add);
+    else if (typeof part === "object" && part.card) parts.push(part);
+    else if (typeof parts.at(-1) === "string") parts[parts.length - 1] += String(part);
+    else parts.push(String(part));
+  };
+  strings.forEach((text, i) => {
+    add(text);
+    if (i < values.length) add(values[i]);
+  });
+  return new Words(parts);
+}
+
+/** A card in running text: "Q♣" on the screen, "queen of clubs" to a screen reader. */
+function cardInText(code) {
+  const span = document.createElement("span");
+  span.className = `card-text suit-${isJoker(code) ? "joker" : code[1].toLowerCase()}`;
+  span.setAttribute("role", "img");
+  span.setAttribute("aria-label", cardName(code));
+  span.textContent = cardText(code);
+  return span;
+}
+
 /** Spoken description: "seven of hearts, wild, plays as five of hearts". */
 export function cardLabel(code, { wild, standsFor } = {}) {
   const parts = [cardName(code)];

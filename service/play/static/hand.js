@@ -3,7 +3,8 @@
 // a click (or Enter or Space) discards it. The hand is one toolbar: Tab enters and leaves it,
 // the arrow keys, Home and End move between cards (a roving tabindex).
 
-import { cardElement, cardText, sortedCards } from "./cards.js";
+import { cardElement, cardName, sortedCards } from "./cards.js";
+import { counted } from "./narration.js";
 
 /**
  * Draws `hand` into `container`.
@@ -12,8 +13,10 @@ import { cardElement, cardText, sortedCards } from "./cards.js";
  * - `onDiscard(entry)`: called with that entry when a discardable card is chosen.
  * - `hinted`: a card code the hint advises discarding, or null.
  * - `chosen`: in a speed game's call, the card of the seat's pending discard, or null.
+ * - `drawn`: the card the seat has just drawn, or null: raised, tagged "new", and said in its
+ *   name ("…, just drawn").
  */
-export function renderHand(container, { hand, arrangement, wild, discards, onDiscard, hinted, chosen }) {
+export function renderHand(container, { hand, arrangement, wild, discards, onDiscard, hinted, chosen, drawn }) {
   const focus = focusedKey(container);
   container.replaceChildren();
   const occurrences = new Map();
@@ -31,6 +34,15 @@ export function renderHand(container, { hand, arrangement, wild, discards, onDis
     card.tabIndex = -1;
     if (entry) card.classList.add("playable");
     if (hinted === code) card.classList.add("hinted");
+    if (drawn === code && n === 0) {
+      card.classList.add("drawn");
+      card.setAttribute("aria-label", `${card.getAttribute("aria-label")}, just drawn`);
+      const tag = document.createElement("span");
+      tag.className = "drawn-tag";
+      tag.textContent = "new";
+      tag.setAttribute("aria-hidden", "true");
+      card.append(tag);
+    }
     if (chosen === code && n === 0) {
       card.classList.add("chosen");
       card.setAttribute("aria-label", `${card.getAttribute("aria-label")} (your choice)`);
@@ -65,7 +77,7 @@ function groupsOf(hand, arrangement) {
   const groups = arrangement.melds.map((meld) => ({
     kind: meld.kind,
     title: meld.kind === "run" ? "Run" : "Set",
-    label: `${meld.kind === "run" ? "Run" : "Set"}: ${meld.cards.map(cardText).join(" ")}`,
+    label: `${meld.kind === "run" ? "Run" : "Set"}: ${meld.cards.map(cardName).join(", ")}`,
     cards: meld.cards,
     standsFor: meld.stands_for,
   }));
@@ -73,7 +85,7 @@ function groupsOf(hand, arrangement) {
     groups.push({
       kind: "deadwood",
       title: `Deadwood · ${arrangement.deadwood_points}`,
-      label: `Deadwood, ${arrangement.deadwood_points} points`,
+      label: `Deadwood, ${counted(arrangement.deadwood_points, "point")}`,
       cards: sortedCards(arrangement.deadwood),
     });
   }

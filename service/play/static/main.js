@@ -24,7 +24,7 @@ import { renderChart } from "./chart.js";
 import { enableHandKeys, renderHand } from "./hand.js";
 import { Matchmaking } from "./matchmaking.js";
 import { MyGames } from "./mygames.js";
-import { describeMove, isOntoOtherPile, seatName, turnLine } from "./narration.js";
+import { counted, describeHint, describeMove, isOntoOtherPile, seatName, turnLine } from "./narration.js";
 import { Player } from "./player.js";
 import { renderRoundResult, renderScoreTable } from "./results.js";
 import { offerReview } from "./review.js";
@@ -34,6 +34,9 @@ import { setUpStart } from "./start.js";
 
 const $ = (id) => document.getElementById(id);
 const MOVES_SHOWN = 12;
+/** How far back the log is read for moves made before the stream was followed: enough for the
+ * list's twelve even in a speed game, whose every choice is an entry (`chosen`) not listed. */
+const LOG_LOOKBACK = 200;
 
 /** Live regions are written only when their words change, so nothing is announced twice. */
 function say(element, text) {
@@ -54,6 +57,10 @@ const state = {
   reviewFor: null,
   lastCallEnd: null, // the newest streamed `call_end` entry of a speed game
   wentOut: { round: null, seats: [] }, // the seats seen going out in a speed game's round
+  listed: null, // the newest version the moves list has taken (null: the log not read yet)
+  moves: Promise.resolve(), // the moves list's log reads, and the entries streamed meanwhile
+  queued: 0, // how many of those are still to run
+  drawn: null, // the card this seat drew last, until it discards
 };
 
 function show(screen) {
@@ -76,18 +83,22 @@ async function takeSeat(seat) {
   state.seat?.stop();
   Object.assign(state, {
     seat, analysis: null, hint: null, shownRound: null, pastRounds: [], reviewFor: null, actedOn: null,
-    lastCallEnd: null, wentOut: { round: null, seats: [] },
+    lastCallEnd: null, wentOut: { round: null, seats: [] }, listed: null, drawn: null,
   });
   $("moves").replaceChildren();
   $("earlier-rounds-body").replaceChildren();
   seat.save();
   seat.addEventListener("view", (e) => seat === state.seat && draw(render, e.detail));
-  seat.addEventListener("move", (e) => seat === state.seat && addMove(e.detail));
+  seat.addEventListener("move", (e) => seat === state.seat && takeMove(seat, e.detail));
+  // A stream starts with a snapshot: the moves made before it (a reload; a rematch its bots
+  // began before this page switched to it) come from the log.
+  seat.addEventListener("snapshot", (e) => seat === state.seat && queueMoves(() => catchUpMoves(seat, e.detail)));
   seat.addEventListener("connection", (e) => seat === state.seat && showConnection(e.detail));
   showProblem(null);
   if (seat.view) draw(render, seat.view);
   try {
     await seat.refresh();
+    queueMoves(() => catchUpMoves(seat, seat.view.version)); // a finished game opens no stream
     await seat.follow();
   } catch (error) {
     if (error instanceof api.ApiError && [401, 404].includes(error.status)) {
@@ -249,6 +260,8 @@ function renderTable(view) {
     onDiscard: perform,
     hinted: hint?.phase === "discard" ? hint.suggested : null,
     chosen: chosenCard,
+    // Marked while the seat is to discard (in turns, or a speed game's discard call).
+    drawn: discards.size && view.hand?.includes(state.drawn) ? state.drawn : null,
   });
   renderActions($("go-out"), $("other-actions"), view, { analysis, onAct: perform });
   $("hint-button").disabled = !(view.legal ?? []).length;
@@ -283,7 +296,7 @@ async function askHint() {
   try {
     const advice = await api.getHint(view.game_id, state.seat.token);
     state.hint = { key: hintKey(view), advice };
-    output.textContent = advice.reason;
+    describeHint(view, advice).write(output);
     if (hintKey(state.seat.view) === state.hint.key) draw(renderTable, state.seat.view);
   } catch (error) {
     // A 409 is no fault (off turn, or a game with no hint for this moment): said quietly.
@@ -308,6 +321,8 @@ function renderWaiting(view) {
     const link = `${location.origin}/play?code=${encodeURIComponent(code)}`;
     $("invite-link").href = link;
     $("invite-link").textContent = link;
+    const qr = `/v1/invites/${encodeURIComponent(code)}/qr`;
+    if ($("invite-qr").getAttribute("src") !== qr) $("invite-qr").src = qr;
   }
   const seats = $("waiting-seats");
   seats.replaceChildren();
@@ -364,7 +379,7 @@ function renderFinal(view) {
   const winners = (view.winners ?? []).map((s) => seatName(view, s));
   const best = Math.min(...view.players.map((p) => p.score));
   const verb = winners.length === 1 && winners[0] !== "You" ? "wins" : "win";
-  $("winners").textContent = `${winners.join(" and ")} ${verb} with ${best} points.`;
+  $("winners").textContent = `${winners.join(" and ")} ${verb} with ${counted(best, "point")}.`;
   if (state.reviewFor !== view.game_id) {
     state.reviewFor = view.game_id;
     offerReview($("review"), view);
@@ -385,18 +400,81 @@ function noteCallEnd(entry, after) {
   state.wentOut = { round: after.round, seats: [...seats, ...out] };
 }
 
-function addMove({ entry, view: after }) {
+/** The moves list's log reads run in order, and a streamed entry waits for those before it. */
+function queueMoves(work) {
+  state.queued += 1;
+  state.moves = state.moves
+    .then(work)
+    .catch(() => {
+      // A log that cannot be read leaves the list short; the stream's next entries still come.
+    })
+    .finally(() => { state.queued -= 1; });
+}
+
+/**
+ * A streamed entry: listed at once when it follows the list's newest (before its view is drawn,
+ * so a speed game's call shows the result of the one before); otherwise after the entries
+ * between them (which the stream did not bring: it was opened after them) are read from the log.
+ */
+function takeMove(seat, { entry, view: after }) {
+  if (!state.queued && state.listed != null && entry.version <= state.listed + 1) {
+    listMove(entry, after);
+    return;
+  }
+  queueMoves(async () => {
+    await catchUpMoves(seat, entry.version - 1);
+    if (seat === state.seat) listMove(entry, after);
+    if (seat === state.seat && seat.view) draw(render, seat.view);
+  });
+}
+
+/** Lists the log's entries up to version `through` that the list has not taken. */
+async function catchUpMoves(seat, through) {
+  if (seat !== state.seat) return;
+  const since = state.listed ?? Math.max(0, through - LOG_LOOKBACK);
+  if (through > since) {
+    const log = await api.getLog(seat.gameId, seat.token, since);
+    if (seat !== state.seat) return;
+    const before = state.listed;
+    for (const entry of log.entries) if (entry.version <= through) listMove(entry, null);
+    // A speed game's last call result, read here, is shown under the call.
+    if (state.listed !== before && seat.view) draw(render, seat.view);
+  }
+  state.listed = Math.max(state.listed ?? 0, through);
+}
+
+/** One entry into the moves list, newest first, unless the list has it already (a stream that
+ * resumed sends again what the log gave). `after` is the view streamed with it, or null. */
+function listMove(entry, after) {
   const view = state.seat?.view;
-  if (!view) return;
+  if (!view || (state.listed != null && entry.version <= state.listed)) return;
+  state.listed = entry.version;
+  noteDrawn(entry, view);
   // A speed game's list holds the calls' results: a choice is only a pending one (who has chosen
   // is shown beside each player).
   if (view.rules?.turns === "speed" && entry.action.type !== "call_end") return;
   if (entry.action.type === "call_end") noteCallEnd(entry, after);
   const item = document.createElement("li");
-  item.textContent = describeMove(view, entry);
+  describeMove(view, entry).write(item);
   const moves = $("moves");
   moves.prepend(item);
   while (moves.children.length > MOVES_SHOWN) moves.lastChild.remove();
+}
+
+/** The card this seat just drew, from its own log entry (its card shows to this seat only), so
+ * the hand can mark it until the seat discards. */
+function noteDrawn(entry, view) {
+  const mine = entry.action.type === "call_end"
+    ? entry.action.moves.filter((m) => m.seat === view.seat)
+    : [entry].filter((e) => e.seat === view.seat);
+  let drawn = state.drawn;
+  for (const move of mine) {
+    if (move.action.type === "draw") drawn = move.card ?? null;
+    else if (move.action.type === "discard") drawn = null;
+  }
+  if (drawn === state.drawn) return;
+  state.drawn = drawn;
+  if (state.seat?.view) draw(renderTable, state.seat.view);
 }
 
 // -- buttons -----------------------------------------------------------------------------------

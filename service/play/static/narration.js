@@ -1,6 +1,10 @@
 // Actions and turns in words, for the moves list, buttons and the screen reader's announcements.
+// Cards are named through `words` (cards.js): "Q♣" on the screen, "queen of clubs" when read.
 
-import { cardText } from "./cards.js";
+import { card, Words, words } from "./cards.js";
+
+/** "1 point", "2 points", "0 points"; `many` where adding an s is wrong. */
+export const counted = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function seatName(view, seat) {
   const player = view.players.find((p) => p.seat === seat);
@@ -13,49 +17,97 @@ function pileName(view, pile) {
   return pile === view.seat ? "your discard pile" : `${seatName(view, pile)}'s discard pile`;
 }
 
-/** One streamed log entry: `{seat, action, card}` (the card is null where it stays hidden). */
+/** One streamed log entry `{seat, action, card}` (the card is null where it stays hidden), in
+ * `Words`. */
 export function describeMove(view, entry) {
   const who = seatName(view, entry.seat);
   const { action } = entry;
-  const card = entry.card ? cardText(entry.card) : null;
+  const code = entry.card ?? action.card;
+  const named = code ? card(code) : "a card";
   switch (action.type) {
     case "draw":
       return action.source === "stock"
-        ? `${who} drew ${card ?? "a card"} from the stock`
-        : `${who} took ${card ?? "a card"} from ${pileName(view, action.pile)}`;
+        ? words`${who} drew ${named} from the stock`
+        : words`${who} took ${named} from ${pileName(view, action.pile)}`;
     case "discard":
-      return `${who} ${action.go_out ? "went out, discarding" : "discarded"} ${card ?? cardText(action.card)}`;
+      return words`${who} ${action.go_out ? "went out, discarding" : "discarded"} ${named}`;
     case "lay_off":
-      return `${who} laid ${card ?? cardText(action.card)} off on ${seatName(view, action.seat)}'s meld`;
+      return words`${who} laid ${named} off on ${seatName(view, action.seat)}'s meld`;
     case "chosen":
-      return `${who} chose`;
+      return words`${who} chose`;
     case "call_end":
-      return `Call ${action.number} ended${action.timed_out ? " (time ran out)" : ""}: ` +
-        action.moves.map((move) => describeMove(view, move)).join("; ");
+      return words`Call ${action.number} ended${action.timed_out ? " (time ran out)" : ""}: ${
+        Words.join(action.moves.map((move) => describeMove(view, move)), "; ")}`;
     default:
-      return `${who}: ${action.type}`;
+      return words`${who}: ${action.type}`;
   }
 }
 
-/** A button's words for a legal entry other than a plain draw or discard. */
+/** A button's `Words` for a legal entry other than a plain draw or discard. */
 export function describeLegal(view, entry) {
   switch (entry.type) {
     case "discard":
-      if (entry.go_out) return `Go out, discarding ${cardText(entry.card)}`;
+      if (entry.go_out) return words`Go out, discarding ${card(entry.card)}`;
       return isOntoOtherPile(view, entry)
-        ? `Discard ${cardText(entry.card)} onto ${pileName(view, entry.pile)}`
-        : `Discard ${cardText(entry.card)}`;
+        ? words`Discard ${card(entry.card)} onto ${pileName(view, entry.pile)}`
+        : words`Discard ${card(entry.card)}`;
     case "draw":
-      return entry.source === "stock" ? "Draw from the stock" : `Take from ${pileName(view, entry.pile)}`;
+      return entry.source === "stock"
+        ? words`Draw from the stock`
+        : words`Take from ${pileName(view, entry.pile)}`;
     case "lay_off":
-      return `Lay ${cardText(entry.card)} off on ${seatName(view, entry.seat)}'s meld ${entry.meld + 1}`;
+      return words`Lay ${card(entry.card)} off on ${seatName(view, entry.seat)}'s meld ${entry.meld + 1}`;
     default:
-      return JSON.stringify(entry);
+      return words`${JSON.stringify(entry)}`;
   }
 }
 
-/** Words that start a sentence, in the middle of one. */
-export const lowerFirst = (text) => text.charAt(0).toLowerCase() + text.slice(1);
+/** `Words` that start a sentence, in the middle of one. */
+export function lowerFirst(text) {
+  const [first, ...rest] = text.parts;
+  if (typeof first !== "string") return text;
+  return new Words([first.charAt(0).toLowerCase() + first.slice(1), ...rest]);
+}
+
+/**
+ * The hint (`GET /v1/games/{id}/hint`) in `Words`, from its fields rather than its `reason`,
+ * whose cards are codes ("Discard the QC"): the same advice, its cards named as the rest of the
+ * page names them.
+ */
+export function describeHint(view, advice) {
+  const lastTurn = view.out_seat != null && view.out_seat !== view.seat;
+  const out = lastTurn ? "end the round with no points" : "go out";
+  if (advice.phase === "discard") {
+    const best = advice.discards?.[0];
+    if (best?.go_out) {
+      return words`Discard ${card(advice.suggested)} and go out: the rest of the hand is fully melded.`;
+    }
+    const left = best?.deadwood_points;
+    return left == null
+      ? words`Discard ${card(advice.suggested)}.`
+      : words`Discard ${card(advice.suggested)}: it leaves ${counted(left, "point")} of deadwood, the least.`;
+  }
+  const options = advice.options ?? [];
+  const stock = options.find((o) => o.source === "stock");
+  const advised = options.find(
+    (o) => o.source === advice.draw && (o.pile ?? null) === (advice.pile ?? null),
+  );
+  const known = advice.stock_known
+    ? " The stock is the reshuffled discard pile: its cards are known."
+    : "";
+  if (!advised || advised.source === "stock") {
+    const chance = advised?.go_out_chance
+      ? `, with a ${Math.round(advised.go_out_chance * 100)}% chance to ${out}`
+      : "";
+    const mean = advised ? ` it leaves ${advised.expected_deadwood.toFixed(1)} points of deadwood on average${chance}.` : "";
+    return words`Draw from the stock:${mean}${known}`;
+  }
+  const from = words`Take ${card(advised.card)} from ${pileName(view, advised.pile)}`;
+  if (advised.go_out_chance) return words`${from}: it lets you ${out}.${known}`;
+  const kept = Math.round(advised.expected_deadwood);
+  const against = stock ? `, against ${stock.expected_deadwood.toFixed(1)} on average from the stock` : "";
+  return words`${from}: it leaves ${counted(kept, "point")} of deadwood${against}.${known}`;
+}
 
 /** A discard onto another seat's pile: a joker under `joker_discards: any_pile`. */
 export const isOntoOtherPile = (view, entry) =>
@@ -66,11 +118,14 @@ export function turnLine(view) {
   if (view.status === "finished") return "Game over.";
   if (view.call) return callLine(view);
   const mine = (view.legal ?? []).map((e) => e.type);
-  if (mine.includes("draw")) return "Your turn: draw from the stock or take the discard.";
-  if (mine.includes("discard")) return "Your turn: choose a card to discard.";
+  // Another seat went out: every other seat has one turn left, this one included.
+  const out = view.out_seat != null ? seatName(view, view.out_seat) : null;
+  const yours = out ? `Your last turn (${out} went out)` : "Your turn";
+  if (mine.includes("draw")) return `${yours}: draw from the stock or take the discard.`;
+  if (mine.includes("discard")) return `${yours}: choose a card to discard.`;
   if (view.turn == null) return "";
   const who = seatName(view, view.turn);
-  const last = view.out_seat != null ? ` ${seatName(view, view.out_seat)} went out: last turns.` : "";
+  const last = out ? ` ${out} went out: last turns.` : "";
   return `${who === "You" ? "Your turn" : `${who} is playing`}…${last}`;
 }
 

@@ -2,7 +2,7 @@
 // scored) and the score table (each player's `round_scores` and total).
 
 import { cardElement, sortedCards } from "./cards.js";
-import { seatName } from "./narration.js";
+import { counted, seatName } from "./narration.js";
 
 export function renderRoundResult(container, view, result) {
   container.replaceChildren();
@@ -24,7 +24,7 @@ export function renderRoundResult(container, view, result) {
     const name = document.createElement("span");
     name.textContent = seatName(view, hand.seat);
     const points = document.createElement("strong");
-    points.textContent = `${hand.points} pts`;
+    points.textContent = counted(hand.points, "pt");
     title.append(name, points);
     const cards = document.createElement("div");
     cards.className = "result-cards";

@@ -11,6 +11,7 @@
 // Retry-After says, a few times, before it offers to try again.
 
 import * as api from "./api.js";
+import { words } from "./cards.js";
 import { describeLegal, lowerFirst, seatName } from "./narration.js";
 
 const GRADE_WORDS = {
@@ -45,7 +46,7 @@ export function offerReview(container, view) {
     button.textContent = "Review again";
     status.textContent = "";
     renderReview(output, view, review);
-    output.querySelector("h3").focus();
+    output.querySelector("h2").focus();
   });
   container.append(button, status, output);
 }
@@ -76,7 +77,8 @@ async function fetchReview(gameId, status) {
 
 export function renderReview(output, view, review) {
   output.replaceChildren();
-  const title = document.createElement("h3");
+  // The game's screen has no heading between the page's h1 and this one.
+  const title = document.createElement("h2");
   title.textContent = "Review";
   title.tabIndex = -1;
   const note = document.createElement("p");
@@ -96,9 +98,14 @@ function headerCell(row, text, scope) {
   return cell;
 }
 
+/** A table in a box that scrolls sideways on a narrow phone: a Tab stop named by its caption,
+ * so that the keyboard scrolls it too. */
 function wrapped(table) {
   const box = document.createElement("div");
   box.className = "score-table-wrap";
+  box.tabIndex = 0;
+  box.setAttribute("role", "region");
+  box.setAttribute("aria-label", table.caption?.textContent ?? "Table");
   box.append(table);
   return box;
 }
@@ -240,10 +247,8 @@ function decisionItem(view, decision) {
   const best = describeLegal(view, decision.best);
   // Two choices can be equally good: then the best is not named against this one.
   const lost = decision.lost.toFixed(1);
-  const same = chose === best || (lost === "0.0" && !COSTLY.has(decision.grade));
-  text.textContent = same
-    ? chose
-    : `${chose}; best: ${lowerFirst(best)} (${lost} points lost)`;
+  const same = chose.spoken === best.spoken || (lost === "0.0" && !COSTLY.has(decision.grade));
+  (same ? chose : words`${chose}; best: ${lowerFirst(best)} (${lost} points lost)`).write(text);
   item.append(grade, text);
   return item;
 }

@@ -9,6 +9,7 @@
 //
 // Events dispatched: "view" (detail: the new view), "move" (detail: {entry, view}: a log entry
 // and the view streamed with it, the view of the entry's version but on a catch-up the newest),
+// "snapshot" (detail: the version of a stream's snapshot: the actions up to it were not streamed),
 // "finished" (detail: {version, winners}), "connection" (detail: "live" | "lost" | "closed").
 
 import * as api from "./api.js";
@@ -71,7 +72,11 @@ export class Seat extends EventTarget {
       clearTimeout(this.lostTimer);
       this.#connection("live");
     });
-    source.addEventListener("snapshot", (e) => this.accept(JSON.parse(e.data)));
+    source.addEventListener("snapshot", (e) => {
+      const view = JSON.parse(e.data);
+      this.accept(view);
+      this.dispatchEvent(new CustomEvent("snapshot", { detail: view.version }));
+    });
     source.addEventListener("action", (e) => {
       const event = JSON.parse(e.data);
       this.dispatchEvent(new CustomEvent("move", { detail: { entry: event.entry, view: event.view } }));

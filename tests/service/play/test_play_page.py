@@ -45,6 +45,8 @@ WAIT_MS = 90_000
 bot move waits for its worker process to start, seconds when every core is taken)."""
 TURNS_AT_MOST = 400
 """A bound on the person's turns in one game, far above any real game's."""
+CARD_CODE = re.compile(r"\b(?:[2-9TJQKA][CDHSX]|JK)\b")
+"""A card as the API writes it ("QC"): never in what the page says to a person."""
 
 needs_chromium = pytest.mark.skipif(
     not CHROMIUM.exists(),
@@ -254,6 +256,7 @@ def assert_hints_shown(page: Page) -> None:
     expect(page.locator("#hint")).not_to_have_text(re.compile("^(Thinking…)?$"), timeout=WAIT_MS)
     where = "#piles" if page.locator("#app").get_attribute("data-act") == "draw" else "#hand"
     expect(page.locator(f"{where} .hinted")).to_have_count(1, timeout=WAIT_MS)
+    assert not CARD_CODE.search(page.locator("#hint").inner_text())
 
 
 @needs_chromium

@@ -14,7 +14,7 @@ from litestar.testing import TestClient
 
 from service.app import create_app
 from service.identity import keys
-from service.players.sign_in import qr_svg, sign_in_link
+from service.players.sign_in import sign_in_link, sign_in_qr
 from service.settings import Settings
 from tests.service.games.test_games_api import assert_problem
 from tests.service.players.test_players import bearer, new_player
@@ -35,7 +35,7 @@ def test_the_code_is_the_sign_in_link_to_the_address_asked_and_never_stored(
     assert answer.text.rstrip().endswith("</svg>")
     # The code draws exactly the link to this server's page with the key in its fragment (segno
     # draws a text the same way every time); the key is in the modules, not in the text.
-    assert answer.content == qr_svg(sign_in_link(live_server, ann["key"]))
+    assert answer.content == sign_in_qr(sign_in_link(live_server, ann["key"]))
     assert sign_in_link(live_server, ann["key"]) == f"{live_server}/play#key={ann['key']}"
     assert ann["key"] not in answer.text
     assert ann["key"][len(keys.KEY_PREFIX) :] not in answer.text
@@ -54,7 +54,7 @@ def test_the_link_starts_with_the_public_url_when_one_is_set(
         ann = new_player(client)
     answer = http.get(f"{base}{QR}", headers=bearer(ann["key"]))
     assert answer.status_code == 200, answer.text
-    assert answer.content == qr_svg(f"https://cards.example/play#key={ann['key']}")
+    assert answer.content == sign_in_qr(f"https://cards.example/play#key={ann['key']}")
 
 
 def test_no_key_a_seat_token_an_unknown_key_or_a_replaced_one_is_a_401(
