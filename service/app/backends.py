@@ -25,6 +25,7 @@ from service.sheets.store import MemorySheetStore, SheetStore
 from service.storage.due_moves import DueMoves
 from service.storage.game_store import MemoryStore, Store
 from service.tables.index import MemoryTableIndex, TableIndex
+from service.webhooks.store import MemoryWebhookStore, WebhookStore
 
 BackendKind = Literal["memory", "redis"]
 
@@ -52,6 +53,8 @@ class Backends:
     """The open challenges' lobby (its own keys)."""
     seeks: SeekPool
     """The seek pools (quick play)."""
+    webhooks: WebhookStore
+    """The players' webhooks and the queue of their deliveries."""
 
 
 def build_backends(settings: Settings) -> Backends:
@@ -99,4 +102,5 @@ def memory_backends_beside(games: MemoryStore, settings: Settings) -> Backends:
         players=MemoryPlayerStore(max_players=settings.max_players, clock=games.clock),
         open_challenges=MemoryTableIndex(game_ttl=settings.game_ttl, clock=games.clock),
         seeks=MemorySeekPool(),
+        webhooks=MemoryWebhookStore(),
     )

@@ -53,6 +53,9 @@ from service.tables.routes import (
     SeatsController,
     TablesController,
 )
+from service.webhooks.deliveries import Courier, CourierPlugin
+from service.webhooks.player_events import EventsToWebhooks
+from service.webhooks.routes import WebhooksController
 from service.workers.pool import WorkerPool
 
 API_VERSION = "1.0.0"
@@ -118,6 +121,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     )
     analyses = WorkerPool(processes=settings.analysis_processes, queue=settings.analysis_queue)
     bots = BotTasks(WorkerPool(processes=settings.bot_processes, queue=settings.bot_queue))
+    courier = Courier(backends.webhooks, settings)
     services = Services(
         settings=settings,
         store=backends.games,
@@ -134,9 +138,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
         bots=bots,
         sheets=backends.sheets,
         records=backends.records,
-        players=backends.players,
+        players=EventsToWebhooks(backends.players, courier),
         open_challenges=backends.open_challenges,
         seeks=backends.seeks,
+        webhooks=courier,
         bot_games=holdings.bot_games(settings.bot_games_per_client),
         clock_games=holdings.clock_games(settings.clock_games_per_client),
     )
@@ -163,6 +168,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             BotsController,
             ChallengesController,
             SeeksController,
+            WebhooksController,
             OperationsController,
             ScoreSheetsController,
             RecordsController,
@@ -180,6 +186,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             ),
             channels,
             bot_turns.BotDriversPlugin(services),  # after the channels: it stops before them
+            CourierPlugin(courier),
         ],
         middleware=[
             prometheus.middleware,
