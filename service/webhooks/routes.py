@@ -8,6 +8,7 @@ from litestar import Controller, delete, get, post
 from litestar.di import Provide
 from litestar.params import JSONBody, Parameter, QueryParameter
 
+from service.http.allowed_methods import allowed_methods
 from service.http.openapi_declarations import PLAYER, problems
 from service.http.route_policy import Limit, policy
 from service.players.deps import Me, me
@@ -52,6 +53,7 @@ class WebhooksController(Controller):
     tags = ("players",)
     dependencies = {"me": Provide(me)}  # noqa: RUF012  # Litestar's declaration
     security = PLAYER
+    options = allowed_methods("/", "GET", "POST")
 
     @post(
         operation_id="createWebhook",
