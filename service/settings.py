@@ -12,6 +12,8 @@ import msgspec
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
+DEFAULT_REDIS_KEY_PREFIX = "ttt"
+"""The first part of every key the service keeps in Redis (``REDIS_KEY_PREFIX``)."""
 ANALYSIS_BATCH_BYTES_MOST = 64 * 1024 * 1024
 """The highest ``ANALYSIS_BATCH_BYTES`` may be set: the batch route's own bound in the framework."""
 
@@ -35,6 +37,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     redis_url: str = ""
     """Empty: games live in this process's memory (one instance). Else a redis:// URL."""
     redis_cluster: bool = False
+    redis_key_prefix: str = DEFAULT_REDIS_KEY_PREFIX
+    """Every key the service keeps in Redis starts with it (the rate limits' with
+    ``<prefix>_rate_limit``): deployments, or tests, sharing one Redis apart. No braces (they
+    would break the keys' hash tags)."""
     seed_secret: str = ""
     """Mixed into every client seed before it shuffles (``engine.seeds``). Empty: one is made
     on first need and kept in the store, so every instance on it shares it."""
@@ -110,6 +116,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     claims_per_day: int = 200
     """Invite codes one client address may try a day (a join by code): 14⁸ codes, 10,000
     tables waiting, so a guesser needs two years for one seat (docs/tables.md); 0 is off."""
+    invitations_per_hour: int = 300
+    """Challenges and seeks one player may make an hour (counted per key: ``POST
+    /v1/challenges`` and ``POST /v1/seeks``), beside the limits per address; 0 is off."""
     trusted_proxies: tuple[str, ...] = ()
     """Addresses (or CIDR networks) of the proxies whose X-Forwarded-For names the client."""
     max_games: int = 200_000
@@ -189,6 +198,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             port=_integer(env, "PORT", defaults.port, low=1, high=65535),
             redis_url=redis_url,
             redis_cluster=_boolean(env, "REDIS_CLUSTER", defaults.redis_cluster),
+            redis_key_prefix=_key_prefix(env, "REDIS_KEY_PREFIX", defaults.redis_key_prefix),
             seed_secret=env.get("SEED_SECRET", "").strip(),
             log_level=level,  # type: ignore[arg-type]  # checked against LogLevel just above
             cors_origins=origins,
@@ -236,6 +246,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             ),
             creations_per_day=_integer(env, "CREATIONS_PER_DAY", defaults.creations_per_day, low=0),
             claims_per_day=_integer(env, "CLAIMS_PER_DAY", defaults.claims_per_day, low=0),
+            invitations_per_hour=_integer(
+                env, "INVITATIONS_PER_HOUR", defaults.invitations_per_hour, low=0
+            ),
             import_bytes_per_day=_integer(
                 env, "IMPORT_BYTES_PER_DAY", defaults.import_bytes_per_day, low=0
             ),
@@ -276,6 +289,13 @@ def _public_url(env: Mapping[str, str], name: str) -> str:
     if raw and (parts.scheme not in ("http", "https") or not parts.netloc or parts.query):
         raise SettingsError(name, raw, "an http:// or https:// URL without a query")
     return raw.rstrip("/")
+
+
+def _key_prefix(env: Mapping[str, str], name: str, default: str) -> str:
+    raw = env.get(name, "").strip()
+    if "{" in raw or "}" in raw or any(character.isspace() for character in raw):
+        raise SettingsError(name, raw, "a key prefix without braces or spaces")
+    return raw or default
 
 
 def _networks(env: Mapping[str, str], name: str) -> tuple[str, ...]:

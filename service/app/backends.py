@@ -9,6 +9,8 @@ Only a Redis deployment imports the Redis client code.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -57,22 +59,28 @@ class Backends:
     """The players' webhooks and the queue of their deliveries."""
 
 
-def build_backends(settings: Settings) -> Backends:
-    """The backends ``settings`` chooses: Redis when ``REDIS_URL`` is set, else memory."""
+Clock = Callable[[], float]
+"""Seconds, as ``time.monotonic`` gives them: what the in-memory backends' expiry counts."""
+
+
+def build_backends(settings: Settings, *, clock: Clock = time.monotonic) -> Backends:
+    """The backends ``settings`` chooses: Redis when ``REDIS_URL`` is set (which expires keys
+    on its own clock), else memory, every expiry on ``clock``."""
     if settings.redis_url:
         from service.app.redis_backends import redis_backends  # noqa: PLC0415
 
         return redis_backends(settings, settings.redis_url)
-    return memory_backends(settings)
+    return memory_backends(settings, clock=clock)
 
 
-def memory_backends(settings: Settings) -> Backends:
+def memory_backends(settings: Settings, *, clock: Clock = time.monotonic) -> Backends:
     """Everything in this process: one instance, nothing shared, nothing kept over a restart."""
     games = MemoryStore(
         game_ttl=settings.game_ttl,
         idle_game_ttl=settings.idle_game_ttl,
         idempotency_ttl=settings.idempotency_ttl,
         max_games=settings.max_games,
+        clock=clock,
     )
     return memory_backends_beside(games, settings)
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import gc
+import time
 from typing import Final
 
 from litestar import Litestar
@@ -22,7 +23,7 @@ from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]  #
 
 from service.advice.routes import AdviceController
 from service.analysis.routes import AnalysisController
-from service.app.backends import build_backends
+from service.app.backends import Clock, build_backends
 from service.app.document import FinishedJsonRenderPlugin, FinishedSwaggerRenderPlugin
 from service.app.services import Services, services_from_state
 from service.bots import holdings
@@ -34,6 +35,7 @@ from service.health.routes import OperationsController
 from service.http.access_log import AccessLog, access_log_config
 from service.http.auth import seat_token, viewer_token
 from service.http.client_address import TrustedProxies
+from service.http.idempotency import retry_of_request
 from service.http.problems import EXCEPTION_MAP, schema_page_not_found_as_problem
 from service.http.rate_limits import STORE_NAME, rate_limit_middleware
 from service.http.read_timeout import ReadTimeoutMiddleware
@@ -72,11 +74,13 @@ DEPENDENCIES: Final = {
     "services": Provide(services_from_state, sync_to_thread=False),
     "viewer_token": Provide(viewer_token, sync_to_thread=False),
     "seat_token": Provide(seat_token, sync_to_thread=False),
+    "retry_of": Provide(retry_of_request, sync_to_thread=False),
     "viewer": Provide(viewer),
     "caller": Provide(caller),
 }
-"""What every handler may receive by naming it as a parameter (``service.http.auth``); a
-feature's own (``acting_seat``, ``sheet_editor``) are its controllers'."""
+"""What every handler may receive by naming it as a parameter (``service.http.auth``; a keyed
+route's ``retry_of``, ``service.http.idempotency``); a feature's own (``acting_seat``,
+``sheet_editor``) are its controllers'."""
 
 
 def openapi_config() -> OpenAPIConfig:
@@ -109,9 +113,12 @@ def openapi_config() -> OpenAPIConfig:
     )
 
 
-def create_app(settings: Settings | None = None) -> Litestar:
+def create_app(settings: Settings | None = None, *, clock: Clock = time.monotonic) -> Litestar:
+    """The service on ``settings`` (the environment's by default). ``clock`` is what the
+    in-memory stores' expiry counts: a test passes one it moves by hand rather than sleep
+    while a TTL passes (Redis expires keys on its own clock)."""
     settings = settings or Settings.from_env()
-    backends = build_backends(settings)
+    backends = build_backends(settings, clock=clock)
     channels = ChannelsPlugin(
         backend=backends.channels,
         arbitrary_channels_allowed=True,

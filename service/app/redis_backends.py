@@ -28,6 +28,7 @@ def redis_backends(settings: Settings, url: str) -> Backends:
         idle_game_ttl=settings.idle_game_ttl,
         idempotency_ttl=settings.idempotency_ttl,
         cluster=settings.redis_cluster,
+        key_prefix=settings.redis_key_prefix,
         pool_size=settings.redis_pool_size,
         pool_timeout=settings.redis_pool_timeout,
         event_history=settings.event_history,

@@ -15,7 +15,7 @@ from service.games.commits import acted, commit
 from service.games.deps import GameServices
 from service.games.lifecycle import load_game, view_of
 from service.games.to_engine import action_from_wire
-from service.http import idempotency
+from service.http.idempotency import Retry
 from service.http.problems import StaleVersion
 from service.identity.callers import Caller
 from service.operations import metrics
@@ -27,15 +27,11 @@ async def take_turn(
     services: GameServices,
     game_id: str,
     caller: Caller,
-    idempotency_key: str | None,
+    retry: Retry | None,
     request: ActionRequest,
 ) -> bytes:
     """Apply one action as the caller's seat; the JSON of the seat's new view (or of the
-    first response to this Idempotency-Key)."""
-    # Keys are per seat: named by the token's hash, so the load can fetch a saved response in
-    # the same round trip, before the token has been matched to its seat. The decoded request
-    # is what is compared: the same action sent with other spacing or key order is the same.
-    retry = idempotency.retry_of("act", idempotency_key, request, caller.owner)
+    first response to its Idempotency-Key, ``retry``)."""
     saved_key = None if retry is None else retry.stored_key
     loaded = await load_game(services, game_id, recall=saved_key, caller=caller)
     seat = loaded.seat_of(caller)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Final
@@ -105,8 +106,8 @@ class _RateLimitMiddleware(RateLimitMiddleware):
                 headers["Retry-After"] = str(max(1, int(retry_after)))
                 refusal.headers = headers
                 refusal.detail = (
-                    f"more than {self.max_requests} {self.counted} a {self.unit} from this "
-                    f"address: retry in {headers['Retry-After']} s"
+                    f"more than {self.max_requests} {self.counted} a {self.unit} {self.whose}: "
+                    f"retry in {headers['Retry-After']} s"
                 )
             raise
 
@@ -128,6 +129,7 @@ class _RateLimitMiddleware(RateLimitMiddleware):
         await self.app(scope, receive, send)
 
     counted = "requests"
+    whose = "from this address"
 
 
 class _CreationQuotaMiddleware(_RateLimitMiddleware):
@@ -140,6 +142,26 @@ class _ClaimQuotaMiddleware(_RateLimitMiddleware):
     """The daily quota on invite codes tried."""
 
     counted = "invite codes tried"
+
+
+class _InvitationQuotaMiddleware(_RateLimitMiddleware):
+    """The hourly quota on the challenges and seeks a player makes, per player key."""
+
+    counted = "challenges and seeks"
+    whose = "by this player"
+
+
+def _bearer_of(client_of: Callable[[Request[Any, Any, Any]], str]) -> Callable[..., str]:
+    """Whose count a request is in, by its bearer token (a player's key; hashed, never kept
+    as sent), or by its client address without one (such a request is refused anyway)."""
+
+    def identifier(request: Request[Any, Any, Any]) -> str:
+        token = request.headers.get("authorization")
+        if not token:
+            return client_of(request)
+        return "key:" + hashlib.sha256(token.encode()).hexdigest()[:32]
+
+    return identifier
 
 
 def _counted_against(limit: Limit) -> Callable[[Request[Any, Any, Any]], Awaitable[bool]]:
@@ -266,12 +288,13 @@ def rate_limit_middleware(settings: Settings) -> list[DefineMiddleware]:
         if settings.analysed_hands_per_minute > 0
         else []
     )
+    by_key = _bearer_of(client_of)
     limits = (
         ("minute", settings.rate_limit_per_minute, Limit.PER_MINUTE, _RateLimitMiddleware),
         ("day", settings.creations_per_day, Limit.CREATIONS, _CreationQuotaMiddleware),
         ("day", settings.claims_per_day, Limit.CLAIMS, _ClaimQuotaMiddleware),
     )
-    return [
+    per_address = [
         RateLimitConfig(
             rate_limit=(unit, count),  # type: ignore[arg-type]  # a DurationUnit literal
             identifier_for_request=client_of,
@@ -281,4 +304,14 @@ def rate_limit_middleware(settings: Settings) -> list[DefineMiddleware]:
         ).middleware
         for unit, count, limit, middleware in limits
         if count > 0
-    ] + sized
+    ]
+    per_player = [
+        RateLimitConfig(
+            rate_limit=("hour", settings.invitations_per_hour),
+            identifier_for_request=by_key,
+            check_throttle_handler=_counted_against(Limit.INVITATIONS),
+            middleware_class=_InvitationQuotaMiddleware,
+            store=STORE_NAME,
+        ).middleware
+    ]
+    return per_address + (per_player if settings.invitations_per_hour > 0 else []) + sized

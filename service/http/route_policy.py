@@ -1,6 +1,7 @@
 """What a route declares about itself, where it is declared: the limits that count its calls,
-the links from its answers to the operations they lead to, and what its OpenAPI operation says
-beyond what the framework derives. Each is a value in the route handler's Litestar ``opt``,
+the links from its answers to the operations they lead to, what its OpenAPI operation says
+beyond what the framework derives, and the name its ``Idempotency-Key`` answers are saved
+under. Each is a value in the route handler's Litestar ``opt``,
 built by ``policy``; the rate limits' middleware and the document's finish
 (``service.app.document``, ``service.app.links``) read them from the handler, so adding a route
 is one decorator, not an edit to a table of operation ids.
@@ -20,6 +21,7 @@ from litestar.handlers import BaseRouteHandler
 _LIMITS: Final = "limits"
 _LINKS: Final = "links"
 _OPENAPI: Final = "openapi"
+_RETRY_SCOPE: Final = "retry_scope"
 
 
 class Limit(enum.Enum):
@@ -31,6 +33,9 @@ class Limit(enum.Enum):
     """``CREATIONS_PER_DAY``: what the service keeps (a game, a table, a sheet)."""
     CLAIMS = "claims"
     """``CLAIMS_PER_DAY``: invite codes tried, so that guessing a stranger's takes years."""
+    INVITATIONS = "invitations"
+    """``INVITATIONS_PER_HOUR``: challenges and seeks a player makes, counted per player key
+    (the request's bearer token) rather than per address."""
     ANALYSED_HANDS = "analysed_hands"
     """``ANALYSED_HANDS_PER_MINUTE``: hands analysed, counted by the route itself once it knows
     how many a request holds (``service.http.rate_limits.take``): one for ``POST /v1/analyse``,
@@ -52,12 +57,22 @@ def policy(
     limits: Iterable[Limit],
     links: Mapping[str, Mapping[str, RouteLink]] | None = None,
     openapi: Mapping[str, Any] | None = None,
+    retry_scope: str | None = None,
 ) -> dict[str, Any]:
     """A route's ``opt``. ``limits``: the counts its calls go against (none: say so, ``()``).
     ``links``: by the status of its answer, each link's name and target. ``openapi``: a
     fragment merged into its operation (what the framework cannot declare: a body the handler
-    reads itself, a second media type)."""
-    return {_LIMITS: frozenset(limits), _LINKS: links or {}, _OPENAPI: openapi or {}}
+    reads itself, a second media type). ``retry_scope``: the name its keyed answers are saved
+    under (``service.http.idempotency``), only where that is not its operation id: answers
+    saved under an older name must still be found."""
+    declared: dict[str, Any] = {
+        _LIMITS: frozenset(limits),
+        _LINKS: links or {},
+        _OPENAPI: openapi or {},
+    }
+    if retry_scope is not None:
+        declared[_RETRY_SCOPE] = retry_scope
+    return declared
 
 
 def declares_limits(handler: BaseRouteHandler) -> bool:
@@ -78,6 +93,15 @@ def links_of(handler: BaseRouteHandler) -> Mapping[str, Mapping[str, RouteLink]]
 def openapi_of(handler: BaseRouteHandler) -> Mapping[str, Any]:
     fragment: Mapping[str, Any] = handler.opt.get(_OPENAPI, {})
     return fragment
+
+
+def retry_scope_of(handler: BaseRouteHandler) -> str:
+    """The name the route saves its ``Idempotency-Key`` answers under: its declared
+    ``retry_scope``, else its operation id."""
+    scope = handler.opt.get(_RETRY_SCOPE, getattr(handler, "operation_id", None))
+    if not isinstance(scope, str):
+        raise TypeError(f"{handler} has no operation id to save its keyed answers under")
+    return scope
 
 
 # OpenAPI runtime expressions a link's parameters are made of.

@@ -11,7 +11,7 @@ from litestar.params import FromPath, JSONBody, QueryParameter
 
 from service.http import idempotency
 from service.http.allowed_methods import allowed_methods
-from service.http.idempotency import IdempotencyKey
+from service.http.idempotency import RouteRetry
 from service.http.openapi_declarations import PLAYER, problems
 from service.http.problems import UnknownPlayerKey
 from service.http.route_policy import Limit, RouteLink, from_answer, policy
@@ -97,7 +97,7 @@ class ChallengesController(Controller):
     @post(
         operation_id="createChallenge",
         opt=policy(
-            limits=(Limit.PER_MINUTE, Limit.CREATIONS),
+            limits=(Limit.PER_MINUTE, Limit.CREATIONS, Limit.INVITATIONS),
             links={
                 "201": {
                     "GetChallenge": RouteLink("getChallenge", _SAME_CHALLENGE),
@@ -123,9 +123,9 @@ class ChallengesController(Controller):
         services: AppPlayerServices,
         me: Me,
         data: JSONBody[ChallengeRequest],
-        idempotency_key: IdempotencyKey = None,
+        retry_of: RouteRetry,
     ) -> Response[Challenge]:
-        retry = idempotency.retry_of("createChallenge", idempotency_key, data, _owner(me))
+        retry = retry_of(data, _owner(me))
         player = await _player(services, me)
         return idempotency.answered(await challenges.create(services, player, data, retry))
 
@@ -178,9 +178,9 @@ class ChallengesController(Controller):
         services: AppPlayerServices,
         me: Me,
         challenge_id: FromPath[str],
-        idempotency_key: IdempotencyKey = None,
+        retry_of: RouteRetry,
     ) -> Response[ChallengeAccepted]:
-        retry = idempotency.retry_of("acceptChallenge", idempotency_key, None, _owner(me))
+        retry = retry_of(None, _owner(me))
         player = await _player(services, me)
         answer = await challenge_answers.accept(services, challenge_id, player, retry)
         return idempotency.answered(answer)
@@ -204,9 +204,9 @@ class ChallengesController(Controller):
         me: Me,
         challenge_id: FromPath[str],
         data: JSONBody[DeclineRequest],
-        idempotency_key: IdempotencyKey = None,
+        retry_of: RouteRetry,
     ) -> Response[Challenge]:
-        retry = idempotency.retry_of("declineChallenge", idempotency_key, data, _owner(me))
+        retry = retry_of(data, _owner(me))
         answer = await challenge_answers.decline(services, challenge_id, me, data.reason, retry)
         return idempotency.answered(answer)
 
@@ -225,9 +225,9 @@ class ChallengesController(Controller):
         services: AppPlayerServices,
         me: Me,
         challenge_id: FromPath[str],
-        idempotency_key: IdempotencyKey = None,
+        retry_of: RouteRetry,
     ) -> Response[Challenge]:
-        retry = idempotency.retry_of("cancelChallenge", idempotency_key, None, _owner(me))
+        retry = retry_of(None, _owner(me))
         answer = await challenge_answers.cancel(services, challenge_id, me, retry)
         return idempotency.answered(answer)
 
@@ -242,7 +242,7 @@ class SeeksController(Controller):
     @post(
         operation_id="createSeek",
         opt=policy(
-            limits=(Limit.PER_MINUTE,),
+            limits=(Limit.PER_MINUTE, Limit.INVITATIONS),
             links={"201": {"GetSeek": RouteLink("getSeek", {"seek_id": from_answer("/seek_id")})}},
         ),
         security=PLAYER,
@@ -263,9 +263,9 @@ class SeeksController(Controller):
         services: AppPlayerServices,
         me: Me,
         data: JSONBody[SeekRequest],
-        idempotency_key: IdempotencyKey = None,
+        retry_of: RouteRetry,
     ) -> Seek:
-        retry = idempotency.retry_of("createSeek", idempotency_key, data, _owner(me))
+        retry = retry_of(data, _owner(me))
         return await seeks.seek(services, await _player(services, me), data, retry)
 
     @get(

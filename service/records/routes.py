@@ -12,7 +12,7 @@ from engine.records import MAX_RECORD_BYTES
 from service.games.routes import LOG_PAGE_MAX, LogSince
 from service.http import idempotency
 from service.http.body_limits import MAX_JSON_DEPTH, MAX_NUMBER_DIGITS
-from service.http.idempotency import IdempotencyKey
+from service.http.idempotency import RouteRetry
 from service.http.openapi_declarations import problems
 from service.http.route_policy import Limit, policy
 from service.records import finished, logic, reviews
@@ -181,11 +181,11 @@ class RecordsController(Controller):
         self,
         services: AppRecordServices,
         request: AnyRequest,
-        idempotency_key: IdempotencyKey = None,
+        retry_of: RouteRetry,
     ) -> Response[RecordImported]:
         body = await request.body()
         text = request.content_type[0] == _TEXT
-        retry = idempotency.retry_of("importRecord", idempotency_key, (text, body))
+        retry = retry_of((text, body))
         return idempotency.answered(
             await logic.import_record(
                 services, body, text=text, client=services.proxies.client_of(request), retry=retry

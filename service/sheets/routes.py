@@ -11,7 +11,7 @@ from litestar.di import Provide
 from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 
 from service.http import idempotency
-from service.http.idempotency import IdempotencyKey
+from service.http.idempotency import RouteRetry
 from service.http.openapi_declarations import SHEET_EDITOR, problems
 from service.http.route_policy import (
     SAME_AUTHORIZATION,
@@ -90,9 +90,9 @@ class ScoreSheetsController(Controller):
         self,
         services: AppSheetServices,
         data: JSONBody[sheet_wire.CreateSheetRequest],
-        idempotency_key: IdempotencyKey = None,
+        retry_of: RouteRetry,
     ) -> Response[sheet_wire.SheetCreated]:
-        retry = idempotency.retry_of("createScoreSheet", idempotency_key, data)
+        retry = retry_of(data)
         return idempotency.answered(await scoresheets.create_sheet(services.sheets, data, retry))
 
     @get(
@@ -148,11 +148,11 @@ class ScoreSheetsController(Controller):
         data: JSONBody[sheet_wire.EnterRoundRequest],
         *,
         sheet_editor: Editor,
-        idempotency_key: IdempotencyKey = None,
+        retry_of: RouteRetry,
     ) -> Response[sheet_wire.ScoreSheet]:
         # A sheet has one edit token: its keys are the sheet's (saved beside it). The round is
         # part of what was asked: the same key for another round is refused.
-        retry = idempotency.retry_of("enterRound", idempotency_key, (round, data))
+        retry = retry_of((round, data))
         body = await scoresheets.enter_round(services.sheets, sheet_editor, round, data, retry)
         return idempotency.answered(idempotency.SavedAnswer(b"", body))
 

@@ -30,6 +30,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
 
+from service.settings import DEFAULT_REDIS_KEY_PREFIX
 from service.storage.channels import game_of_channel
 from service.storage.game_store import GameExists, StoredGame, StoreUnavailable
 from service.storage.redis_connection import UNAVAILABLE_MESSAGE, outage_log, sent
@@ -44,7 +45,7 @@ from service.storage.redis_keys import (
 _T = TypeVar("_T")
 _log = logging.getLogger(__name__)
 
-DEFAULT_KEY_PREFIX: Final = "ttt"
+DEFAULT_KEY_PREFIX: Final = DEFAULT_REDIS_KEY_PREFIX
 
 # Seconds: long enough for a loaded Redis on a busy machine, short enough that a dead one turns
 # into a prompt 503 rather than a hung request.

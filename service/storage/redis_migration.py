@@ -152,8 +152,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dry-run", action="store_true", help="count, write nothing")
     parser.add_argument(
         "--key-prefix",
-        default=DEFAULT_KEY_PREFIX,
-        help=f"the keys' prefix (the service's is {DEFAULT_KEY_PREFIX!r})",
+        default=None,
+        help=f"the keys' prefix (default REDIS_KEY_PREFIX, else {DEFAULT_KEY_PREFIX!r})",
     )
     options = parser.parse_args(argv)
     try:
@@ -161,6 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as error:
         print(f"redis_migration: {error}", file=sys.stderr)
         return 2
+    prefix: str = options.key_prefix or settings.redis_key_prefix
     if not settings.redis_url:
         print("redis_migration: REDIS_URL is not set", file=sys.stderr)
         return 2
@@ -171,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else redis.Redis.from_url(settings.redis_url)
     )
     with client:
-        moved = migrate(client, options.key_prefix, dry_run=options.dry_run)
+        moved = migrate(client, prefix, dry_run=options.dry_run)
     print(f"{'would move' if options.dry_run else 'moved'}: {moved}")
     return 0
 

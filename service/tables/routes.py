@@ -13,7 +13,7 @@ from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 from service.games.acting_seat import Acting, acting_seat
 from service.games.wire import CreateGameRequest, GameCreated, GameView
 from service.http import idempotency
-from service.http.idempotency import IdempotencyKey
+from service.http.idempotency import IdempotencyKey, RouteRetry
 from service.http.openapi_declarations import PLAYER_OR_PUBLIC, SEAT, problems
 from service.http.route_policy import (
     Limit,
@@ -117,10 +117,10 @@ class GameCreationController(Controller):
         services: AppTableServices,
         data: JSONBody[CreateGameRequest],
         viewer: Viewer,
-        idempotency_key: IdempotencyKey = None,
+        retry_of: RouteRetry,
     ) -> Response[GameCreated]:
         owner = None if viewer is None else viewer.owner
-        retry = idempotency.retry_of("createGame", idempotency_key, data, owner)
+        retry = retry_of(data, owner)
         client = services.proxies.client_of(request)
         answer = await creation.create(services, data, retry, client=client, caller=viewer)
         return idempotency.answered(answer)
@@ -167,10 +167,10 @@ class InvitesController(Controller):
         code: InviteCode,
         data: JSONBody[ClaimRequest],
         viewer: Viewer,
-        idempotency_key: IdempotencyKey = None,
+        retry_of: RouteRetry,
     ) -> Response[SeatClaimed]:
         owner = None if viewer is None else viewer.owner
-        retry = idempotency.retry_of("claimInvite", idempotency_key, data, owner)
+        retry = retry_of(data, owner)
         return idempotency.answered(await seating.claim(services, code, data, retry, viewer))
 
 
@@ -247,9 +247,9 @@ class SeatsController(Controller):
         services: AppTableServices,
         game_id: FromPath[str],
         caller: ActingCaller,
-        idempotency_key: IdempotencyKey = None,
+        retry_of: RouteRetry,
     ) -> Response[GameView]:
-        retry = idempotency.retry_of("leaveGame", idempotency_key, None, caller.owner)
+        retry = retry_of(None, caller.owner)
         return idempotency.answered(await seating.leave(services, game_id, caller, retry))
 
     @post(
@@ -277,7 +277,7 @@ class SeatsController(Controller):
         game_id: FromPath[str],
         acting_seat: Acting,
         caller: ActingCaller,
-        idempotency_key: IdempotencyKey = None,
+        retry_of: RouteRetry,
     ) -> Response[SeatClaimed]:
-        retry = idempotency.retry_of("rematchGame", idempotency_key, None, caller.owner)
+        retry = retry_of(None, caller.owner)
         return idempotency.answered(await seating.rematch(services, acting_seat, retry))

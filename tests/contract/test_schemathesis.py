@@ -25,7 +25,7 @@ from schemathesis.core.transport import Response
 from service.app import create_app
 from service.settings import Settings
 from tests.contract import ndjson_hooks  # noqa: F401  # registers the NDJSON serializer
-from tests.waiting import eventually
+from tests.waiting import WAIT_SECONDS, eventually
 
 # Statuses a schema-valid request may still earn: a game id or token that is not real (404/401),
 # or a request that conflicts with the game's state (409), or that breaks a rule the schema
@@ -35,6 +35,10 @@ _VALID_BUT_REFUSED = ["2xx", "401", "404", "409", "422"]
 CONFIG = SchemathesisConfig.from_dict(
     {
         "seed": 313,
+        # Each request's bound, the suite's own generous one (schemathesis's default is 10 s,
+        # which a costly analysis can take on a loaded machine): a hung request still fails the
+        # case. No max_response_time check: how fast an answer comes is the benchmarks' business.
+        "request-timeout": WAIT_SECONDS,
         "generation": {"mode": "all", "max-examples": 25, "database": "none"},
         "checks": {"positive_data_acceptance": {"expected-statuses": _VALID_BUT_REFUSED}},
         # As schemathesis.toml says why: a batch's invalid entry is its own line in a 200.

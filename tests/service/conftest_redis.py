@@ -61,34 +61,68 @@ def redis_cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
         cluster.stop()
 
 
-def shared_redis_settings(url: str, **changes: Any) -> Settings:
-    """An app's settings on the tests' Redis under the default key prefix, as two instances of
-    one deployment share it: the daily quotas off (they count per address for a day in that
-    Redis, so every run of the suite in a day would add to the same counts), the games kept ten
-    minutes."""
-    return Settings(redis_url=url, game_ttl=600, creations_per_day=0, claims_per_day=0, **changes)
+UNLINK_PAGE = 500
+"""Keys unlinked by one command on a single Redis."""
+
+
+def new_key_prefix() -> str:
+    """A key prefix no other test (nor any other run of the suite) uses."""
+    return f"test-{uuid.uuid4().hex[:12]}"
 
 
 @pytest.fixture
 def key_prefix() -> str:
-    """A key prefix no other test uses; ``delete_prefixed`` removes its keys afterwards."""
-    return f"test-{uuid.uuid4().hex[:12]}"
+    """This test's own key prefix; ``delete_prefixed`` removes its keys afterwards (the
+    ``redis_settings`` fixtures do it themselves)."""
+    return new_key_prefix()
 
 
 def delete_prefixed(url: str, prefix: str, *, cluster: bool = False) -> int:
-    """Delete every key under ``prefix`` (on every master of a cluster); the count deleted."""
+    """Delete every key whose name starts with ``prefix`` (its ``<prefix>:…`` keys and its rate
+    limits' ``<prefix>_rate_limit:…``), on every master of a cluster; the count deleted."""
     client: redis.Redis | redis.RedisCluster = (
         redis.RedisCluster.from_url(url) if cluster else redis.Redis.from_url(url)
     )
+    pattern = f"{prefix}*"
     deleted = 0
     with client:
         if isinstance(client, redis.RedisCluster):
-            keys = client.scan_iter(match=f"{prefix}:*", count=1000, target_nodes="primaries")
-        else:
-            keys = client.scan_iter(match=f"{prefix}:*", count=1000)
-        for key in keys:
-            deleted += int(client.delete(key))
+            # One UNLINK a key: the keys of one page lie in many slots.
+            for key in client.scan_iter(match=pattern, count=1000, target_nodes="primaries"):
+                deleted += int(client.unlink(key))
+            return deleted
+        page: list[bytes] = []
+        for key in client.scan_iter(match=pattern, count=1000):
+            page.append(key)
+            if len(page) == UNLINK_PAGE:
+                deleted += int(client.unlink(*page))
+                page.clear()
+        if page:
+            deleted += int(client.unlink(*page))
     return deleted
+
+
+def prefixed_settings(url: str, prefix: str, *, cluster: bool = False, **changes: Any) -> Settings:
+    """An app's settings on the tests' Redis under ``prefix``; games kept ten minutes at most,
+    so a run that dies before its clean-up leaves nothing for long."""
+    return Settings(
+        redis_url=url, redis_cluster=cluster, redis_key_prefix=prefix, game_ttl=600, **changes
+    )
+
+
+@pytest.fixture
+def redis_settings(redis_url: str, key_prefix: str) -> Iterator[Settings]:
+    """Settings on the tests' Redis under this test's own key prefix, every key under it
+    deleted after the test. Two apps made from them are two instances of one deployment."""
+    yield prefixed_settings(redis_url, key_prefix)
+    delete_prefixed(redis_url, key_prefix)
+
+
+@pytest.fixture
+def redis_cluster_settings(redis_cluster_url: str, key_prefix: str) -> Iterator[Settings]:
+    """``redis_settings`` on the session's Redis Cluster."""
+    yield prefixed_settings(redis_cluster_url, key_prefix, cluster=True)
+    delete_prefixed(redis_cluster_url, key_prefix, cluster=True)
 
 
 @pytest.fixture

@@ -3,7 +3,11 @@
 Each Locust user is one person who plays one game after another over HTTP, as a phone would:
 
 - ``solo``: creates a game against one to three bots; ``host``: creates a table with one open
-  seat and a bot, and hands its invite code to a ``guest``, who claims the seat by code. Some
+  seat and a bot, and hands its invite code to a ``guest``, who claims the seat by code.
+- A share of people play as players, with a key (made once, then sent wherever a token would
+  go): alone they create games with ``{"me": true}``, or half of them seek a table of two
+  (quick play) and wait for the match; at a table for two the host makes an open challenge and
+  a player guest accepts it. Some
   tables have a turn clock (``turn_seconds``), and on those a person now and then lets it run
   out (the clock plays the turn; the person's late action is then a lost race, 409).
 - A person acts from their seat's view: one of its ``legal`` actions, with ``expected_version``
@@ -41,13 +45,18 @@ from locust.exception import StopUser
 
 from tests.soak.options import SoakOptions
 from tests.soak.records import (
+    ACCEPT,
     ACT,
+    CHALLENGE,
     CLAIM,
     CREATE,
     HEALTH,
     NO_ANSWER,
+    PLAYER,
     RECORDS_FILE,
     REQUESTS_FILE,
+    SEEK,
+    SEEK_VIEW,
     STREAM,
     VIEW,
     ActionTried,
@@ -88,6 +97,9 @@ REQUESTS = RequestLog(OUT / REQUESTS_FILE)
 CODES: Queue[tuple[str, str, int | None]] = Queue()
 """Invite codes the hosts hand out, with their game and its clock: the next free guest takes the
 first."""
+CHALLENGES: Queue[tuple[str, int | None]] = Queue()
+"""Open challenges the player hosts make, with their clock: the next free player guest accepts
+the first."""
 _numbers = itertools.count()
 _stopping = Event()
 """Set when the run's time is up: every person stops at its next step (a wait on it ends)."""
@@ -288,6 +300,9 @@ class Person(FastHttpUser):
         self.rng = random.Random(seed * 1_000_003 + self.number)
         self.address = forwarded_address(self.number)
         self.follows_stream = self.rng.random() < OPTIONS.stream_share
+        self.as_player = OPTIONS.is_player(self.number, self.rng.random())
+        self.key: str | None = None
+        """The player's key, once made (``as_player``)."""
         self.instance = self.rng.randrange(len(INSTANCES))
         self.repick_at = 0.0
         self.last_sent: dict[int, float] = {}
@@ -296,7 +311,15 @@ class Person(FastHttpUser):
     @task
     def play(self) -> None:
         self.repick_at = 0.0  # a new game, maybe a new instance
-        seat = self.claim() if self.role == "guest" else self.create()
+        if self.as_player and self.key is None and not self.become_player():
+            gevent.sleep(1)
+            return
+        if self.key is not None and self.role == "solo" and self.rng.random() < 0.5:
+            seat = self.seek()
+        elif self.role == "guest":
+            seat = self.accept() if self.key is not None else self.claim()
+        else:
+            seat = self.create()
         if seat is None:
             gevent.sleep(1)
             return
@@ -321,6 +344,11 @@ class Person(FastHttpUser):
             players = [{"name": name}] + [
                 {"bot": self.rng.choice(OPTIONS.bots)} for _ in range(bots)
             ]
+        if self.key is not None:
+            me: dict[str, Any] = {"me": True}
+            players[0] = me
+            if self.role == "host":
+                return self.challenge(clock, players[2]["bot"])
         body: dict[str, Any] = {"players": players, "turn_seconds": clock}
         if self.role == "host" and self.rng.random() < 0.5:
             body["listed"] = True
@@ -336,12 +364,19 @@ class Person(FastHttpUser):
         )
         RECORDS.append(record)  # a create never answered 201 is written down too
         answer = self.send(
-            "POST", "/v1/games", CREATE, body=body, key=uuid.uuid4().hex, tries=record.statuses
+            "POST",
+            "/v1/games",
+            CREATE,
+            body=body,
+            token=self.key,
+            key=uuid.uuid4().hex,
+            tries=record.statuses,
         )
         if answer.status != 201:
             return None
         record.game_id = answer.body["game_id"]
-        seat = Seat(record.game_id, 0, answer.body["seats"][0]["token"], clock)
+        token = self.key or answer.body["seats"][0]["token"]
+        seat = Seat(record.game_id, 0, token, clock)
         seat.see(answer.body["view"])
         if self.role == "host":
             CODES.put((answer.body["invite_code"], record.game_id, clock))
@@ -370,6 +405,108 @@ class Person(FastHttpUser):
         record.game_id, record.seat = answer.body["game_id"], answer.body["seat"]
         seat = Seat(answer.body["game_id"], answer.body["seat"], answer.body["token"], clock)
         seat.see(answer.body["view"])
+        return seat
+
+    def become_player(self) -> bool:
+        answer = self.send("POST", "/v1/players", PLAYER, body={"name": f"Soak {self.number}"})
+        if answer.status == 201:
+            self.key = answer.body["key"]
+        return self.key is not None
+
+    def challenge(self, clock: int | None, bot: str) -> Seat | None:
+        """A player host's table: an open challenge with a bot, handed to a player guest."""
+        record = GameCreated(
+            game_id="", role=self.role, number=self.number, seat=0, clock=clock, seats=3,
+            at=time.time(), statuses=[],
+        )  # fmt: skip
+        RECORDS.append(record)
+        body = {"seats": 1, "bots": [bot], "turn_seconds": clock, "expires_in": 3600}
+        answer = self.send(
+            "POST",
+            "/v1/challenges",
+            CHALLENGE,
+            body=body,
+            token=self.key,
+            key=uuid.uuid4().hex,
+            tries=record.statuses,
+        )
+        if answer.status != 201:
+            return None
+        record.game_id = answer.body["game_id"]
+        CHALLENGES.put((answer.body["challenge_id"], clock))
+        return self.seated(record.game_id, 0, clock)
+
+    def accept(self) -> Seat | None:
+        """A player guest's seat: the next open challenge a player host made, accepted."""
+        while True:
+            self.stop_if_asked()
+            try:
+                challenge_id, clock = CHALLENGES.get(timeout=1)
+                break
+            except Empty:
+                continue
+        record = SeatClaimed(
+            code=challenge_id, how="challenge", at=time.time(), statuses=[],
+            host_game_id=challenge_id,
+        )  # fmt: skip
+        RECORDS.append(record)
+        answer = self.send(
+            "POST",
+            f"/v1/challenges/{challenge_id}/accept",
+            ACCEPT,
+            token=self.key,
+            key=uuid.uuid4().hex,
+            tries=record.statuses,
+        )
+        if answer.status != 200:
+            return None
+        record.game_id, record.seat = answer.body["game_id"], answer.body["seat"]
+        return self.seated(answer.body["game_id"], answer.body["seat"], clock)
+
+    def seek(self) -> Seat | None:
+        """A player alone seeks a table of two, and waits for the match (polling the seek)."""
+        record = SeatClaimed(code="", how="seek", at=time.time(), statuses=[], host_game_id="")
+        RECORDS.append(record)
+        answer = self.send(
+            "POST",
+            "/v1/seeks",
+            SEEK,
+            body={"players": 2},
+            token=self.key,
+            key=uuid.uuid4().hex,
+            tries=record.statuses,
+        )
+        if answer.status != 201:
+            return None
+        record.code = answer.body["seek_id"]
+        since = time.monotonic()
+        while answer.body["status"] == "waiting":
+            if time.monotonic() - since > OPTIONS.give_up_seconds:
+                self.send("DELETE", f"/v1/seeks/{record.code}", SEEK_VIEW, token=self.key)
+                return None
+            _stopping.wait(OPTIONS.poll_seconds)
+            self.stop_if_asked()
+            polled = self.send("GET", f"/v1/seeks/{record.code}", SEEK_VIEW, token=self.key)
+            if polled.status == 200:
+                answer = polled
+        if answer.body["status"] != "matched":
+            return None
+        game_id = answer.body["game_id"]
+        view = self.send("GET", f"/v1/games/{game_id}", VIEW, token=self.key)
+        if view.status != 200:
+            return None
+        record.game_id = record.host_game_id = game_id
+        record.seat = view.body["seat"]
+        seat = Seat(game_id, view.body["seat"], self.key or "", None)
+        seat.see(view.body)
+        return seat
+
+    def seated(self, game_id: str, number: int, clock: int | None) -> Seat | None:
+        """A player's seat at a challenge's table, from its view (read with the key)."""
+        seat = Seat(game_id, number, self.key or "", clock)
+        answer = self.send("GET", f"/v1/games/{game_id}", VIEW, token=self.key)
+        if answer.status == 200:
+            seat.see(answer.body)
         return seat
 
     # -- playing ------------------------------------------------------------------------------

@@ -84,6 +84,10 @@ class SoakOptions:
     clock_share: float = 0.3
     """Tables created with ``turn_seconds``."""
     turn_seconds: int = 15
+    player_share: float = 0.3
+    """People who play as players, with a key: alone, a game with ``{"me": true}`` or (half of
+    them) a seek for a table of two; at a table for two, an open challenge accepted by a player
+    instead of an invite code claimed."""
     stream_share: float = 0.3
     """People who follow their seat's event stream instead of polling its view."""
     away_share: float = 0.02
@@ -128,6 +132,16 @@ class SoakOptions:
             return "guest"
         return "solo"
 
+    def is_player(self, number: int, draw: float) -> bool:
+        """Whether the ``number``-th person plays with a player's key: for a table for two,
+        by the table (its host and guest alike, so challenges find their guests); alone, by
+        ``draw`` (uniform in [0, 1))."""
+        place = number % self.people
+        if place < 2 * self.invite_tables:
+            table = place % self.invite_tables
+            return (table * 7919) % 1000 < self.player_share * 1000
+        return draw < self.player_share
+
     def to_json(self) -> dict[str, Any]:
         fields = asdict(self)
         fields["workdir"] = None if self.workdir is None else str(self.workdir)
@@ -168,6 +182,7 @@ def parser() -> argparse.ArgumentParser:
     add("--invite-share", type=share, default=defaults.invite_share)
     add("--clock-share", type=share, default=defaults.clock_share)
     add("--turn-seconds", type=int, default=defaults.turn_seconds)
+    add("--player-share", type=share, default=defaults.player_share)
     add("--stream-share", type=share, default=defaults.stream_share)
     add("--away-share", type=share, default=defaults.away_share)
     add("--think", type=think_range, default=defaults.think, help="seconds, e.g. 1-3")

@@ -37,6 +37,11 @@ VIEW = "GET /v1/games/{id}"
 ACT = "POST /v1/games/{id}/actions"
 STREAM = "GET /v1/games/{id}/events"
 HEALTH = "GET /healthz"
+PLAYER = "POST /v1/players"
+CHALLENGE = "POST /v1/challenges"
+ACCEPT = "POST /v1/challenges/{id}/accept"
+SEEK = "POST /v1/seeks"
+SEEK_VIEW = "GET /v1/seeks/{id}"
 
 
 class GameCreated(msgspec.Struct, tag="game", kw_only=True):
@@ -57,9 +62,12 @@ class GameCreated(msgspec.Struct, tag="game", kw_only=True):
 
 
 class SeatClaimed(msgspec.Struct, tag="claim", kw_only=True):
-    """A guest's claim of an invite code: ``game_id`` and ``seat`` when it was answered 201."""
+    """A guest's seat: its claim of an invite code (``how``: ``invite``), a player's acceptance
+    of an open challenge (``challenge``, ``code`` its id) or a player's seek matched
+    (``seek``, ``code`` its id); ``game_id`` and ``seat`` when it was answered."""
 
     code: str
+    how: str = "invite"
     at: float
     statuses: list[int]
     game_id: str | None = None

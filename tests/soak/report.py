@@ -129,8 +129,10 @@ def render(run: Run) -> tuple[str, bool]:
     store = "a 3-master Redis Cluster" if options.cluster else "Redis"
     out.append(
         f"Soak: {options.games:,} games at once ({options.solo_tables:,} people alone with bots, "
-        f"{options.invite_tables:,} tables of two people joined by code), {options.people:,} "
-        f"people, {len(run.urls)} instances on {store}, {run.seconds:.0f} s, "
+        f"{options.invite_tables:,} tables of two people joined by code or challenge), "
+        f"{options.people:,} people ({options.player_share:.0%} of them players with a key, "
+        f"half of those alone seeking a table of two), {len(run.urls)} instances on {store}, "
+        f"{run.seconds:.0f} s, "
         + (f"one instance killed every {options.chaos_seconds:.0f} s" if run.windows else "no kill")
     )
     out.append("")
@@ -303,6 +305,9 @@ def _games(run: Run, out: list[str], verdict: Verdict) -> None:
     creates = [r for r in run.records if isinstance(r, GameCreated)]
     created = [r for r in creates if r.game_id]
     claims = [r for r in run.records if isinstance(r, SeatClaimed)]
+    invites = [r for r in claims if r.how == "invite"]
+    accepts = [r for r in claims if r.how == "challenge"]
+    seeks = [r for r in claims if r.how == "seek"]
     finished = {r.game_id for r in run.records if isinstance(r, Finished)}
     left = [r for r in run.records if isinstance(r, Left)]
     stalls = [r for r in run.records if isinstance(r, Stalled)]
@@ -315,9 +320,13 @@ def _games(run: Run, out: list[str], verdict: Verdict) -> None:
         ("  creates not answered 201", len(creates) - len(created)),
         ("  with a turn clock", clocks),
         ("  creates sent more than once", sum(len(r.statuses) > 1 for r in created)),
-        ("seats claimed by invite code", sum(r.game_id is not None for r in claims)),
-        ("  claims refused", sum(r.game_id is None for r in claims)),
-        ("  claims sent more than once", sum(len(r.statuses) > 1 for r in claims)),
+        ("seats claimed by invite code", sum(r.game_id is not None for r in invites)),
+        ("  claims refused", sum(r.game_id is None for r in invites)),
+        ("  claims sent more than once", sum(len(r.statuses) > 1 for r in invites)),
+        ("players' seats by an open challenge", sum(r.game_id is not None for r in accepts)),
+        ("  acceptances refused", sum(r.game_id is None for r in accepts)),
+        ("players' seats by a seek matched", sum(r.game_id is not None for r in seeks)),
+        ("  seeks not matched (given up, or at the end)", sum(r.game_id is None for r in seeks)),
         ("games seen finished", len(finished)),
         (stuck_label, len(stuck_games)),
         ("  still stuck when their person left or the run ended", len(open_stalls)),
@@ -345,7 +354,7 @@ def _games(run: Run, out: list[str], verdict: Verdict) -> None:
             f"  {name}'s create {record.game_id or '(none)'} was sent "
             f"{len(record.statuses)} times, answered {record.statuses}"
         )
-    refused = [r for r in claims if r.game_id is None]
+    refused = [r for r in invites if r.game_id is None]
     for claim in refused[:EXAMPLES]:
         out.append(
             f"  claim of {claim.code} (game {claim.host_game_id}) at "

@@ -11,6 +11,8 @@ from litestar.stores.memory import MemoryStore as LitestarMemoryStore
 from litestar.stores.redis import RedisStore as LitestarRedisStore
 
 from service.app.backends import build_backends
+from service.identity.redis_store import RedisPlayerStore
+from service.records.redis_store import RedisRecordStore
 from service.settings import Settings
 from service.sheets.redis_store import RedisSheetStore
 from service.sheets.store import MemorySheetStore
@@ -23,10 +25,14 @@ from service.storage.redis_keys import events_key
 from service.streams.redis_channels import GameEventsBackend
 from service.tables.index import MemoryTableIndex
 from service.tables.redis_index import RedisTableIndex
+from tests.service.manual_clock import ManualClock
 
 
 def test_without_redis_every_backend_is_in_memory() -> None:
-    backends = build_backends(Settings())
+    clock = ManualClock()
+    backends = build_backends(Settings(), clock=clock)
+    assert isinstance(backends.games, MemoryStore)
+    assert backends.games.clock is clock, "the expiry of every memory backend counts on it"
     assert backends.kind == "memory"
     assert isinstance(backends.games, MemoryStore)
     assert isinstance(backends.channels, MemoryChannelsBackend)
@@ -37,7 +43,7 @@ def test_without_redis_every_backend_is_in_memory() -> None:
 
 
 def test_with_redis_every_backend_shares_the_games_client_and_prefix() -> None:
-    backends = build_backends(Settings(redis_url="redis://127.0.0.1:1/0"))
+    backends = build_backends(Settings(redis_url="redis://127.0.0.1:1/0", redis_key_prefix="blue"))
     games = backends.games
     assert backends.kind == "redis"
     assert isinstance(games, RedisStore)
@@ -47,7 +53,11 @@ def test_with_redis_every_backend_shares_the_games_client_and_prefix() -> None:
     assert isinstance(backends.sheets, RedisSheetStore)
     assert isinstance(backends.rate_limits, LitestarRedisStore)
     assert backends.sheets.redis is games.redis, "one connection pool, not one per backend"
-    assert backends.sheets.key_prefix == games.key_prefix
+    assert isinstance(backends.records, RedisRecordStore)
+    assert isinstance(backends.players, RedisPlayerStore)
+    prefixes = [games.key_prefix, backends.sheets.key_prefix, backends.records.key_prefix]
+    assert [*prefixes, backends.players.key_prefix] == ["blue"] * 4
+    assert backends.rate_limits.namespace == "blue_rate_limit"
     # A game's notices are on the stream its commits append to, in the game's slot.
     assert backends.channels.stream_key(channel_of("x")) == events_key(games.key_prefix, "x")
     asyncio.run(games.close())

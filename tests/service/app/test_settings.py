@@ -29,6 +29,7 @@ def test_every_variable_is_read() -> None:
             "PORT": "9000",
             "REDIS_URL": "redis://localhost:6379/0",
             "REDIS_CLUSTER": "true",
+            "REDIS_KEY_PREFIX": "blue",
             "LOG_LEVEL": "debug",
             "CORS_ORIGINS": "https://a.example, https://b.example",
             "GAME_TTL": "3600",
@@ -43,6 +44,7 @@ def test_every_variable_is_read() -> None:
         port=9000,
         redis_url="redis://localhost:6379/0",
         redis_cluster=True,
+        redis_key_prefix="blue",
         log_level="DEBUG",
         cors_origins=("https://a.example", "https://b.example"),
         game_ttl=3600.0,
@@ -84,6 +86,7 @@ def test_the_analyses_worker_processes_are_configured() -> None:
         ("CRASH_POINTS", "commit.after=2"),
         ("CRASH_POINTS", "=0.5"),
         ("REDIS_CLUSTER", "maybe"),
+        ("REDIS_KEY_PREFIX", "t{1}"),
     ],
 )
 def test_a_bad_value_is_refused_naming_the_variable(name: str, value: str) -> None:

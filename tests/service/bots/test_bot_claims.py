@@ -158,11 +158,18 @@ def test_the_claim_is_renewed_while_a_decision_waits_for_a_worker() -> None:
             game_id = await bots_game(first)
             driving = asyncio.create_task(turns.drive(first, game_id))
             await pool.asked.wait()
-            claimed_at = time.monotonic()
-            # Held past several leases: every claim of the second is refused meanwhile.
-            while time.monotonic() - claimed_at < 4 * LEASE:
+            asked_at = time.time()
+
+            async def claim_runs_out() -> float | None:
+                # Every claim of the second is refused while the first's is renewed.
                 assert not await second.due.claim(game_id, second.bots.owner, time.time(), 30)
-                await asyncio.sleep(LEASE / 4)
+                return await first.due.entry(game_id)
+
+            await eventually_async(
+                claim_runs_out,
+                "the first's claim renewed to four leases past the decision's wait",
+                until=lambda runs_out: runs_out is not None and runs_out >= asked_at + 4 * LEASE,
+            )
             pool.go.set()
             await driving
             assert await finished(first, game_id)

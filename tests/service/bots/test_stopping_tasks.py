@@ -21,7 +21,7 @@ def test_a_cancelled_command_that_surfaces_as_a_connection_error_stays_a_cancell
 
         async def command() -> None:
             started.set()
-            try:
+            try:  # a read that never ends by itself: only the cancellation under test ends it
                 await asyncio.sleep(3600)
             except asyncio.CancelledError:
                 # What redis-py may raise when a read is cut short by a cancellation.
@@ -42,6 +42,7 @@ def test_a_sweeper_that_swallows_its_cancellation_does_not_hold_the_shutdown(
     monkeypatch.setattr(bot_tasks, "STOP_SECONDS", 0.2)
     swallowed = asyncio.Event()
 
+    # Tasks that never end by themselves (the sleeps): only the shutdown under test ends them.
     async def drive(game_id: str) -> None:
         await asyncio.sleep(3600)
 

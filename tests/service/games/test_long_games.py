@@ -17,9 +17,7 @@ from litestar.testing import TestClient
 from service.app import create_app
 from service.settings import Settings
 from service.storage.game_store import MemoryStore
-from service.storage.redis_game_store import RedisStore
 from service.storage.redis_keys import game_key, log_key
-from tests.service.conftest_redis import delete_prefixed
 from tests.service.http_player import HttpGame
 from tests.service.streams.test_events import parse_events
 
@@ -42,21 +40,15 @@ def _with_store(app: Litestar, store: Any) -> Litestar:
 
 
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
-def apps(request: pytest.FixtureRequest, key_prefix: str) -> Iterator[tuple[Litestar, Litestar]]:
+def apps(request: pytest.FixtureRequest) -> Iterator[tuple[Litestar, Litestar]]:
     """Two apps on one store, as two instances: each with its own cache of decoded games."""
     if request.param == "memory":
         app = create_app(Settings())
         second = create_app(Settings())
         yield app, _with_store(second, app.state["services"].store)
         return
-    url: str = request.getfixturevalue("redis_url")
-
-    def on_redis() -> Litestar:
-        store = RedisStore.from_url(url, game_ttl=600, idempotency_ttl=600, key_prefix=key_prefix)
-        return _with_store(create_app(Settings(redis_url=url)), store)
-
-    yield on_redis(), on_redis()
-    delete_prefixed(url, key_prefix)
+    settings: Settings = request.getfixturevalue("redis_settings")
+    yield create_app(settings), create_app(settings)
 
 
 def _stored_sizes(app: Litestar, game_id: str) -> tuple[int, int]:

@@ -78,6 +78,11 @@ def deploy(directory: Path, count: int) -> Deployment:
     return Deployment(redis, instances)
 
 
+def reads_failed(instance: ServiceInstance) -> int:
+    """How often ``instance`` has logged failing to read the event notices (it retries)."""
+    return instance.log_file.read_text(errors="replace").count("cannot read event notices")
+
+
 def tear_down(deployment: Deployment) -> None:
     for instance in deployment.instances:
         instance.stop()
@@ -310,6 +315,8 @@ async def stream_until(
                         assert response.status_code == 503, response.status_code
             except (httpx.TransportError, httpx.RemoteProtocolError):
                 pass  # dropped: reconnect, as EventSource does
+            # EventSource's retry delay: the client's pacing between reconnections (a 503 comes
+            # back at once), not a wait for anything.
             await asyncio.sleep(0.2)
 
 
@@ -418,8 +425,13 @@ def test_event_streams_across_instances_recover_after_a_redis_outage(tmp_path: P
         await play_one(first, game)
         events_url = f"{deployment.urls[0]}/v1/games/{game.game_id}/events?idle_timeout=3600"
         across_the_outage = await listen(events_url, 3)
+        streaming = deployment.instances[0]
+        failed = reads_failed(streaming)
         deployment.redis.kill()
-        await asyncio.sleep(1)  # the instance with the open stream keeps failing to read events
+        await eventually_async(
+            lambda: reads_failed(streaming) >= failed + 2,
+            "the instance with the open stream to fail to read events, and retry",
+        )
         deployment.redis.start()
         for client in (first, second):
             await until_ready(client)
@@ -477,6 +489,8 @@ def test_when_an_instance_is_killed_mid_game_the_other_carries_on(tmp_path: Path
             ),
             return_exceptions=True,
         )
+        # The kill's moment is the behaviour under test: any moment among the requests is one
+        # the game must survive (asserted below); a short pause lands it while they are in flight.
         await asyncio.sleep(0.01)
         deployment.instances[0].kill()
         answered = [r for r in await in_flight if isinstance(r, HttpResponse)]

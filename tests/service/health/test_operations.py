@@ -14,7 +14,7 @@ from litestar.testing import TestClient
 
 import engine
 from tests.service.http_player import HttpGame
-from tests.waiting import WAIT_SECONDS
+from tests.waiting import WAIT_SECONDS, eventually_async
 
 Client = TestClient[Litestar]
 
@@ -71,7 +71,7 @@ HUGE_HAND = ["TS", "2C", "AD", "QS", "4C", "6H", "TC", "JD", "7C", "8S", "JK", "
 
 
 def test_a_huge_hand_does_not_stall_other_requests(
-    live_server: str, monkeypatch: pytest.MonkeyPatch
+    app: Litestar, live_server: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Hands larger than any deal are analysed off the event loop. The analysis here spins for
     half a second first, holding the GIL like a slow search, however fast the analyser gets."""
@@ -91,7 +91,8 @@ def test_a_huge_hand_does_not_stall_other_requests(
             slow = asyncio.create_task(
                 client.post("/v1/analyse", json={"hand": HUGE_HAND, "wild": "3", "rules": "online"})
             )
-            await asyncio.sleep(0.05)
+            analyses = app.state["services"].analyses
+            await eventually_async(lambda: analyses.pending > 0, "the analysis handed to a worker")
             await client.get("/healthz")
             healthz_after = time.perf_counter() - started
             response = await slow

@@ -154,7 +154,30 @@ def test_every_operation_that_costs_work_is_rate_limited(client: TestClient[Lite
         "rematchGame",
     }
     assert {op for op, counted in limits.items() if Limit.CLAIMS in counted} == {"claimInvite"}
+    assert {op for op, counted in limits.items() if Limit.INVITATIONS in counted} == {
+        "createChallenge",
+        "createSeek",
+    }
     assert all(Limit.PER_MINUTE in counted for counted in limits.values() if counted)
+
+
+def test_challenges_and_seeks_are_limited_per_player_not_only_per_address() -> None:
+    """Two players behind one address: the first one's invitations past the hour's count are
+    refused, naming the player; the second still makes theirs."""
+    app = create_app(Settings(invitations_per_hour=2))
+    with TestClient(app) as client:
+        ann, bob = (client.post("/v1/players", json={"name": n}).json() for n in ("Ann", "Bob"))
+        ann_auth = {"Authorization": f"Bearer {ann['key']}"}
+        made = [
+            client.post("/v1/seeks", json={"players": 3}, headers=ann_auth),
+            client.post("/v1/challenges", json={}, headers=ann_auth),
+            client.post("/v1/seeks", json={"players": 4}, headers=ann_auth),
+        ]
+        assert [r.status_code for r in made] == [201, 201, 429]
+        assert "by this player" in made[2].json()["detail"]
+        assert made[2].headers["Retry-After"]
+        bob_auth = {"Authorization": f"Bearer {bob['key']}"}
+        assert client.post("/v1/seeks", json={}, headers=bob_auth).status_code == 201
 
 
 def test_a_join_by_invite_code_is_rate_limited() -> None:

@@ -16,7 +16,6 @@ from litestar.testing import TestClient
 
 from service.app import create_app
 from service.settings import Settings
-from tests.service.conftest_redis import shared_redis_settings
 from tests.service.games.test_games_api import assert_problem
 from tests.service.http_player import HttpGame
 
@@ -32,7 +31,7 @@ def pair(request: pytest.FixtureRequest) -> Iterator[tuple[Client, Client]]:
         with TestClient(create_app(Settings())) as only:
             yield only, only
         return
-    settings = shared_redis_settings(request.getfixturevalue("redis_url"))
+    settings: Settings = request.getfixturevalue("redis_settings")
     with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
         yield one, two
 
@@ -166,10 +165,10 @@ def _at_once(
 
 @pytest.mark.redis
 def test_a_first_attempt_and_its_retry_racing_on_two_instances_do_the_work_once(
-    redis_url: str,
+    redis_settings: Settings,
 ) -> None:
-    settings = shared_redis_settings(redis_url)
-    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
+    one_app, two_app = create_app(redis_settings), create_app(redis_settings)
+    with TestClient(one_app) as one, TestClient(two_app) as two:
         for _ in range(5):
             created = _at_once((one, two), "/v1/games", TABLE, key())
             same_answer(created[0], created[1])

@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import asyncio
 
+import msgspec
 import pytest
-from litestar.stores.redis import RedisStore
 from litestar.testing import TestClient
 
 from service.app import create_app
-from service.http.rate_limits import STORE_NAME
 from service.settings import Settings
 from service.storage.game_store import MemoryStore, StoreFull
-from tests.service.conftest_redis import delete_prefixed
 from tests.service.games.test_games_api import assert_problem
 from tests.service.manual_clock import ManualClock
 
@@ -66,19 +64,11 @@ def test_expiry_keeps_the_order_of_the_last_write() -> None:
 
 
 @pytest.mark.redis
-def test_rate_limits_are_shared_by_instances_on_redis(redis_url: str, key_prefix: str) -> None:
+def test_rate_limits_are_shared_by_instances_on_redis(redis_settings: Settings) -> None:
     """Two apps on one Redis (as two instances behind a load balancer) count against one limit.
     The analysis needs no game, so only the counts touch Redis (under this test's prefix)."""
-    settings = Settings(redis_url=redis_url, rate_limit_per_minute=4)
-    first, second = create_app(settings), create_app(settings)
-    for app in (first, second):
-        client = app.state["services"].store.redis
-        counts = RedisStore(client, namespace=f"{key_prefix}_rate_limit")
-        app.stores.register(STORE_NAME, counts, allow_override=True)
+    settings = msgspec.structs.replace(redis_settings, rate_limit_per_minute=4)
     hand = {"hand": ["4H", "5H", "6H"], "wild": "8"}
-    try:
-        with TestClient(first) as one, TestClient(second) as two:
-            statuses = [c.post("/v1/analyse", json=hand).status_code for c in (one, two) * 3]
-    finally:
-        delete_prefixed(redis_url, f"{key_prefix}_rate_limit")
+    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
+        statuses = [c.post("/v1/analyse", json=hand).status_code for c in (one, two) * 3]
     assert statuses == [200, 200, 200, 200, 429, 429]

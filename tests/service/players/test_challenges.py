@@ -80,7 +80,9 @@ def test_a_challenge_to_a_player_seats_both_once_accepted(client: Client) -> Non
         view = client.get(f"/v1/games/{game_id}", headers=bearer(key)).json()
         assert (view["status"], view["seat"], len(view["hand"])) == ("playing", seat, 3)
         assert [g["game_id"] for g in my_games(client, key)["games"]] == [game_id]
-        eventually(functools.partial(events_of, client, key, "game_start"), "game_start")
+        eventually(
+            functools.partial(events_of, client, key, "game_start"), "game_start", until=bool
+        )
     assert not [e for e in lines(client, bob["key"]) if e["type"] == "challenge"]
     assert client.get(f"/v1/challenges/{made['challenge_id']}").json()["status"] == "accepted"
 
@@ -115,7 +117,7 @@ def test_a_challenge_to_bots_alone_is_dealt_at_once(client: Client) -> None:
     assert made["status"] == "accepted"
     view = client.get(f"/v1/games/{made['game_id']}", headers=bearer(ann["key"])).json()
     assert (view["status"], view["seat"]) == ("playing", 0)
-    eventually(lambda: events_of(client, ann["key"], "game_start"), "game_start")
+    eventually(lambda: events_of(client, ann["key"], "game_start"), "game_start", until=bool)
 
 
 def test_a_declined_challenge_tells_its_challenger_why_and_ends(client: Client) -> None:
@@ -231,16 +233,14 @@ def test_a_challenge_made_on_one_instance_is_accepted_on_the_other(
     two_instances: tuple[Client, Client],  # noqa: F811  # the fixture imported above
 ) -> None:
     one, two = two_instances
-    made_players = one.app.state["made_players"]
     ann, bob = new_player(one, "Ann"), new_player(two, "Bob")
-    made_players += [{"player_id": p["player_id"], "keys": [p["key"]]} for p in (ann, bob)]
     made = challenge(one, ann["key"], to=[bob["player_id"]])
     [told] = events_of(two, bob["key"], "challenge")
     assert told["challenge_id"] == made["challenge_id"]
     accepted = accept(two, bob["key"], made["challenge_id"])
     view = one.get(f"/v1/games/{accepted['game_id']}", headers=bearer(ann["key"])).json()
     assert view["status"] == "playing"
-    eventually(lambda: events_of(one, ann["key"], "game_start"), "Ann's game_start")
+    eventually(lambda: events_of(one, ann["key"], "game_start"), "Ann's game_start", until=bool)
 
 
 def test_retries_with_an_idempotency_key_make_nothing_twice(client: Client) -> None:

@@ -209,9 +209,7 @@ def test_an_event_made_on_one_instance_reaches_a_stream_on_the_other(
     two_instances: tuple[Client, Client],  # noqa: F811  # the fixture imported above
 ) -> None:
     one, two = two_instances
-    made = one.app.state["made_players"]
     ann, bob = new_player(one, "Ann"), new_player(one, "Bob")
-    made += [{"player_id": p["player_id"], "keys": [p["key"]]} for p in (ann, bob)]
     table = create(one, ann["key"], [{"me": True}, {"open": True}])
     joined = two.post(
         f"/v1/invites/{table['invite_code']}", json={"me": True}, headers=bearer(bob["key"])

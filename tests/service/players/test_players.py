@@ -11,14 +11,12 @@ from typing import Any
 
 import httpx
 import pytest
-import redis
 from litestar import Litestar
 from litestar.testing import TestClient
 
 from service.app import create_app
 from service.identity import keys
-from service.storage.redis_game_store import DEFAULT_KEY_PREFIX
-from tests.service.conftest_redis import shared_redis_settings
+from service.settings import Settings
 from tests.service.games.test_games_api import assert_problem
 
 Client = TestClient[Litestar]
@@ -298,22 +296,14 @@ def test_a_finished_game_shows_its_result_and_its_rematch_keeps_the_players(
 
 
 @pytest.fixture
-def two_instances(redis_url: str) -> Iterator[tuple[Client, Client]]:
-    """Two apps on one Redis; the players they made deleted afterwards (players never expire)."""
-    settings = shared_redis_settings(redis_url)
-    made: list[Json] = []
-    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
-        for client in (one, two):
-            client.app.state["made_players"] = made
+def two_instances(redis_settings: Settings) -> Iterator[tuple[Client, Client]]:
+    """Two apps on one Redis, under the test's own key prefix (deleted afterwards: players
+    never expire)."""
+    with (
+        TestClient(create_app(redis_settings)) as one,
+        TestClient(create_app(redis_settings)) as two,
+    ):
         yield one, two
-    with redis.Redis.from_url(redis_url) as connection:
-        for player in made:
-            for name in connection.scan_iter(
-                match=f"{DEFAULT_KEY_PREFIX}:player:{{p{player['player_id']}}}*"
-            ):
-                connection.delete(name)
-            for key in player["keys"]:
-                connection.delete(f"{DEFAULT_KEY_PREFIX}:player-key:{{{keys.key_hash(key).hex()}}}")
 
 
 @pytest.mark.redis
@@ -321,14 +311,11 @@ def test_a_player_made_on_one_instance_plays_and_lists_on_the_other(
     two_instances: tuple[Client, Client],
 ) -> None:
     one, two = two_instances
-    made = one.app.state["made_players"]
     ann = new_player(one, "Ann")
-    made.append({"player_id": ann["player_id"], "keys": [ann["key"]]})
     created = create(two, ann["key"], [{"me": True}, {"bot": "easy"}])
     game_id = created["game_id"]
     assert one.get(f"/v1/games/{game_id}", headers=bearer(ann["key"])).json()["seat"] == 0
     assert [g["game_id"] for g in my_games(one, ann["key"])["games"]] == [game_id]
     new_key = two.post("/v1/players/me/key", headers=bearer(ann["key"])).json()["key"]
-    made[-1]["keys"].append(new_key)
     assert_problem(one.get("/v1/players/me", headers=bearer(ann["key"])), 401, "unknown-player-key")
     assert one.get("/v1/players/me", headers=bearer(new_key)).json()["games"] == 1

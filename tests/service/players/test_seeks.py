@@ -55,7 +55,7 @@ def test_seekers_of_a_table_are_matched_into_one_game(client: Client) -> None:
         ]
         assert [g["game_id"] for g in my_games(client, player["key"])["games"]] == [game_id]
         told = functools.partial(events_of, client, player["key"], "game_start")
-        eventually(told, "game_start")
+        eventually(told, "game_start", until=bool)
     # Bob's seek of other terms still waits.
     waiting = client.get(f"/v1/seeks/{other_terms['seek_id']}", headers=bearer(bob["key"]))
     assert waiting.json()["status"] == "waiting"
@@ -127,17 +127,15 @@ def test_seekers_on_two_instances_are_matched_into_one_game(
     two_instances: tuple[Client, Client],  # noqa: F811  # the fixture imported above
 ) -> None:
     one, two = two_instances
-    made_players = one.app.state["made_players"]
     ann, bob = new_player(one, "Ann"), new_player(two, "Bob")
-    made_players += [{"player_id": p["player_id"], "keys": [p["key"]]} for p in (ann, bob)]
-    # Terms of this test's own (a clock no other test seeks), as the pools are shared.
+    # Terms of this test's own (a clock no other test seeks), though its pools on Redis are too.
     clock = 1000 + uuid.uuid4().int % 2000
     first = seek(one, ann["key"], turn_seconds=clock)
     second = seek(two, bob["key"], turn_seconds=clock)
     assert second["status"] == "matched"
     again = one.get(f"/v1/seeks/{first['seek_id']}", headers=bearer(ann["key"])).json()
     assert again["game_id"] == second["game_id"]
-    eventually(lambda: events_of(one, ann["key"], "game_start"), "Ann's game_start")
+    eventually(lambda: events_of(one, ann["key"], "game_start"), "Ann's game_start", until=bool)
 
 
 def test_a_seek_retried_with_its_idempotency_key_is_the_same_seek(client: Client) -> None:

@@ -22,7 +22,6 @@ from service.app import create_app
 from service.games import lifecycle
 from service.games import records as game_records
 from service.settings import Settings
-from tests.service.conftest_redis import shared_redis_settings
 from tests.service.records.long_records import long_finished_game
 from tests.waiting import eventually
 
@@ -39,7 +38,7 @@ def pair(request: pytest.FixtureRequest) -> Iterator[tuple[Client, Client]]:
         with TestClient(create_app(Settings())) as only:
             yield only, only
         return
-    settings = shared_redis_settings(request.getfixturevalue("redis_url"))
+    settings: Settings = request.getfixturevalue("redis_settings")
     with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
         yield one, two
 

@@ -15,7 +15,6 @@ from litestar.testing import TestClient
 from service.app import create_app
 from service.records.store import record_key
 from service.settings import Settings
-from tests.service.conftest_redis import shared_redis_settings
 from tests.service.games.test_games_api import assert_problem
 from tests.service.records.long_records import long_record_text
 
@@ -31,7 +30,7 @@ def pair(request: pytest.FixtureRequest) -> Iterator[tuple[Client, Client]]:
         with TestClient(create_app(Settings())) as only:
             yield only, only
         return
-    settings = shared_redis_settings(request.getfixturevalue("redis_url"))
+    settings: Settings = request.getfixturevalue("redis_settings")
     with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
         yield one, two
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator
-from functools import partial
 from typing import Any
 
 import msgspec
@@ -20,14 +19,10 @@ from engine.game import GameState, apply
 from engine.records import record as engine_record
 from engine.records import record_json, record_page
 from engine.records.record import replayed_record
-from service.app import create_app, factory
-from service.app.redis_backends import backends_beside
+from service.app import create_app
 from service.records.finished import finished_record_key
 from service.settings import Settings
-from service.storage import game_store
-from service.storage.redis_game_store import RedisStore
 from service.storage.redis_keys import game_key
-from tests.service.conftest_redis import delete_prefixed
 from tests.service.manual_clock import ManualClock
 from tests.service.records.long_records import long_finished_game, long_game_in_play
 from tests.service.records.test_finished_records import stored_game
@@ -51,40 +46,17 @@ class Deployment:
 
 
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.redis)])
-def deployment(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, key_prefix: str
-) -> Iterator[Deployment]:
+def deployment(request: pytest.FixtureRequest) -> Iterator[Deployment]:
     settings = Settings(game_ttl=TTL, idle_game_ttl=IDLE_TTL)
     if request.param == "memory":
         clock = ManualClock()
-        monkeypatch.setattr("service.app.backends.MemoryStore", partial(_clocked, clock=clock))
-        with TestClient(create_app(settings)) as only:
+        with TestClient(create_app(settings, clock=clock)) as only:
             yield Deployment(only, only, clock)
         return
-    url: str = request.getfixturevalue("redis_url")
-
-    def prefixed(settings: Settings) -> Any:
-        store = RedisStore.from_url(
-            url,
-            game_ttl=settings.game_ttl,
-            idle_game_ttl=settings.idle_game_ttl,
-            idempotency_ttl=settings.idempotency_ttl,
-            key_prefix=key_prefix,
-        )
-        return backends_beside(store, settings)
-
-    monkeypatch.setattr(factory, "build_backends", prefixed)
-    settings = msgspec.structs.replace(settings, redis_url=url)
-    try:
-        with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
-            yield Deployment(one, two, None)
-    finally:
-        delete_prefixed(url, key_prefix)
-        delete_prefixed(url, f"{key_prefix}_rate_limit")
-
-
-def _clocked(*, clock: ManualClock, **options: Any) -> game_store.MemoryStore:
-    return game_store.MemoryStore(clock=clock, **options)
+    on_redis: Settings = request.getfixturevalue("redis_settings")
+    settings = msgspec.structs.replace(on_redis, game_ttl=TTL, idle_game_ttl=IDLE_TTL)
+    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
+        yield Deployment(one, two, None)
 
 
 @pytest.fixture

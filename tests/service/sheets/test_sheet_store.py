@@ -145,9 +145,12 @@ def test_a_sheet_expires_after_its_ttl_and_every_write_refreshes_it(kind: SheetS
 @pytest.mark.redis
 @pytest.mark.parametrize("cluster", [False, True], ids=["redis", "cluster"])
 def test_on_redis_a_sheet_is_one_hash_under_the_games_prefix(
-    request: pytest.FixtureRequest, key_prefix: str, cluster: bool
+    request: pytest.FixtureRequest, cluster: bool
 ) -> None:
-    url: str = request.getfixturevalue("redis_cluster_url" if cluster else "redis_url")
+    on: Settings = request.getfixturevalue(
+        "redis_cluster_settings" if cluster else "redis_settings"
+    )
+    url, key_prefix = on.redis_url, on.redis_key_prefix
     games = RedisStore.from_url(
         url, game_ttl=DAY, idempotency_ttl=DAY, cluster=cluster, key_prefix=key_prefix
     )
@@ -162,7 +165,6 @@ def test_on_redis_a_sheet_is_one_hash_under_the_games_prefix(
         key = f"{key_prefix}:sheet:{{{sheet}}}"
         assert client.hgetall(key) == {b"v": b"0", b"r": b"v0"}
         assert 0 < int(client.pttl(key)) <= DAY * 1000
-    delete_prefixed(url, key_prefix, cluster=cluster)
 
 
 # -- through the app, on Redis ----------------------------------------------------------------
@@ -170,15 +172,15 @@ def test_on_redis_a_sheet_is_one_hash_under_the_games_prefix(
 
 @pytest.fixture(params=[False, True], ids=["redis", "cluster"])
 def two_apps(
-    request: pytest.FixtureRequest, key_prefix: str
+    request: pytest.FixtureRequest,
 ) -> Iterator[tuple[TestClient[Litestar], TestClient[Litestar]]]:
     """Two app instances on one Redis (or one Redis Cluster), as behind a load balancer."""
     cluster: bool = request.param
-    url: str = request.getfixturevalue("redis_cluster_url" if cluster else "redis_url")
-    settings = Settings(redis_url=url, redis_cluster=cluster)
+    settings: Settings = request.getfixturevalue(
+        "redis_cluster_settings" if cluster else "redis_settings"
+    )
     with TestClient(create_app(settings)) as first, TestClient(create_app(settings)) as second:
         yield first, second
-    delete_prefixed(url, "ttt:sheet", cluster=cluster)
 
 
 @pytest.mark.redis

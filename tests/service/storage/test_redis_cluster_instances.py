@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.redis_servers import LeanHttpClient, ServiceInstance, redis_server_installed
+from tests.service.conftest_redis import delete_prefixed, new_key_prefix
 from tests.service.games.test_redis_instances import (
     STREAM_LIFETIME,
     a_legal_action,
@@ -35,9 +36,11 @@ def on_cluster(
     redis_cluster_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[list[ServiceInstance]]:
     directory = tmp_path_factory.mktemp("cluster-instances")
+    prefix = new_key_prefix()  # the module's tests share the two instances, so their prefix
     env = {
         "REDIS_URL": redis_cluster_url,
         "REDIS_CLUSTER": "true",
+        "REDIS_KEY_PREFIX": prefix,
         "STREAM_LIFETIME": STREAM_LIFETIME,
     }
     instances = [ServiceInstance(directory / f"service{n}.log", env=env) for n in range(2)]
@@ -48,6 +51,7 @@ def on_cluster(
     finally:
         for instance in instances:
             instance.stop()
+        delete_prefixed(redis_cluster_url, prefix, cluster=True)
 
 
 def test_games_on_a_cluster_are_played_and_retried_across_instances(

@@ -81,9 +81,14 @@ def into_the_old_layout(client: Client, prefix: str) -> None:
 
 
 def run_migration(url: str, cluster: bool, prefix: str, *options: str) -> str:
-    env = {**os.environ, "REDIS_URL": url, "REDIS_CLUSTER": "true" if cluster else "false"}
+    env = {
+        **os.environ,
+        "REDIS_URL": url,
+        "REDIS_CLUSTER": "true" if cluster else "false",
+        "REDIS_KEY_PREFIX": prefix,
+    }
     done = subprocess.run(
-        [sys.executable, "-m", "service.storage.redis_migration", "--key-prefix", prefix, *options],
+        [sys.executable, "-m", "service.storage.redis_migration", *options],
         env=env,
         capture_output=True,
         text=True,

@@ -53,7 +53,7 @@ def test_the_docs_game_follower_loses_nothing_across_many_stream_lifetimes(
                 daemon=True,
             )
             follower.start()
-            eventually(lambda: seen, "the follower's first snapshot")
+            eventually(lambda: seen, "the follower's first snapshot", until=bool)
             finished = play_to_end(client, game_id, tokens)
             follower.join(timeout=WAIT_SECONDS)
             assert not follower.is_alive(), "the follower stops at the game's end"

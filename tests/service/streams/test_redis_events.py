@@ -5,12 +5,14 @@ game store's event streams as the service sets them up (``key_of=store.events_ke
 from __future__ import annotations
 
 import asyncio
+import logging
 import uuid
 from collections.abc import Callable
 
 import pytest
 from litestar.channels import ChannelsPlugin
 
+from service.settings import Settings
 from service.storage.channels import channel_of
 from service.storage.redis_game_store import RedisStore
 from service.storage.redis_keys import events_key
@@ -53,8 +55,8 @@ async def expect(
             missing.discard(await anext(iterator))
 
 
-async def notices_cross_between_instances(url: str, *, cluster: bool) -> None:
-    prefix = f"test-{uuid.uuid4().hex[:8]}"
+async def notices_cross_between_instances(on: Settings) -> None:
+    url, cluster, prefix = on.redis_url, on.redis_cluster, on.redis_key_prefix
     channels = [f"game:{n}-{uuid.uuid4().hex[:6]}" for n in range(24)]  # many slots
     listener_store, listener = instance(url, cluster=cluster, prefix=prefix)
     speaker_store, speaker = instance(url, cluster=cluster, prefix=prefix)
@@ -67,21 +69,21 @@ async def notices_cross_between_instances(url: str, *, cluster: bool) -> None:
     await speaker_store.close()
 
 
-def test_notices_published_by_one_instance_reach_another(redis_url: str) -> None:
-    asyncio.run(notices_cross_between_instances(redis_url, cluster=False))
+def test_notices_published_by_one_instance_reach_another(redis_settings: Settings) -> None:
+    asyncio.run(notices_cross_between_instances(redis_settings))
 
 
 def test_notices_on_channels_in_many_cluster_slots_reach_another_instance(
-    redis_cluster_url: str,
+    redis_cluster_settings: Settings,
 ) -> None:
-    asyncio.run(notices_cross_between_instances(redis_cluster_url, cluster=True))
+    asyncio.run(notices_cross_between_instances(redis_cluster_settings))
 
 
-async def commits_wake_another_instance(url: str, *, cluster: bool) -> None:
+async def commits_wake_another_instance(on: Settings) -> None:
     """Game ``n`` committed ``n + 1`` times by one instance that publishes nothing (its channels
     never start): the other instance's subscriber hears every game's last version, because each
     commit wrote its notice in its own atomic step. A stale commit writes none."""
-    prefix = f"test-{uuid.uuid4().hex[:8]}"
+    url, cluster, prefix = on.redis_url, on.redis_cluster, on.redis_key_prefix
     games = [f"{n}-{uuid.uuid4().hex[:6]}" for n in range(24)]  # many slots
     listener_store, listener = instance(url, cluster=cluster, prefix=prefix)
     speaker_store, _ = instance(url, cluster=cluster, prefix=prefix)
@@ -99,18 +101,26 @@ async def commits_wake_another_instance(url: str, *, cluster: bool) -> None:
     await speaker_store.close()
 
 
-def test_a_commit_wakes_another_instance_with_nothing_published_after_it(redis_url: str) -> None:
-    asyncio.run(commits_wake_another_instance(redis_url, cluster=False))
+def test_a_commit_wakes_another_instance_with_nothing_published_after_it(
+    redis_settings: Settings,
+) -> None:
+    asyncio.run(commits_wake_another_instance(redis_settings))
 
 
-def test_a_commit_wakes_another_instance_on_a_cluster(redis_cluster_url: str) -> None:
-    asyncio.run(commits_wake_another_instance(redis_cluster_url, cluster=True))
+def test_a_commit_wakes_another_instance_on_a_cluster(redis_cluster_settings: Settings) -> None:
+    asyncio.run(commits_wake_another_instance(redis_cluster_settings))
 
 
-def test_notices_flow_again_after_redis_comes_back(start_redis_server: StartServer) -> None:
+def test_notices_flow_again_after_redis_comes_back(
+    start_redis_server: StartServer, caplog: pytest.LogCaptureFixture
+) -> None:
     """Redis dies while a stream is subscribed and a notice is published: neither the reader nor
     the publisher of either instance stops for good, and later notices arrive."""
     server = start_redis_server()
+    caplog.set_level(logging.WARNING, logger="service.streams.redis_channels")
+
+    def reads_failed() -> int:
+        return sum("cannot read event notices" in r.getMessage() for r in caplog.records)
 
     async def check() -> None:
         # Short command timeouts: while Redis is down, each attempt fails fast.
@@ -122,7 +132,7 @@ def test_notices_flow_again_after_redis_comes_back(start_redis_server: StartServ
             await expect(events, {b"before"})
             server.kill()
             await speaker.wait_published(b"lost", "game:g")  # dropped, not raised
-            await asyncio.sleep(0.5)  # the reader fails a few times meanwhile
+            await eventually_async(lambda: reads_failed() >= 3, "the reader to fail a few times")
             server.start()
 
             # A notice published while a connection is still being made again is dropped, as

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from typing import Any
 
 import httpx
@@ -19,6 +18,7 @@ from service.settings import Settings
 from service.tables import invite_codes
 from tests.service.games.test_games_api import assert_problem
 from tests.service.http_player import HttpGame
+from tests.service.manual_clock import ManualClock
 from tests.waiting import WAIT_SECONDS, eventually
 
 Client = TestClient[Litestar]
@@ -178,10 +178,12 @@ def test_the_lobby_lists_listed_waiting_tables_only(client: Client) -> None:
 
 
 def test_waiting_tables_expire_and_leave_nothing_in_the_lobby() -> None:
-    with TestClient(create_app(Settings(game_ttl=0.3))) as client:
+    clock = ManualClock()
+    with TestClient(create_app(Settings(game_ttl=300), clock=clock)) as client:
         created = create_table(client, [{"name": "Ann"}, {"open": True}], listed=True)
+        clock.advance(299)
         assert len(client.get("/v1/tables").json()["tables"]) == 1
-        time.sleep(0.4)
+        clock.advance(2)
         assert client.get("/v1/tables").json() == {"tables": []}
         assert_problem(claim(client, created["invite_code"], "Bob"), 404, "invite-not-found")
         response = client.get(f"/v1/games/{created['game_id']}")

@@ -3,7 +3,7 @@ delivery signed as Standard Webhooks says and verified with its library; a recei
 while gets every delivery afterwards, once each by ``webhook-id``; a slow one never slows a
 game; a delivery that never gets through is dropped with its reason; a redelivery; private
 addresses refused unless the deployment allows them; bad URLs and limits as clear problems;
-and two instances on one Redis sharing the queue."""
+and two instances on one Redis (or Redis Cluster) sharing the queue."""
 
 from __future__ import annotations
 
@@ -11,16 +11,14 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+import msgspec
 import pytest
-import redis
 from litestar import Litestar
 from litestar.testing import TestClient
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from service.app import create_app
 from service.settings import Settings
-from service.storage.redis_game_store import DEFAULT_KEY_PREFIX
-from tests.service.conftest_redis import shared_redis_settings
 from tests.service.games.test_games_api import assert_problem
 from tests.service.players.test_player_events import two_player_game
 from tests.service.players.test_players import bearer, new_player
@@ -330,20 +328,16 @@ def test_webhook_bodies_limits_and_ownership_are_clear_problems(client: Client) 
     hook(client, ann["key"], url, ["game_finish"])  # room again
 
 
-@pytest.fixture
-def two_instances(redis_url: str, receiver: Receiver) -> Iterator[tuple[Client, Client]]:
-    """Two apps on one Redis that may call this machine; their players' keys and webhooks
-    deleted afterwards."""
-    settings = shared_redis_settings(redis_url, **LOCAL)
-    made: list[str] = []
+@pytest.fixture(params=["redis", "cluster"])
+def two_instances(
+    request: pytest.FixtureRequest, receiver: Receiver
+) -> Iterator[tuple[Client, Client]]:
+    """Two apps on one Redis (or Redis Cluster) that may call this machine, under the test's own
+    key prefix (deleted afterwards)."""
+    fixture = "redis_settings" if request.param == "redis" else "redis_cluster_settings"
+    settings = msgspec.structs.replace(request.getfixturevalue(fixture), **LOCAL)
     with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
-        one.app.state["made_players"] = made
         yield one, two
-    with redis.Redis.from_url(redis_url) as connection:
-        for player_id in made:
-            for pattern in (f"player:{{p{player_id}}}*", f"webhooks:*{player_id}*"):
-                for name in connection.scan_iter(match=f"{DEFAULT_KEY_PREFIX}:{pattern}"):
-                    connection.delete(name)
 
 
 @pytest.mark.redis
@@ -352,7 +346,6 @@ def test_two_instances_on_one_redis_deliver_each_event_once(
 ) -> None:
     one, two = two_instances
     ann, bob = new_player(one, "Ann"), new_player(two, "Bob")
-    one.app.state["made_players"].extend([ann["player_id"], bob["player_id"]])
     made = hook(one, ann["key"], receiver.url, ["game_start"])
     assert [
         h["webhook_id"] for h in two.get(HOOKS, headers=bearer(ann["key"])).json()["webhooks"]
