@@ -32,6 +32,7 @@ from litestar import Litestar
 from litestar.config.app import AppConfig
 from litestar.plugins import InitPluginProtocol
 
+from service.operations.metrics import WEBHOOK_ATTEMPTS
 from service.settings import Settings
 from service.storage.game_store import StoreUnavailable
 from service.storage.redis_connection import being_cancelled
@@ -200,6 +201,9 @@ class Courier:
             return await self.store.take_due(self._clock(), self.lease, room)
         except StoreUnavailable:
             return []
+        except Exception:  # the courier outlives anything one look meets; the next looks again
+            _log.exception("webhook deliveries: taking the due ones failed")
+            return []
 
     async def _deliver(self, delivery: DeliveryRecord) -> None:
         assert self._sender is not None
@@ -219,12 +223,16 @@ class Courier:
                 duration_ms=outcome.duration_ms,
             )
             after = after_attempt(delivery, attempt, self._clock(), self._settings)
+            outcome_name = "retried" if after.state == "waiting" else after.state
+            WEBHOOK_ATTEMPTS.labels(outcome=outcome_name).inc()
             await self.store.settle(delivery, after)
         except StoreUnavailable:
             _log.warning(
                 "webhook delivery %s: the store is unavailable; retried after its lease",
                 delivery.delivery_id,
             )
+        except Exception:  # a task's error would go unseen: logged, and retried after its lease
+            _log.exception("webhook delivery %s failed", delivery.delivery_id)
 
 
 class CourierPlugin(InitPluginProtocol):

@@ -15,6 +15,7 @@ import msgspec
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
+from prometheus_client import REGISTRY
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 from service.app import create_app
@@ -64,6 +65,12 @@ def deliveries(client: Client, key: str, webhook_id: str) -> list[Json]:
     assert response.status_code == 200, response.text
     found: list[Json] = response.json()["deliveries"]
     return found
+
+
+def attempts(outcome: str) -> float:
+    """This process's count of delivery attempts (``three_thirteen_webhook_attempts``)."""
+    labels = {"outcome": outcome}
+    return REGISTRY.get_sample_value("three_thirteen_webhook_attempts_total", labels) or 0.0
 
 
 def verified(secret: str, received: Any) -> Json:
@@ -120,6 +127,7 @@ def test_a_receiver_down_for_a_while_gets_every_delivery_afterwards_once_each(
 ) -> None:
     ann, bob = new_player(local, "Ann"), new_player(local, "Bob")
     made = hook(local, ann["key"], receiver.url, ["game_start"])
+    before = {outcome: attempts(outcome) for outcome in ("retried", "delivered")}
     receiver.stop()  # connections refused from now on
     games = [two_player_game(local, (ann, bob))[2]["game_id"] for _ in range(5)]
 
@@ -145,6 +153,8 @@ def test_a_receiver_down_for_a_while_gets_every_delivery_afterwards_once_each(
     assert len(ids) == len(set(ids)) == 5
     sent_games = {verified(made["secret"], each)["data"]["game_id"] for each in receiver.received}
     assert sent_games == set(games)
+    assert attempts("retried") - before["retried"] >= 10
+    assert attempts("delivered") - before["delivered"] >= 5
 
 
 def take_turns(client: Client, game_id: str, keys: dict[int, str], turns: int) -> int:
