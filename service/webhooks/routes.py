@@ -65,7 +65,8 @@ class WebhooksController(Controller):
             "(`data`: the event as the stream has it), signed as the Standard Webhooks "
             "specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature`: "
             "HMAC-SHA256 with the `secret`, shown only in this answer). A 2xx answer within "
-            "10 s delivers it; otherwise it is retried with exponential backoff for a day, at "
+            "`WEBHOOK_TIMEOUT` (10 s by default) delivers it; otherwise it is retried with "
+            "exponential backoff for a day (`WEBHOOK_RETRY_FOR`), at "
             "least once in all: de-duplicate by `webhook-id`. At most 5 webhooks a player. "
             "docs/webhooks.md shows a receiver."
         ),

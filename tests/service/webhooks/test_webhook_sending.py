@@ -18,6 +18,7 @@ import pytest
 from standardwebhooks.webhooks import Webhook
 
 from service.players.event_wire import PlayerEvent
+from service.settings import Settings, SettingsError
 from service.webhooks.addresses import public
 from service.webhooks.lifecycle import new_secret
 from service.webhooks.sending import Outcome, Sender
@@ -136,3 +137,27 @@ def test_a_webhook_subscribes_to_exactly_the_player_stream_s_event_types() -> No
     [field] = [f for f in msgspec.structs.fields(PlayerEvent) if f.name == "type"]
     literal = typing.get_args(field.type)[0]  # Annotated[Literal[...], Meta]
     assert typing.get_args(literal) == EVENT_TYPES
+
+
+def test_the_webhook_settings_are_read_from_the_environment() -> None:
+    settings = Settings.from_env(
+        {
+            "WEBHOOK_ALLOW_HTTP": "true",
+            "WEBHOOK_ALLOW_PRIVATE": "yes",
+            "WEBHOOK_TIMEOUT": "3",
+            "WEBHOOK_CONCURRENCY": "4",
+            "WEBHOOK_FIRST_RETRY": "1.5",
+            "WEBHOOK_RETRY_FOR": "3600",
+            "WEBHOOK_POLL_SECONDS": "0.5",
+        }
+    )
+    assert (settings.webhook_allow_http, settings.webhook_allow_private) == (True, True)
+    assert (settings.webhook_timeout, settings.webhook_concurrency) == (3.0, 4)
+    assert (settings.webhook_first_retry, settings.webhook_retry_for) == (1.5, 3600.0)
+    assert settings.webhook_poll_seconds == 0.5
+    defaults = Settings.from_env({})
+    assert (defaults.webhook_allow_http, defaults.webhook_allow_private) == (False, False)
+    with pytest.raises(SettingsError, match="WEBHOOK_ALLOW_PRIVATE"):
+        Settings.from_env({"WEBHOOK_ALLOW_PRIVATE": "maybe"})
+    with pytest.raises(SettingsError, match="WEBHOOK_CONCURRENCY"):
+        Settings.from_env({"WEBHOOK_CONCURRENCY": "0"})
