@@ -1,7 +1,8 @@
 """One attempt at a delivery, against a real receiver: signed so the library verifies it; a host
 name that resolves to a loopback address refused after resolution unless private addresses are
 allowed; a redirect never followed; a receiver that never answers is a timeout. And the event
-types a webhook subscribes to are exactly the player's stream's."""
+types a webhook subscribes to are exactly the player's stream's; the settings read from the
+environment."""
 
 from __future__ import annotations
 
