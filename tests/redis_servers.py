@@ -35,6 +35,7 @@ LIMITS_OFF: dict[str, str] = {
     "RATE_LIMIT_PER_MINUTE": "0",
     "CREATIONS_PER_DAY": "0",
     "CLAIMS_PER_DAY": "0",
+    "INVITATIONS_PER_HOUR": "0",
     "BOT_GAMES_PER_CLIENT": "0",
     "CLOCK_GAMES_PER_CLIENT": "0",
     "IMPORT_BYTES_PER_DAY": "0",

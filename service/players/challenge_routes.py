@@ -171,7 +171,7 @@ class ChallengesController(Controller):
             "key then acts for it on every game route."
         ),
         status_code=200,
-        responses=_challenge_problems(401, 403, 404, 409, 503),
+        responses=_challenge_problems(401, 403, 404, 409, 422, 503),
     )
     async def accept(
         self,
@@ -218,7 +218,7 @@ class ChallengesController(Controller):
         summary="Withdraw the player's challenge",
         description="Every other player of it gets `challenge_canceled`.",
         status_code=200,
-        responses=_challenge_problems(401, 403, 404, 409, 503),
+        responses=_challenge_problems(401, 403, 404, 409, 422, 503),
     )
     async def cancel(
         self,

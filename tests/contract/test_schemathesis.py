@@ -88,7 +88,11 @@ def before_load_schema(ctx: Any, raw_schema: dict[str, Any]) -> None:
 
 
 UNLIMITED: Final = Settings(
-    rate_limit_per_minute=0, creations_per_day=0, claims_per_day=0, bot_games_per_client=0
+    rate_limit_per_minute=0,
+    creations_per_day=0,
+    claims_per_day=0,
+    invitations_per_hour=0,
+    bot_games_per_client=0,
 )
 """A fuzzer is one client sending thousands of requests a minute: the limits (tested in
 tests/service/http/test_client_limits.py) would answer most of them 429."""
