@@ -150,6 +150,27 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Games with a clock (a turn clock, a speed game's calls) one client address may have in
     play on this instance, tables waiting for players included (``service.bots.holdings``); 0
     turns the bound off."""
+    webhook_allow_http: bool = False
+    """Webhook URLs may be ``http://`` (else ``https://`` only): for a receiver on a trusted
+    network, and for tests."""
+    webhook_allow_private: bool = False
+    """Webhooks may call private, loopback, link-local and other non-public addresses (checked
+    after DNS resolution, on every delivery): for a deployment whose receivers live inside its
+    own network, and for tests against 127.0.0.1. Off, such a URL is refused when it is
+    registered (an address written in it) or its delivery fails (a name that resolves there)."""
+    webhook_timeout: float = 10.0
+    """Seconds a receiver has to answer a delivery (connecting included) before it counts as
+    failed and is retried."""
+    webhook_concurrency: int = 16
+    """Deliveries this instance sends at once; the others wait in the store's queue."""
+    webhook_first_retry: float = 5.0
+    """Seconds before a failed delivery's first retry; each next wait doubles, up to an hour."""
+    webhook_retry_for: float = 86400.0
+    """Seconds a delivery is retried from its first try before it is dropped (its reason kept
+    in the delivery log)."""
+    webhook_poll_seconds: float = 1.0
+    """How often this instance looks for deliveries due (a retry, or an event logged on
+    another instance); an event logged here is sent at once."""
     crash_points: tuple[tuple[str, float], ...] = ()
     """For fault-injection tests only (``CRASH_POINTS=commit.after=0.05,...``): the points of
     the commit and drive paths where this instance kills itself, each with its chance
@@ -244,6 +265,19 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             ),
             clock_games_per_client=_integer(
                 env, "CLOCK_GAMES_PER_CLIENT", defaults.clock_games_per_client, low=0
+            ),
+            webhook_allow_http=_boolean(env, "WEBHOOK_ALLOW_HTTP", defaults.webhook_allow_http),
+            webhook_allow_private=_boolean(
+                env, "WEBHOOK_ALLOW_PRIVATE", defaults.webhook_allow_private
+            ),
+            webhook_timeout=_seconds(env, "WEBHOOK_TIMEOUT", defaults.webhook_timeout),
+            webhook_concurrency=_integer(
+                env, "WEBHOOK_CONCURRENCY", defaults.webhook_concurrency, low=1, high=1024
+            ),
+            webhook_first_retry=_seconds(env, "WEBHOOK_FIRST_RETRY", defaults.webhook_first_retry),
+            webhook_retry_for=_seconds(env, "WEBHOOK_RETRY_FOR", defaults.webhook_retry_for),
+            webhook_poll_seconds=_seconds(
+                env, "WEBHOOK_POLL_SECONDS", defaults.webhook_poll_seconds
             ),
             crash_points=_crash_points(env, "CRASH_POINTS"),
         )

@@ -28,6 +28,7 @@ from service.sheets.store import MemorySheetStore, SheetStore
 from service.storage.due_moves import DueMoves
 from service.storage.game_store import MemoryStore, Store
 from service.tables.index import MemoryTableIndex, TableIndex
+from service.webhooks.store import MemoryWebhookStore, WebhookStore
 
 BackendKind = Literal["memory", "redis"]
 
@@ -57,6 +58,8 @@ class Backends:
     """The seek pools (quick play)."""
     ratings: RatingStore
     """The players' ratings and the leaderboards."""
+    webhooks: WebhookStore
+    """The players' webhooks and the queue of their deliveries."""
 
 
 Clock = Callable[[], float]
@@ -111,4 +114,5 @@ def memory_backends_beside(games: MemoryStore, settings: Settings) -> Backends:
         open_challenges=MemoryTableIndex(game_ttl=settings.game_ttl, clock=games.clock),
         seeks=MemorySeekPool(),
         ratings=MemoryRatingStore(),
+        webhooks=MemoryWebhookStore(),
     )

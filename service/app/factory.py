@@ -56,6 +56,9 @@ from service.tables.routes import (
     SeatsController,
     TablesController,
 )
+from service.webhooks.deliveries import Courier, CourierPlugin
+from service.webhooks.player_events import EventsToWebhooks
+from service.webhooks.routes import WebhooksController
 from service.workers.pool import WorkerPool
 
 API_VERSION = "1.0.0"
@@ -126,6 +129,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
     )
     analyses = WorkerPool(processes=settings.analysis_processes, queue=settings.analysis_queue)
     bots = BotTasks(WorkerPool(processes=settings.bot_processes, queue=settings.bot_queue))
+    courier = Courier(backends.webhooks, settings)
     services = Services(
         settings=settings,
         store=backends.games,
@@ -142,10 +146,11 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
         bots=bots,
         sheets=backends.sheets,
         records=backends.records,
-        players=backends.players,
+        players=EventsToWebhooks(backends.players, courier),
         open_challenges=backends.open_challenges,
         seeks=backends.seeks,
         ratings=backends.ratings,
+        webhooks=courier,
         bot_games=holdings.bot_games(settings.bot_games_per_client),
         clock_games=holdings.clock_games(settings.clock_games_per_client),
     )
@@ -173,6 +178,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
             ChallengesController,
             SeeksController,
             LeaderboardsController,
+            WebhooksController,
             OperationsController,
             ScoreSheetsController,
             RecordsController,
@@ -190,6 +196,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
             ),
             channels,
             bot_turns.BotDriversPlugin(services),  # after the channels: it stops before them
+            CourierPlugin(courier),
         ],
         middleware=[
             prometheus.middleware,

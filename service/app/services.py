@@ -44,11 +44,15 @@ from service.streams.limits import StreamSlots
 from service.streams.shared_slices import SharedSlices
 from service.tables.deps import TableServices
 from service.tables.index import MemoryTableIndex, TableIndex
+from service.webhooks.deliveries import Courier
+from service.webhooks.deps import WebhookServices
+from service.webhooks.store import MemoryWebhookStore
 from service.workers.pool import WorkerPool
 
 
 @dataclass(frozen=True, slots=True)
 class Services(
+    WebhookServices,
     PlayerServices,
     TableServices,
     BotServices,
@@ -95,6 +99,10 @@ class Services(
     ratings: RatingStore = field(default_factory=MemoryRatingStore)
     """The players' ratings and the leaderboards (``service.ratings.store``), beside the
     store."""
+    webhooks: Courier = field(default_factory=lambda: Courier(MemoryWebhookStore(), Settings()))
+    """This instance's sender of the players' webhooks' deliveries, on their store
+    (``service.webhooks``); the players' store above queues each logged event for them
+    (``service.webhooks.player_events``)."""
     shared_slices: SharedSlices = field(default_factory=SharedSlices)
     """The events streams rendered lately, for the other streams of their game and viewer
     (``service.streams.shared_slices``)."""

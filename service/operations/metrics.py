@@ -27,6 +27,13 @@ REVIEWS_COMPUTED: Final = Counter(
     "Reviews computed in this instance's worker processes (each once, however many asked)",
 )
 
+WEBHOOK_ATTEMPTS: Final = Counter(
+    "three_thirteen_webhook_attempts",
+    "Webhook delivery attempts this instance made, by what became of the delivery: delivered, "
+    "retried (waiting for its next try) or dropped (retried for WEBHOOK_RETRY_FOR)",
+    ["outcome"],
+)
+
 
 def count_action(action: object) -> None:
     """Count an applied action, a person's or one the service made for a seat, under its one

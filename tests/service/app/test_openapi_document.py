@@ -46,7 +46,7 @@ def test_every_operation_has_an_id_a_summary_and_problem_details_for_errors(clie
     document = served(client)
     found = operations(document)
     ids = [operation["operationId"] for _, _, operation in found]
-    assert len(ids) == len(set(ids)) == 47
+    assert len(ids) == len(set(ids)) == 52
     for method, path, operation in found:
         assert operation.get("summary"), f"{method} {path}"
         assert operation.get("tags"), f"{method} {path}"
@@ -177,10 +177,16 @@ _VALID_BODIES: dict[str, Any] = {
     "createChallenge": {},
     "declineChallenge": {"reason": "later"},
     "createSeek": {},
+    "createWebhook": {"url": "https://example.com/hook", "events": ["your_turn"]},
 }
 # Operations whose token only ever is a player's key: the wrong one is a key no player holds.
 _KEY_ONLY: set[str] = {
     "getLeaderboard",
+    "createWebhook",
+    "listWebhooks",
+    "deleteWebhook",
+    "listWebhookDeliveries",
+    "redeliverWebhookDelivery",
     "createGame",
     "claimInvite",
     "getMe",
@@ -215,6 +221,8 @@ def test_every_operation_that_declares_a_token_refuses_a_wrong_one(client: Clien
         "challenge_id": created.json()["game_id"],
         "seek_id": "no-such-seek",
         "preset": "classic",
+        "webhook_id": "wh_" + "a" * 16,
+        "delivery_id": "msg_" + "a" * 22,
     }
 
     def state() -> tuple[Any, Any]:
@@ -229,7 +237,7 @@ def test_every_operation_that_declares_a_token_refuses_a_wrong_one(client: Clien
         for op in operations(served(client))
         if op[2]["security"] or "x-optional-security" in op[2]
     ]
-    assert len(secured) == 25, [op[2]["operationId"] for op in secured]
+    assert len(secured) == 30, [op[2]["operationId"] for op in secured]
     for method, path, operation in secured:
         url = path.format(**ids)
         optional = "x-optional-security" in operation

@@ -1,0 +1,23 @@
+"""What webhooks need of the app: what players need (the player a route speaks for is its ``me``
+parameter, ``service.players.deps``), and this instance's courier, on the webhooks' store."""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+from litestar.di import NamedDependency
+
+from service.players.deps import PlayerServices
+from service.webhooks.deliveries import Courier
+
+
+class WebhookServices(PlayerServices):
+    # An interface by inheritance, as every feature's (``service.games.deps``).
+    __slots__ = ()
+    webhooks: Courier
+    """This instance's sender of due deliveries (``service.webhooks.deliveries``), and its
+    ``store`` of the webhooks and their deliveries, beside the players."""
+
+
+AppWebhookServices: TypeAlias = NamedDependency[WebhookServices]
+"""A handler's ``services`` parameter."""
