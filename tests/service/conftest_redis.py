@@ -7,9 +7,11 @@ Registered from tests/conftest.py (``pytest_plugins``) so every test directory c
 
 from __future__ import annotations
 
+import asyncio
 import os
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,7 @@ import pytest
 import redis
 
 from service.settings import Settings
+from service.storage.redis_game_store import RedisStore
 from tests.redis_servers import (
     RedisClusterServers,
     RedisServer,
@@ -139,3 +142,73 @@ def start_redis_server(tmp_path: Path) -> Iterator[Callable[..., RedisServer]]:
     yield start
     for server in servers:
         server.kill()
+
+
+StoreClients = Callable[[int], Awaitable[list[Any]]]
+"""``n`` clients (instances) of one shared store."""
+
+
+@dataclass(frozen=True)
+class StoreFamily:
+    """Where a suite that runs on every family of store runs now: memory, a single Redis or a
+    Redis Cluster (``store_family``), with this test's own key prefix."""
+
+    kind: str
+    url: str
+    key_prefix: str
+
+    def run(
+        self,
+        check: Callable[[StoreClients], Awaitable[None]],
+        *,
+        memory: Callable[[], Any],
+        on_redis: Callable[[Any, str], Any],
+    ) -> None:
+        """Run ``check`` in an event loop of its own, given how to make ``n`` clients of one
+        store: the same ``memory()`` store for all in memory, else ``on_redis(client,
+        key_prefix)`` on a Redis client of its own each (closed afterwards)."""
+
+        async def checked() -> None:
+            games: list[RedisStore] = []
+
+            async def clients(count: int) -> list[Any]:
+                if self.kind == "memory":
+                    return [memory()] * count
+                made = [
+                    RedisStore.from_url(
+                        self.url,
+                        game_ttl=600,
+                        idempotency_ttl=600,
+                        cluster=self.kind == "cluster",
+                        key_prefix=self.key_prefix,
+                    )
+                    for _ in range(count)
+                ]
+                games.extend(made)
+                return [on_redis(store.redis, self.key_prefix) for store in made]
+
+            try:
+                await check(clients)
+            finally:
+                for store in games:
+                    await store.close()
+
+        asyncio.run(checked())
+
+
+@pytest.fixture(
+    params=[
+        "memory",
+        pytest.param("redis", marks=pytest.mark.redis),
+        pytest.param("cluster", marks=pytest.mark.redis),
+    ]
+)
+def store_family(request: pytest.FixtureRequest, key_prefix: str) -> Iterator[StoreFamily]:
+    """Each family of store in turn, its Redis keys under this test's prefix, deleted after."""
+    kind: str = request.param
+    if kind == "memory":
+        yield StoreFamily(kind, "", key_prefix)
+        return
+    url: str = request.getfixturevalue("redis_cluster_url" if kind == "cluster" else "redis_url")
+    yield StoreFamily(kind, url, key_prefix)
+    delete_prefixed(url, key_prefix, cluster=kind == "cluster")

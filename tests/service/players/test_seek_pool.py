@@ -6,9 +6,10 @@ and a player's seeks bounded."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 
 import pytest
 
@@ -22,58 +23,21 @@ from service.players.seek_pool import (
     SeekRecord,
     TooManySeeks,
 )
-from service.storage.redis_game_store import RedisStore
-from tests.service.conftest_redis import delete_prefixed
+from tests.service.conftest_redis import StoreFamily
 
 Pools = Callable[[int], Awaitable[list[SeekPool]]]
 """Clients of one shared pool store: ``n`` of them (instances)."""
 Check = Callable[[Pools], Awaitable[None]]
 
 
-@pytest.fixture(
-    params=[
-        "memory",
-        pytest.param("redis", marks=pytest.mark.redis),
-        pytest.param("cluster", marks=pytest.mark.redis),
-    ]
-)
-def on_pools(request: pytest.FixtureRequest, key_prefix: str) -> Iterator[Callable[[Check], None]]:
-    """Runs a check against fresh pools of the kind, in an event loop of its own."""
-    kind = request.param
-    url = (
-        ""
-        if kind == "memory"
-        else request.getfixturevalue("redis_cluster_url" if kind == "cluster" else "redis_url")
+@pytest.fixture
+def on_pools(store_family: StoreFamily) -> Callable[[Check], None]:
+    """Runs a check against fresh pools of the family, in an event loop of its own."""
+    return functools.partial(
+        store_family.run,
+        memory=MemorySeekPool,
+        on_redis=lambda client, prefix: RedisSeekPool(client, key_prefix=prefix),
     )
-
-    async def checked(check: Check) -> None:
-        stores: list[RedisStore] = []
-
-        async def pools(count: int) -> list[SeekPool]:
-            if kind == "memory":
-                return [MemorySeekPool()] * count
-            made = [
-                RedisStore.from_url(
-                    url,
-                    game_ttl=600,
-                    idempotency_ttl=600,
-                    cluster=kind == "cluster",
-                    key_prefix=key_prefix,
-                )
-                for _ in range(count)
-            ]
-            stores.extend(made)
-            return [RedisSeekPool(s.redis, key_prefix=key_prefix) for s in made]
-
-        try:
-            await check(pools)
-        finally:
-            for store in stores:
-                await store.close()
-
-    yield lambda check: asyncio.run(checked(check))
-    if kind != "memory":
-        delete_prefixed(url, key_prefix, cluster=kind == "cluster")
 
 
 def a_seek(

@@ -8,8 +8,9 @@ for bit."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 
 import pytest
 from hypothesis import given, settings
@@ -22,58 +23,21 @@ from service.ratings.rebuild import differences, folded, write
 from service.ratings.redis_store import RedisRatingStore
 from service.ratings.store import Board, Change, MemoryRatingStore, RatingStore
 from service.ratings.updates import apply_result
-from service.storage.redis_game_store import RedisStore
-from tests.service.conftest_redis import delete_prefixed
+from tests.service.conftest_redis import StoreFamily
 
 Stores = Callable[[int], Awaitable[list[RatingStore]]]
 """Clients of one shared ratings store: ``n`` of them (instances)."""
 Check = Callable[[Stores], Awaitable[None]]
 
 
-@pytest.fixture(
-    params=[
-        "memory",
-        pytest.param("redis", marks=pytest.mark.redis),
-        pytest.param("cluster", marks=pytest.mark.redis),
-    ]
-)
-def on_stores(request: pytest.FixtureRequest, key_prefix: str) -> Iterator[Callable[[Check], None]]:
-    """Runs a check against fresh stores of the kind, in an event loop of its own."""
-    kind = request.param
-    url = (
-        ""
-        if kind == "memory"
-        else request.getfixturevalue("redis_cluster_url" if kind == "cluster" else "redis_url")
+@pytest.fixture
+def on_stores(store_family: StoreFamily) -> Callable[[Check], None]:
+    """Runs a check against fresh stores of the family, in an event loop of its own."""
+    return functools.partial(
+        store_family.run,
+        memory=MemoryRatingStore,
+        on_redis=lambda client, prefix: RedisRatingStore(client, key_prefix=prefix),
     )
-
-    async def checked(check: Check) -> None:
-        clients: list[RedisStore] = []
-
-        async def stores(count: int) -> list[RatingStore]:
-            if kind == "memory":
-                return [MemoryRatingStore()] * count
-            made = [
-                RedisStore.from_url(
-                    url,
-                    game_ttl=600,
-                    idempotency_ttl=600,
-                    cluster=kind == "cluster",
-                    key_prefix=key_prefix,
-                )
-                for _ in range(count)
-            ]
-            clients.extend(made)
-            return [RedisRatingStore(s.redis, key_prefix=key_prefix) for s in made]
-
-        try:
-            await check(stores)
-        finally:
-            for client in clients:
-                await client.close()
-
-    yield lambda check: asyncio.run(checked(check))
-    if kind != "memory":
-        delete_prefixed(url, key_prefix, cluster=kind == "cluster")
 
 
 def a_result(
