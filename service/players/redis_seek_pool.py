@@ -4,8 +4,10 @@ hash tag ``{seeks}`` (one slot on a cluster), so that adding and matching is one
     <prefix>:{seeks}:seek              hash: seek id → the seek's JSON (``SeekRecord``)
     <prefix>:{seeks}:state             hash: seek id → its state (``SeekState.text``)
     <prefix>:{seeks}:kept              sorted set: seek id → when it is forgotten
-    <prefix>:{seeks}:pool:<terms>      sorted set: waiting seek id → its expiry (oldest first)
-    <prefix>:{seeks}:player:<player>   sorted set: the player's waiting seek ids → expiry
+    <prefix>:{seeks}:pool:<terms>      sorted set: waiting seek id → its expiry (oldest first);
+                                       the key expires with its newest seek
+    <prefix>:{seeks}:player:<player>   sorted set: the player's waiting seek ids → expiry; the
+                                       key expires with its newest seek
 
 One slot carries every pool: matching is a few commands per seek, far below what one Redis
 shard serves; pools of their own slots would need a match to span keys the script cannot name.
@@ -71,6 +73,10 @@ if #queue < wanted then
   redis.call('HSET', states, id, 'waiting')
   redis.call('ZADD', pool, expires, id)
   redis.call('ZADD', mine, expires, id)
+  -- Every seek waits as long, so the newest one's expiry is its pool's and its player's last.
+  local last = math.ceil(tonumber(expires)) + 1
+  redis.call('EXPIREAT', pool, last)
+  redis.call('EXPIREAT', mine, last)
   return {'waiting'}
 end
 local mates = {}
