@@ -110,10 +110,13 @@ def test_a_record_edited_to_cheat_is_refused_at_its_line(client: Client, finishe
         f"/v1/games/{finished['game_id']}/record", headers={"Accept": "text/plain"}
     ).text
     lines = text.splitlines()
-    # The first discard: made a card its seat never held (one from another seat's hand).
+    # The game's first discard made a card its seat never held: one dealt to another seat (no
+    # card has been discarded yet, so none of theirs can have reached this seat).
     at = next(i for i, line in enumerate(lines) if re.search(r"^\d+\. \d+ discard ", line))
-    card = lines[at].split()[-1]
-    other = next(c for c in ("KS", "QS", "JS", "TS", "KH", "QH") if c != card)
+    seat = lines[at].split()[1]
+    other = next(
+        line.split()[2] for line in lines[:at] if line.startswith("hand ") and line.split()[1] != seat
+    )
     lines[at] = lines[at].rsplit(" ", 1)[0] + " " + other
     response = client.post(
         "/v1/records", content="\n".join(lines) + "\n", headers={"Content-Type": "text/plain"}
