@@ -14,10 +14,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
+from service.players.redis_seek_pool import RedisSeekPool
+from service.players.seek_pool import WAITING
 from service.sheets.redis_store import RedisSheetStore
 from service.storage.redis_game_store import RedisStore
 from service.storage.redis_keys import events_key, log_key
 from tests.service.conftest_redis import delete_prefixed
+from tests.service.players.test_seek_pool import a_seek
 
 pytestmark = pytest.mark.redis
 
@@ -44,7 +47,9 @@ class AnswerDroppingProxy:
         if self._server is not None:
             self._server.close()
 
-    async def _serve(self, client_in: asyncio.StreamReader, client_out: asyncio.StreamWriter) -> None:
+    async def _serve(
+        self, client_in: asyncio.StreamReader, client_out: asyncio.StreamWriter
+    ) -> None:
         redis_in, redis_out = await asyncio.open_connection(*self._target)
 
         async def to_redis() -> None:
@@ -131,7 +136,8 @@ def test_a_create_whose_answer_was_lost_is_not_taken_for_another_game(
             await store.create("g", b"r0")  # GameExists before: its own first attempt
             assert proxy.dropped == 1
             stored = await store.load("g")
-            assert stored is not None and (stored.version, stored.record) == (0, b"r0")
+            assert stored is not None
+            assert (stored.version, stored.record) == (0, b"r0")
             await store.close()
 
     run(redis_url, key_prefix, check)
@@ -154,6 +160,33 @@ def test_a_sheet_write_whose_answer_was_lost_is_applied_once(
             assert await sheets.commit("s", 1, b"r2")
             assert proxy.dropped == 2
             assert not await sheets.commit("s", 1, b"other")
+            await games.close()
+
+    run(redis_url, key_prefix, check)
+
+
+def test_a_seek_whose_answer_was_lost_is_not_taken_for_one_already_waiting(
+    redis_url: str, key_prefix: str
+) -> None:
+    async def check(url: str) -> None:
+        async with proxied(url) as (proxy, through):
+            games = RedisStore.from_url(
+                through, game_ttl=600, idempotency_ttl=600, key_prefix=key_prefix
+            )
+            pool = RedisSeekPool(games.redis, key_prefix=key_prefix)
+            seeks = [a_seek(name, players=3, pool="classic-3") for name in ("bob", "cat", "dan")]
+            assert await pool.add(a_seek("ann"), "g0") == WAITING  # the script is loaded
+            proxy.drop_next_answer()
+            assert await pool.add(seeks[0], "g1") == WAITING  # before: AlreadySeeking itself
+            assert await pool.add(seeks[1], "g2") == WAITING
+            # A match whose answer was lost is answered again, and takes no seek twice.
+            proxy.drop_next_answer()
+            matched = await pool.add(seeks[2], "g3")
+            assert proxy.dropped == 2
+            assert (matched.status, matched.game_id) == ("matched", "g3")
+            assert matched.mates == tuple(seek.seek_id for seek in seeks)
+            late = a_seek("eve", players=3, pool="classic-3")
+            assert await pool.add(late, "g4") == WAITING
             await games.close()
 
     run(redis_url, key_prefix, check)
