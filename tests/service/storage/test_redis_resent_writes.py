@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import Any
 
 import pytest
 
@@ -88,7 +89,7 @@ async def proxied(redis_url: str) -> AsyncIterator[tuple[AnswerDroppingProxy, st
         await proxy.close()
 
 
-def run(redis_url: str, key_prefix: str, check: Callable[[str], Awaitable[None]]) -> None:
+def run(redis_url: str, key_prefix: str, check: Callable[[str], Coroutine[Any, Any, None]]) -> None:
     try:
         asyncio.run(check(redis_url))
     finally:
@@ -114,7 +115,7 @@ def test_a_commit_whose_answer_was_lost_is_applied_once_and_answers_applied(
             # Nothing of it written twice: one segment, one notice for version 2.
             assert stored.segments == (b"s1", b"s2")
             assert await store.redis.llen(log_key(key_prefix, "g")) == 2
-            notices = await store.redis.xrange(events_key(key_prefix, "g"))
+            notices: Any = await store.redis.xrange(events_key(key_prefix, "g"))
             assert [fields[b"data"] for _, fields in notices] == [b"1", b"2"]
             # A commit over the version it moved from still loses: the token is not a pass.
             assert not await store.commit("g", 1, b"other")
