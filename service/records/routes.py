@@ -12,7 +12,7 @@ from engine.records import MAX_RECORD_BYTES
 from service.games.routes import LOG_PAGE_MAX, LogSince
 from service.http import idempotency
 from service.http.body_limits import MAX_JSON_DEPTH, MAX_NUMBER_DIGITS
-from service.http.idempotency import RouteRetry
+from service.http.idempotency import IdempotencyKey, request_retry
 from service.http.openapi_declarations import problems
 from service.http.route_policy import Limit, policy
 from service.records import finished, logic, reviews
@@ -181,11 +181,11 @@ class RecordsController(Controller):
         self,
         services: AppRecordServices,
         request: AnyRequest,
-        retry_of: RouteRetry,
+        idempotency_key: IdempotencyKey = None,
     ) -> Response[RecordImported]:
         body = await request.body()
         text = request.content_type[0] == _TEXT
-        retry = retry_of((text, body))
+        retry = request_retry(request, idempotency_key, (text, body))
         return idempotency.answered(
             await logic.import_record(
                 services, body, text=text, client=services.proxies.client_of(request), retry=retry
