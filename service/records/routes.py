@@ -73,8 +73,8 @@ _RECORD_BODY: Final = {
     "required": True,
     "description": (
         "A whole record: its JSON form as `GET /v1/games/{game_id}/record` answers it, or its "
-        "text notation (`text/plain`, UTF-8). The JSON form is read leniently: a field the "
-        "record does not have is ignored."
+        "text notation (`text/plain`, UTF-8). The JSON form is read leniently: a field it does not "
+        "know is ignored."
     ),
     "content": {
         "application/json": {"schema": {"$ref": "#/components/schemas/RecordJson"}},
