@@ -56,6 +56,9 @@ SAVED_UNDER = {
 }
 """Each keyed operation and the scope its answers are saved under (the first part of the stored
 key): a change would lose every answer saved before it."""
+UNSAVED = {"createStreamUrl"}
+"""Takes an Idempotency-Key, as every POST may, but saves nothing: its answer follows from the
+seat and its token."""
 
 
 def test_every_keyed_route_saves_under_the_scope_it_always_has() -> None:
@@ -64,5 +67,6 @@ def test_every_keyed_route_saves_under_the_scope_it_always_has() -> None:
         for route in create_app(Settings()).routes
         for handler in getattr(route, "route_handlers", ())
         if "idempotency_key" in handler.parsed_fn_signature.parameters
+        and handler.operation_id not in UNSAVED
     ]
     assert {h.operation_id: retry_scope_of(h) for h in handlers} == SAVED_UNDER
