@@ -43,7 +43,7 @@ from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 from litestar.routes import HTTPRoute
 
 from service.app.links import finish_document
-from service.http.openapi_declarations import EDIT_TOKEN, PLAYER_KEY, SEAT_TOKEN
+from service.http.openapi_declarations import EDIT_TOKEN, METRICS_TOKEN, PLAYER_KEY, SEAT_TOKEN
 from service.http.problems import PROBLEM_MEDIA_TYPE
 from service.http.route_policy import limits_of, openapi_of
 from service.http.wire import Out, Strict
@@ -74,6 +74,15 @@ SECURITY_SCHEMES: Final = {
         "type": "http",
         "scheme": "bearer",
         "description": "A score sheet's edit token, shown once at its creation (`edit_token`).",
+    },
+    METRICS_TOKEN: {
+        "type": "http",
+        "scheme": "bearer",
+        "description": (
+            "The deployment's `METRICS_TOKEN`, for its metrics scraper (Prometheus: "
+            "`authorization: {credentials: …}`). A deployment that sets none serves `/metrics` "
+            "to anyone."
+        ),
     },
 }
 

@@ -32,7 +32,16 @@ RequiredToken: TypeAlias = NamedDependency[str]
 
 
 TOKEN_DEPENDENCIES: Final = frozenset(
-    {"viewer_token", "seat_token", "viewer", "caller", "me", "acting_seat", "sheet_editor"}
+    {
+        "viewer_token",
+        "seat_token",
+        "viewer",
+        "caller",
+        "me",
+        "acting_seat",
+        "sheet_editor",
+        "metrics_scraper",
+    }
 )
 """The dependencies that read the Authorization header: a handler that takes one of them
 declares the token in its ``security``."""

@@ -13,6 +13,8 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 import engine
+from service.app import create_app
+from service.settings import Settings
 from tests.service.http_player import HttpGame
 from tests.waiting import WAIT_SECONDS, eventually_async
 
@@ -64,6 +66,38 @@ def test_metrics_count_requests_games_actions_and_analyses(client: Client) -> No
     assert 'path="/v1/games/{game_id}/actions"' in after
     assert "three_thirteen_request_duration_seconds_bucket" in after
     assert game.game_id not in after
+
+
+METRICS_TOKEN = "scrape-" + "x" * 24
+
+
+def test_metrics_answer_anyone_without_a_metrics_token(client: Client) -> None:
+    """A deployment that sets no METRICS_TOKEN serves /metrics as before, whatever is sent."""
+    for headers in ({}, {"Authorization": "Bearer anything"}, {"Authorization": "Basic eA=="}):
+        assert client.get("/metrics", headers=headers).status_code == 200, headers
+
+
+def test_metrics_ask_for_the_metrics_token_when_one_is_set() -> None:
+    with TestClient(create_app(Settings(metrics_token=METRICS_TOKEN))) as client:
+        for headers in (
+            {},
+            {"Authorization": "Bearer wrong-token-of-the-same-kind"},
+            {"Authorization": f"Bearer {METRICS_TOKEN}x"},
+            {"Authorization": f"Basic {METRICS_TOKEN}"},
+            {"Authorization": METRICS_TOKEN},
+        ):
+            refused = client.get("/metrics", headers=headers)
+            assert refused.status_code == 401, headers
+            assert refused.headers["content-type"].startswith("application/problem+json")
+            problem = refused.json()
+            assert problem["type"] == "urn:three-thirteen:problem:metrics-token-required"
+            assert METRICS_TOKEN not in refused.text
+        allowed = client.get("/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+        assert allowed.status_code == 200
+        assert "three_thirteen_requests_total" in allowed.text
+        # The probes stay open: an orchestrator sends no token.
+        assert client.get("/healthz").status_code == 200
+        assert client.get("/readyz").status_code == 200
 
 
 # Larger than any deal (16 cards at most), so analysed off the event loop.
