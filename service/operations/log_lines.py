@@ -61,7 +61,6 @@ def process_logging(level: str) -> dict[str, Any]:
     logger as JSON lines on stderr, where the app writes its own. granian's ``log_dictconfig``
     (it replaces its own formatters, handlers and loggers with these), the configuration of
     ``python -m service`` before granian's, and the worker processes'."""
-    to_stderr = {"handlers": ["stderr"], "level": level, "propagate": False}
     return {
         "version": 1,
         "disable_existing_loggers": False,
@@ -73,7 +72,10 @@ def process_logging(level: str) -> dict[str, Any]:
                 "stream": "ext://sys.stderr",
             }
         },
-        "loggers": {"_granian": to_stderr, "granian.access": to_stderr},
+        "loggers": {
+            name: {"handlers": ["stderr"], "level": level, "propagate": False}
+            for name in ("_granian", "granian.access")
+        },
         "root": {"handlers": ["stderr"], "level": level},
     }
 
