@@ -37,9 +37,14 @@ _T = TypeVar("_T")
 
 # KEYS: seeks, states, kept, pool, player. ARGV: id, record, now, expires, table size, cap,
 # game id, forgotten at. {'seeking', id} | {'too-many'} | {'waiting'} | {'matched', state}.
+# A seek id is new to each add, so one that has a state is this add sent again by redis-py after
+# a lost answer: it answers what the first run left, and matches nothing twice.
 _ADD_SCRIPT: Final = """
 local seeks, states, kept, pool, mine = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local id, now, expires = ARGV[1], tonumber(ARGV[3]), ARGV[4]
+local added = redis.call('HGET', states, id)
+if added == 'waiting' then return {'waiting'} end
+if added and string.sub(added, 1, 8) == 'matched ' then return {'matched', added} end
 local wanted, cap = tonumber(ARGV[5]), tonumber(ARGV[6])
 for _, gone in ipairs(redis.call('ZRANGEBYSCORE', kept, '-inf', now, 'LIMIT', 0, 50)) do
   redis.call('HDEL', seeks, gone)

@@ -19,28 +19,38 @@ from redis.asyncio.cluster import RedisCluster
 from service.sheets.store import SheetExists, StoredSheet
 
 # Shared with the games' store rather than copied: its answer to an unreachable Redis.
-from service.storage.redis_connection import sent
+from service.storage.redis_connection import sent, write_token
 
 _T = TypeVar("_T")
 
 # KEYS[1] = the sheet's hash, KEYS[2] = an idempotency key (optional).
-# ARGV: record, TTL in ms, [saved answer, its TTL in ms].
+# ARGV: record, TTL in ms, write token, [saved answer, its TTL in ms]. As the games' create: a
+# sheet that exists answers 0, or 1 if its version 0 was written with this token.
 _CREATE_SCRIPT: Final = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', '0', 'r', ARGV[1])
+local written = redis.call('HMGET', KEYS[1], 'v', 'w')
+if written[1] then
+  if written[1] == '0' and written[2] == ARGV[3] then return 1 end
+  return 0
+end
+redis.call('HSET', KEYS[1], 'v', '0', 'r', ARGV[1], 'w', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-if #KEYS == 2 then redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4]) end
+if #KEYS == 2 then redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[5]) end
 return 1
 """
 
 # KEYS[1] = the sheet's hash, KEYS[2] = an idempotency key (optional). ARGV: expected version,
-# new version, record, TTL in ms, [saved answer, its TTL in ms]. Versions travel as decimal
-# strings and are compared as strings, as the games' commit does.
+# new version, record, TTL in ms, write token, [saved answer, its TTL in ms]. Versions travel as
+# decimal strings and are compared as strings, and a write sent again finds its own token, as
+# the games' commit does.
 _COMMIT_SCRIPT: Final = """
-if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3])
+local written = redis.call('HMGET', KEYS[1], 'v', 'w')
+if written[1] ~= ARGV[1] then
+  if written[1] == ARGV[2] and written[2] == ARGV[5] then return 1 end
+  return 0
+end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3], 'w', ARGV[5])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
-if #KEYS == 2 then redis.call('SET', KEYS[2], ARGV[5], 'PX', ARGV[6]) end
+if #KEYS == 2 then redis.call('SET', KEYS[2], ARGV[6], 'PX', ARGV[7]) end
 return 1
 """
 
@@ -77,7 +87,7 @@ class RedisSheetStore:
         self, sheet_id: str, record: bytes, *, idempotency: tuple[str, bytes] | None = None
     ) -> None:
         keys = [sheet_key(self.key_prefix, sheet_id)]
-        args: list[bytes | int | str] = [record, self._ttl_ms]
+        args: list[bytes | int | str] = [record, self._ttl_ms, write_token()]
         self._saving(keys, args, sheet_id, idempotency)
         created = await self._call(lambda: self._create(keys=keys, args=args))
         if not created:
@@ -106,6 +116,7 @@ class RedisSheetStore:
             str(expected_version + 1),
             record,
             self._ttl_ms,
+            write_token(),
         ]
         self._saving(keys, args, sheet_id, idempotency)
         return bool(await self._call(lambda: self._commit(keys=keys, args=args)))

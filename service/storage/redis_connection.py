@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from collections.abc import Awaitable, Callable
 from typing import Final, TypeVar
@@ -34,6 +35,13 @@ UNAVAILABLE_ERRORS: Final = (
     OSError,
     asyncio.TimeoutError,
 )
+
+
+def write_token() -> bytes:
+    """A create's or commit's own mark on what it writes, kept beside the version: redis-py
+    sends a command again once after a timeout or a lost connection, when the first attempt may
+    have run, and only the same write sent again finds its token there. Random, 64 bits."""
+    return os.urandom(8)
 
 
 async def topology_loaded(client: aioredis.Redis | RedisCluster) -> None:

@@ -12,10 +12,11 @@ a segment or two, however long the game. redis-py's ``Script`` loads the script 
 retries if a restarted Redis answers NOSCRIPT.
 
 Connection failures and timeouts surface as ``StoreUnavailable`` (the service answers 503). The
-client reconnects by itself once Redis is back: nothing needs a restart. A retried commit whose
-first attempt did reach Redis finds the version moved and answers False, so an action can be
-refused after being applied (the client's retry with its idempotency key gets the saved response)
-but never applied twice.
+client reconnects by itself once Redis is back: nothing needs a restart. redis-py sends a command
+again once after a timeout or a lost connection, and the first attempt may have run: each create
+and commit therefore writes a random write token beside the version (field ``w``), and a script
+that finds the game already moved by its own token answers that it applied, doing nothing again.
+An action is never applied twice, nor refused after being applied.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from redis.backoff import ExponentialWithJitterBackoff
 from service.settings import DEFAULT_REDIS_KEY_PREFIX
 from service.storage.channels import game_of_channel
 from service.storage.game_store import GameExists, StoredGame, StoreUnavailable
-from service.storage.redis_connection import UNAVAILABLE_MESSAGE, outage_log, sent
+from service.storage.redis_connection import UNAVAILABLE_MESSAGE, outage_log, sent, write_token
 from service.storage.redis_keys import (
     due_key,
     events_key,
@@ -65,22 +66,27 @@ end
 
 # KEYS[1] = game hash, KEYS[2] = segments list, KEYS[3] = the shard's due moves,
 # KEYS[4] = idempotency key (optional).
-# ARGV: record, idle TTL in ms, game id, due, n, n segments, [response, idempotency TTL in ms].
-# A new game is idle (``i``) until a person's commit.
+# ARGV: record, idle TTL in ms, game id, due, write token, n, n segments, [response, idempotency
+# TTL in ms]. A new game is idle (``i``) until a person's commit. A game that exists answers 0,
+# or 1 if its version 0 was written with this token (this create, sent again).
 _CREATE_SCRIPT: Final = (
     _SET_DUE
     + """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', '0', 'r', ARGV[1], 'i', '1')
+local written = redis.call('HMGET', KEYS[1], 'v', 'w')
+if written[1] then
+  if written[1] == '0' and written[2] == ARGV[5] then return 1 end
+  return 0
+end
+redis.call('HSET', KEYS[1], 'v', '0', 'r', ARGV[1], 'i', '1', 'w', ARGV[5])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('DEL', KEYS[2])
-local n = tonumber(ARGV[5])
+local n = tonumber(ARGV[6])
 if n > 0 then
-  redis.call('RPUSH', KEYS[2], unpack(ARGV, 6, 5 + n))
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, 7, 6 + n))
   redis.call('PEXPIRE', KEYS[2], ARGV[2])
 end
 set_due(KEYS[3], ARGV[3], ARGV[4])
-if #KEYS == 4 then redis.call('SET', KEYS[4], ARGV[6 + n], 'PX', ARGV[7 + n]) end
+if #KEYS == 4 then redis.call('SET', KEYS[4], ARGV[7 + n], 'PX', ARGV[8 + n]) end
 return 1
 """
 )
@@ -88,27 +94,32 @@ return 1
 # KEYS[1] = game hash, KEYS[2] = segments list, KEYS[3] = the shard's due moves,
 # KEYS[4] = the game's event stream, KEYS[5] = idempotency key (optional).
 # ARGV: expected version, new version, record, game TTL in ms, idle TTL in ms, '1' if a person
-# acted, game id, due, notices kept, n, n segments, [response, idempotency TTL in ms].
-# Versions travel as decimal strings and are compared as strings: Lua's numbers are doubles.
+# acted, game id, due, notices kept, write token, n, n segments, [response, idempotency TTL in
+# ms]. Versions travel as decimal strings and are compared as strings: Lua's numbers are doubles.
+# A game already at the new version by this token's write answers 1 (this commit, sent again).
 _COMMIT_SCRIPT: Final = (
     _SET_DUE
     + """
-if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
+local written = redis.call('HMGET', KEYS[1], 'v', 'w')
+if written[1] ~= ARGV[1] then
+  if written[1] == ARGV[2] and written[2] == ARGV[10] then return 1 end
+  return 0
+end
 local ttl = ARGV[4]
 if ARGV[6] == '1' then
   redis.call('HDEL', KEYS[1], 'i')
 elseif redis.call('HEXISTS', KEYS[1], 'i') == 1 then
   ttl = ARGV[5]
 end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3])
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3], 'w', ARGV[10])
 redis.call('PEXPIRE', KEYS[1], ttl)
-local n = tonumber(ARGV[10])
-if n > 0 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 11, 10 + n)) end
+local n = tonumber(ARGV[11])
+if n > 0 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 12, 11 + n)) end
 redis.call('PEXPIRE', KEYS[2], ttl)
 set_due(KEYS[3], ARGV[7], ARGV[8])
 redis.call('XADD', KEYS[4], 'MAXLEN', ARGV[9], '*', 'data', ARGV[2])
 redis.call('PEXPIRE', KEYS[4], ttl)
-if #KEYS == 5 then redis.call('SET', KEYS[5], ARGV[11 + n], 'PX', ARGV[12 + n]) end
+if #KEYS == 5 then redis.call('SET', KEYS[5], ARGV[12 + n], 'PX', ARGV[13 + n]) end
 return 1
 """
 )
@@ -250,6 +261,7 @@ class RedisStore:
             self._idle_ttl_ms,
             game_id,
             due_arg(due),
+            write_token(),
             len(segments),
             *segments,
         ]
@@ -300,6 +312,7 @@ class RedisStore:
             game_id,
             due_arg(due),
             self._event_history,
+            write_token(),
             len(segments),
             *segments,
         ]

@@ -163,7 +163,10 @@ def test_on_redis_a_sheet_is_one_hash_under_the_games_prefix(
     )
     with client:
         key = f"{key_prefix}:sheet:{{{sheet}}}"
-        assert client.hgetall(key) == {b"v": b"0", b"r": b"v0"}
+        stored = client.hgetall(key)
+        # The version, the record, and the write's token (service.storage.redis_connection).
+        assert stored.keys() == {b"v", b"r", b"w"}
+        assert (stored[b"v"], stored[b"r"], len(stored[b"w"])) == (b"0", b"v0", 8)
         assert 0 < int(client.pttl(key)) <= DAY * 1000
 
 
