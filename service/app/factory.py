@@ -33,9 +33,7 @@ from service.games.decoded_cache import DecodedGames
 from service.games.routes import GamesController
 from service.health.routes import OperationsController
 from service.http.access_log import AccessLog, access_log_config
-from service.http.auth import seat_token, viewer_token
 from service.http.client_address import TrustedProxies
-from service.http.idempotency import retry_of_request
 from service.http.problems import EXCEPTION_MAP, schema_page_not_found_as_problem
 from service.http.rate_limits import STORE_NAME, rate_limit_middleware
 from service.http.read_timeout import ReadTimeoutMiddleware
@@ -74,15 +72,12 @@ Seat tokens go in `Authorization: Bearer <token>`; each is shown once, to whoeve
 
 DEPENDENCIES: Final = {
     "services": Provide(services_from_state, sync_to_thread=False),
-    "viewer_token": Provide(viewer_token, sync_to_thread=False),
-    "seat_token": Provide(seat_token, sync_to_thread=False),
-    "retry_of": Provide(retry_of_request, sync_to_thread=False),
     "viewer": Provide(viewer),
     "caller": Provide(caller),
 }
-"""What every handler may receive by naming it as a parameter (``service.http.auth``; a keyed
-route's ``retry_of``, ``service.http.idempotency``); a feature's own (``acting_seat``,
-``sheet_editor``) are its controllers'."""
+"""What every handler may receive by naming it as a parameter (``service.http.auth``); a
+feature's own (``acting_seat``, ``sheet_editor``, ``me``) are its controllers'. Each route's
+dependencies form a chain, one a depth (``service.http.auth`` says why)."""
 
 
 def openapi_config() -> OpenAPIConfig:

@@ -17,7 +17,7 @@ from service.games.log_wire import GameLog
 from service.games.to_wire import log_entry_to_wire
 from service.games.turns import take_turn
 from service.games.wire import GameView
-from service.http.idempotency import RouteRetry
+from service.http.idempotency import IdempotencyKey, request_retry
 from service.http.openapi_declarations import SEAT, SEAT_OR_PUBLIC, problems
 from service.http.route_policy import (
     SAME_AUTHORIZATION,
@@ -123,13 +123,15 @@ class GamesController(Controller):
         game_id: FromPath[str],
         data: JSONBody[ActionRequest],
         caller: ActingCaller,
-        retry_of: RouteRetry,
+        *,
+        request: AnyRequest,
+        idempotency_key: IdempotencyKey = None,
     ) -> Response[GameView]:
         # Keys are per seat: named by the token's hash, so the load can fetch a saved response
         # in the same round trip, before the token has been matched to its seat. The decoded
         # request is what is compared: the same action with other spacing or key order is the
         # same.
-        retry = retry_of(data, caller.owner)
+        retry = request_retry(request, idempotency_key, data, caller.owner)
         body = await take_turn(services, game_id, caller, retry, data)
         # The body is the saved JSON (also what a retry with the same Idempotency-Key gets).
         response: Response[Any] = Response(body, media_type="application/json")

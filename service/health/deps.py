@@ -9,7 +9,7 @@ from typing import Literal, TypeAlias
 
 from litestar.di import NamedDependency
 
-from service.http.auth import AuthorizationHeader, bearer_token
+from service.http.auth import AuthorizationHeader, viewer_token
 from service.http.problems import MetricsTokenRequired, MissingToken
 from service.settings import Settings
 from service.storage.game_store import Store
@@ -39,7 +39,7 @@ def metrics_scraper(services: AppHealthServices, authorization: AuthorizationHea
     if not expected:
         return
     try:
-        sent = bearer_token(authorization)
+        sent = viewer_token(authorization)
     except MissingToken:  # not a bearer token at all: as wrong as any other
         sent = ""
     if sent is None:

@@ -1,18 +1,21 @@
 """Who a request speaks for: the one reader of ``Authorization: Bearer <token>``.
 
-Handlers never read the header: they declare what they need by parameter name and Litestar
-injects it (``Provide``): ``viewer_token`` (the token if one was sent, None for the public) and
-``seat_token`` (a seat's token; 401 without one), registered by the app factory, and, built on
-these, ``acting_seat`` (``service.games.acting_seat``) and ``sheet_editor``
-(``service.sheets.lifecycle``), on the controllers that use them. The header is left out of
-the OpenAPI document as a parameter: each route's ``security`` states the token it takes.
+The header reaches code as the ``authorization`` parameter (``AuthorizationHeader``), and only
+these two functions read a token from it: ``viewer_token`` (the token if one was sent, None for
+the public) and ``seat_token`` (a seat's token; 401 without one). The dependencies that say who
+calls (``viewer``, ``caller``: ``service.identity.deps``; ``me``; ``acting_seat``;
+``sheet_editor``; ``/metrics``' ``metrics_scraper``) take the parameter and call them. The
+tokens are not dependencies of their own: Litestar resolves the dependencies of one depth in a
+task group whenever there are two or more (litestar-org/litestar#4563), which cost a request
+more than its view did, so every route's dependencies form a chain
+(tests/service/app/test_dependencies.py). The header is left out of the OpenAPI document as a
+parameter: each route's ``security`` states the token it takes.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Final, TypeAlias
+from typing import Annotated, Final
 
-from litestar.di import NamedDependency
 from litestar.params import HeaderParameter
 
 from service.http.problems import MissingToken
@@ -25,26 +28,11 @@ AuthorizationHeader = Annotated[
 ]
 
 
-OptionalToken: TypeAlias = NamedDependency[str | None]
-"""A handler's ``viewer_token`` parameter."""
-RequiredToken: TypeAlias = NamedDependency[str]
-"""A handler's ``seat_token`` parameter."""
-
-
 TOKEN_DEPENDENCIES: Final = frozenset(
-    {
-        "viewer_token",
-        "seat_token",
-        "viewer",
-        "caller",
-        "me",
-        "acting_seat",
-        "sheet_editor",
-        "metrics_scraper",
-    }
+    {"authorization", "viewer", "caller", "me", "acting_seat", "sheet_editor", "metrics_scraper"}
 )
-"""The dependencies that read the Authorization header: a handler that takes one of them
-declares the token in its ``security``."""
+"""The parameters that read the Authorization header (the header itself, and the dependencies
+built on it): a handler that takes one of them declares the token in its ``security``."""
 
 
 def bearer_token(authorization: str | None) -> str | None:

@@ -10,8 +10,8 @@ loser finds the winner's answer saved under the key. A create whose answer must 
 create itself takes its id from the key (``derived_id``), so a retry meets the existing record.
 
 Each route saves under its own name of the key (``Retry.stored_key``): the route's scope (its
-operation id, or the older name its ``opt`` declares: ``route_policy.retry_scope_of``, which
-handlers receive in the ``retry_of`` dependency), the caller's token hash when the request
+operation id, or the older name its ``opt`` declares: ``route_policy.retry_scope_of``;
+handlers make their ``Retry`` with ``request_retry``), the caller's token hash when the request
 has one (a key is a seat's, not a game's), then the client's key. A
 key sent again with another body is a 422 naming the header. Saved answers live as long as
 ``IDEMPOTENCY_TTL`` (a day by default) and no longer than the record they sit beside.
@@ -23,16 +23,17 @@ import base64
 import hashlib
 import zlib
 from dataclasses import dataclass
-from typing import Annotated, Any, Final, TypeAlias
+from typing import Annotated, Any, Final
 
 import msgspec
 from litestar import Request, Response
-from litestar.di import NamedDependency
 from litestar.params import HeaderParameter
 
 from service.http.problems import IdempotencyKeyReused
 from service.http.route_policy import retry_scope_of
 from service.operations import metrics
+
+AnyRequest = Request[Any, Any, Any]
 
 IdempotencyKey = Annotated[
     str | None,
@@ -120,30 +121,17 @@ def retry_of(
     return Retry(f"{scope}:{owner}:{key}", fingerprint)
 
 
-@dataclass(frozen=True, slots=True)
-class RetryOf:
-    """What a keyed route's handler receives (the ``retry_of`` dependency): its scope and the
-    request's ``Idempotency-Key``, from which it makes the request's ``Retry`` once it has
-    decoded what is compared."""
-
-    scope: str
-    key: str | None
-
-    def __call__(self, body: object = None, token: str | None = None) -> Retry | None:
-        """The request's ``Retry`` (``retry_of``), or None without a key."""
-        return retry_of(self.scope, self.key, body, token)
-
-
-RouteRetry: TypeAlias = NamedDependency[RetryOf]
-"""A keyed handler's ``retry_of`` parameter."""
-
-
-def retry_of_request(
-    request: Request[Any, Any, Any], idempotency_key: IdempotencyKey = None
-) -> RetryOf:
-    """The ``retry_of`` dependency: the route's scope (``route_policy.retry_scope_of``: its
-    operation id, or the older name it declares) and the request's key."""
-    return RetryOf(retry_scope_of(request.route_handler), idempotency_key)
+def request_retry(
+    request: AnyRequest,
+    key: str | None,
+    body: object = None,
+    token: str | None = None,
+) -> Retry | None:
+    """A keyed route's ``Retry`` (``retry_of``) under the route's scope (``route_policy``: its
+    operation id, or the older name it declares), or None without a key. The handler takes the
+    key as its ``idempotency_key: IdempotencyKey`` parameter, a header like any other, not a
+    dependency (``service.http.auth`` says why)."""
+    return retry_of(retry_scope_of(request.route_handler), key, body, token)
 
 
 def derived_id(retry: Retry) -> str:

@@ -9,7 +9,7 @@ from typing import TypeAlias
 
 from litestar.di import NamedDependency
 
-from service.http.auth import OptionalToken, RequiredToken
+from service.http.auth import AuthorizationHeader, seat_token, viewer_token
 from service.identity.callers import Caller, caller_of
 from service.identity.store import PlayerStore
 
@@ -29,9 +29,14 @@ Viewer: TypeAlias = NamedDependency[Caller | None]
 """A handler's ``viewer`` parameter."""
 
 
-async def caller(services: AppIdentityServices, seat_token: RequiredToken) -> Caller:
-    return await caller_of(services.players, seat_token)
+async def caller(
+    services: AppIdentityServices, authorization: AuthorizationHeader = None
+) -> Caller:
+    return await caller_of(services.players, seat_token(authorization))
 
 
-async def viewer(services: AppIdentityServices, viewer_token: OptionalToken) -> Caller | None:
-    return None if viewer_token is None else await caller_of(services.players, viewer_token)
+async def viewer(
+    services: AppIdentityServices, authorization: AuthorizationHeader = None
+) -> Caller | None:
+    token = viewer_token(authorization)
+    return None if token is None else await caller_of(services.players, token)

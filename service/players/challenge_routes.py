@@ -11,7 +11,7 @@ from litestar.params import FromPath, JSONBody, QueryParameter
 
 from service.http import idempotency
 from service.http.allowed_methods import allowed_methods
-from service.http.idempotency import RouteRetry
+from service.http.idempotency import AnyRequest, IdempotencyKey, request_retry
 from service.http.openapi_declarations import PLAYER, problems
 from service.http.problems import UnknownPlayerKey
 from service.http.route_policy import Limit, from_answer, policy
@@ -120,9 +120,11 @@ class ChallengesController(Controller):
         services: AppPlayerServices,
         me: Me,
         data: JSONBody[ChallengeRequest],
-        retry_of: RouteRetry,
+        *,
+        request: AnyRequest,
+        idempotency_key: IdempotencyKey = None,
     ) -> Response[Challenge]:
-        retry = retry_of(data, _owner(me))
+        retry = request_retry(request, idempotency_key, data, _owner(me))
         player = await _player(services, me)
         return idempotency.answered(await challenges.create(services, player, data, retry))
 
@@ -170,9 +172,11 @@ class ChallengesController(Controller):
         services: AppPlayerServices,
         me: Me,
         challenge_id: FromPath[str],
-        retry_of: RouteRetry,
+        *,
+        request: AnyRequest,
+        idempotency_key: IdempotencyKey = None,
     ) -> Response[ChallengeAccepted]:
-        retry = retry_of(None, _owner(me))
+        retry = request_retry(request, idempotency_key, None, _owner(me))
         player = await _player(services, me)
         answer = await challenge_answers.accept(services, challenge_id, player, retry)
         return idempotency.answered(answer)
@@ -196,9 +200,11 @@ class ChallengesController(Controller):
         me: Me,
         challenge_id: FromPath[str],
         data: JSONBody[DeclineRequest],
-        retry_of: RouteRetry,
+        *,
+        request: AnyRequest,
+        idempotency_key: IdempotencyKey = None,
     ) -> Response[Challenge]:
-        retry = retry_of(data, _owner(me))
+        retry = request_retry(request, idempotency_key, data, _owner(me))
         answer = await challenge_answers.decline(services, challenge_id, me, data.reason, retry)
         return idempotency.answered(answer)
 
@@ -217,9 +223,11 @@ class ChallengesController(Controller):
         services: AppPlayerServices,
         me: Me,
         challenge_id: FromPath[str],
-        retry_of: RouteRetry,
+        *,
+        request: AnyRequest,
+        idempotency_key: IdempotencyKey = None,
     ) -> Response[Challenge]:
-        retry = retry_of(None, _owner(me))
+        retry = request_retry(request, idempotency_key, None, _owner(me))
         answer = await challenge_answers.cancel(services, challenge_id, me, retry)
         return idempotency.answered(answer)
 
@@ -254,9 +262,11 @@ class SeeksController(Controller):
         services: AppPlayerServices,
         me: Me,
         data: JSONBody[SeekRequest],
-        retry_of: RouteRetry,
+        *,
+        request: AnyRequest,
+        idempotency_key: IdempotencyKey = None,
     ) -> Seek:
-        retry = retry_of(data, _owner(me))
+        retry = request_retry(request, idempotency_key, data, _owner(me))
         return await seeks.seek(services, await _player(services, me), data, retry)
 
     @get(

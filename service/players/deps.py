@@ -9,7 +9,7 @@ from typing import TypeAlias
 
 from litestar.di import NamedDependency
 
-from service.http.auth import OptionalToken
+from service.http.auth import AuthorizationHeader, viewer_token
 from service.identity.callers import player_of
 from service.players.seek_pool import SeekPool
 from service.ratings.deps import RatingServices
@@ -35,5 +35,5 @@ Me: TypeAlias = NamedDependency[str]
 """A handler's ``me`` parameter: the calling player's id."""
 
 
-async def me(services: AppPlayerServices, viewer_token: OptionalToken) -> str:
-    return await player_of(services.players, viewer_token)
+async def me(services: AppPlayerServices, authorization: AuthorizationHeader = None) -> str:
+    return await player_of(services.players, viewer_token(authorization))

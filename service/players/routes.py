@@ -11,7 +11,7 @@ from litestar.di import Provide
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import Stream
 
-from service.http.auth import OptionalToken, RequiredToken
+from service.http.auth import AuthorizationHeader, seat_token, viewer_token
 from service.http.openapi_declarations import PLAYER, problems
 from service.http.play_links import SVG, TEXT, qr_answers
 from service.http.route_policy import Limit, RouteLink, bearer_from_answer, from_answer, policy
@@ -165,9 +165,9 @@ class PlayersController(Controller):
         responses=problems(401, 409, 503),
     )
     async def replace_key(
-        self, services: AppPlayerServices, me: Me, seat_token: RequiredToken
+        self, services: AppPlayerServices, me: Me, authorization: AuthorizationHeader = None
     ) -> NewKey:
-        return await lifecycle.replace_key(services, me, seat_token)
+        return await lifecycle.replace_key(services, me, seat_token(authorization))
 
     @post(
         "/me/stream-url",
@@ -205,14 +205,19 @@ class PlayersController(Controller):
         responses=problems(401, 503),
     )
     async def sign_in_qr(
-        self, request: AnyRequest, services: AppPlayerServices, me: Me, viewer_token: OptionalToken
+        self,
+        request: AnyRequest,
+        services: AppPlayerServices,
+        me: Me,
+        authorization: AuthorizationHeader = None,
     ) -> Response[bytes]:
         # `me` resolved the bearer token to a player (else a 401 as on every player route), so
         # it is that player's current key.
-        assert viewer_token is not None
+        key = viewer_token(authorization)
+        assert key is not None
         base = services.settings.public_url or str(request.base_url)
         return Response(
-            sign_in_qr(sign_in_link(base, viewer_token)),
+            sign_in_qr(sign_in_link(base, key)),
             media_type=request.accept.best_match([SVG, TEXT], default=SVG),
             headers={"Cache-Control": "no-store"},
         )
@@ -278,12 +283,12 @@ class PlayersController(Controller):
         request: AnyRequest,
         services: AppPlayerServices,
         *,
-        viewer_token: OptionalToken,
+        authorization: AuthorizationHeader = None,
         last_event_id: LastEventId = None,
         idle_timeout: IdleTimeout = 300.0,
         key: PlayerStreamKey = None,
     ) -> Stream:
-        me = await lifecycle.streamer(services, viewer_token, key)
+        me = await lifecycle.streamer(services, viewer_token(authorization), key)
         player = await services.players.get(me)
         ndjson = NDJSON in request.headers.get("accept", "")
         lifetime = services.settings.stream_lifetime * _lifetimes.uniform(0.5, 1.0)

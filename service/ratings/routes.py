@@ -8,7 +8,7 @@ from litestar import Controller, get
 from litestar.params import FromPath, QueryParameter
 
 from engine.rule_checks import Turns
-from service.http.auth import OptionalToken
+from service.http.auth import AuthorizationHeader, viewer_token
 from service.http.openapi_declarations import PLAYER_OR_PUBLIC, problems
 from service.http.route_policy import Limit, policy
 from service.ratings import boards
@@ -93,7 +93,7 @@ class LeaderboardsController(Controller):
         services: AppRatingServices,
         *,
         preset: FromPath[str],
-        viewer_token: OptionalToken,
+        authorization: AuthorizationHeader = None,
         turns: BoardTurns = "in_turn",
         provisional: Provisional = False,
         around: Around = None,
@@ -105,7 +105,7 @@ class LeaderboardsController(Controller):
             boards.key_of(preset, turns),
             provisional=provisional,
             around=around,
-            viewer_token=viewer_token,
+            viewer_token=viewer_token(authorization),
             cursor=cursor,
             limit=limit,
         )

@@ -12,7 +12,7 @@ from engine.records import MAX_RECORD_BYTES
 from service.games.routes import LOG_PAGE_MAX, LogSince
 from service.http import idempotency
 from service.http.body_limits import MAX_JSON_DEPTH, MAX_NUMBER_DIGITS
-from service.http.idempotency import RouteRetry
+from service.http.idempotency import IdempotencyKey, request_retry
 from service.http.openapi_declarations import problems
 from service.http.route_policy import Limit, policy
 from service.records import finished, logic, reviews
@@ -72,14 +72,27 @@ _PENDING_HEADERS: Final = {
 _RECORD_BODY: Final = {
     "required": True,
     "description": (
-        "A whole record in its JSON form; the route takes its text notation too, sent as "
-        "`Content-Type: text/plain` (not declared here: generated clients refuse a text body)."
+        "A whole record: its JSON form as `GET /v1/games/{game_id}/record` answers it, or its "
+        "text notation (`text/plain`, UTF-8). The JSON form is read leniently: a field it does not "
+        "know is ignored."
     ),
     "content": {
-        "application/json": {"schema": {"type": "object", "additionalProperties": True}},
+        "application/json": {"schema": {"$ref": "#/components/schemas/RecordJson"}},
+        # ``format: binary``: openapi-python-client sends a body of this media type from a
+        # ``File`` (mapped to octet streams, tests/contract/python/openapi_python_client.yaml);
+        # openapi-typescript types it as a string.
+        "text/plain; charset=utf-8": {
+            "schema": {
+                "type": "string",
+                "format": "binary",
+                "description": "The text notation of docs/records.md.",
+            },
+        },
     },
 }
-"""A record's JSON form, which the handler reads itself (no ``data`` to declare it)."""
+"""A record in either form, which the handler reads itself (no ``data`` to declare it): the
+JSON form's schema is the one the record is answered in, so a record fetched is posted back
+as it is."""
 
 
 class RecordsController(Controller):
@@ -181,11 +194,11 @@ class RecordsController(Controller):
         self,
         services: AppRecordServices,
         request: AnyRequest,
-        retry_of: RouteRetry,
+        idempotency_key: IdempotencyKey = None,
     ) -> Response[RecordImported]:
         body = await request.body()
         text = request.content_type[0] == _TEXT
-        retry = retry_of((text, body))
+        retry = request_retry(request, idempotency_key, (text, body))
         return idempotency.answered(
             await logic.import_record(
                 services, body, text=text, client=services.proxies.client_of(request), retry=retry

@@ -23,7 +23,7 @@ from engine import scoresheet
 from engine.scoresheet import CardsEntry, Entry, PointsEntry, Sheet
 from service.games import records as game_records
 from service.http import idempotency
-from service.http.auth import OptionalToken
+from service.http.auth import AuthorizationHeader, viewer_token
 from service.http.idempotency import Retry, SavedAnswer
 from service.http.problems import (
     IdempotencyKeyReused,
@@ -180,12 +180,12 @@ Editor: TypeAlias = NamedDependency[SheetEditor]
 
 
 async def sheet_editor(
-    services: AppSheetServices, sheet_id: FromPath[str], viewer_token: OptionalToken
+    services: AppSheetServices, sheet_id: FromPath[str], authorization: AuthorizationHeader = None
 ) -> SheetEditor:
     """The sheet loaded, 404 if there is none, then 401 unless the request carries its edit
     token (``viewer_token``: the one reader of ``Authorization``)."""
     loaded = await load_sheet(services.sheets, sheet_id)
-    loaded.check_token(viewer_token)
+    loaded.check_token(viewer_token(authorization))
     return SheetEditor(loaded)
 
 

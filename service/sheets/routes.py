@@ -11,7 +11,7 @@ from litestar.di import Provide
 from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 
 from service.http import idempotency
-from service.http.idempotency import RouteRetry
+from service.http.idempotency import IdempotencyKey, request_retry
 from service.http.openapi_declarations import SHEET_EDITOR, problems
 from service.http.route_policy import (
     SAME_AUTHORIZATION,
@@ -90,9 +90,11 @@ class ScoreSheetsController(Controller):
         self,
         services: AppSheetServices,
         data: JSONBody[sheet_wire.CreateSheetRequest],
-        retry_of: RouteRetry,
+        *,
+        request: AnyRequest,
+        idempotency_key: IdempotencyKey = None,
     ) -> Response[sheet_wire.SheetCreated]:
-        retry = retry_of(data)
+        retry = request_retry(request, idempotency_key, data)
         return idempotency.answered(await scoresheets.create_sheet(services.sheets, data, retry))
 
     @get(
@@ -148,11 +150,12 @@ class ScoreSheetsController(Controller):
         data: JSONBody[sheet_wire.EnterRoundRequest],
         *,
         sheet_editor: Editor,
-        retry_of: RouteRetry,
+        request: AnyRequest,
+        idempotency_key: IdempotencyKey = None,
     ) -> Response[sheet_wire.ScoreSheet]:
         # A sheet has one edit token: its keys are the sheet's (saved beside it). The round is
         # part of what was asked: the same key for another round is refused.
-        retry = retry_of((round, data))
+        retry = request_retry(request, idempotency_key, (round, data))
         body = await scoresheets.enter_round(services.sheets, sheet_editor, round, data, retry)
         return idempotency.answered(idempotency.SavedAnswer(b"", body))
 

@@ -13,7 +13,7 @@ from litestar.params import FromPath, JSONBody, PathParameter, QueryParameter
 from service.games.acting_seat import Acting, acting_seat
 from service.games.wire import CreateGameRequest, GameCreated, GameView
 from service.http import idempotency
-from service.http.idempotency import IdempotencyKey, RouteRetry
+from service.http.idempotency import IdempotencyKey, request_retry
 from service.http.openapi_declarations import PLAYER_OR_PUBLIC, SEAT, problems
 from service.http.play_links import SVG, TEXT, qr_answers
 from service.http.route_policy import (
@@ -122,10 +122,10 @@ class GameCreationController(Controller):
         services: AppTableServices,
         data: JSONBody[CreateGameRequest],
         viewer: Viewer,
-        retry_of: RouteRetry,
+        idempotency_key: IdempotencyKey = None,
     ) -> Response[GameCreated]:
         owner = None if viewer is None else viewer.owner
-        retry = retry_of(data, owner)
+        retry = request_retry(request, idempotency_key, data, owner)
         client = services.proxies.client_of(request)
         answer = await creation.create(services, data, retry, client=client, caller=viewer)
         return idempotency.answered(answer)
@@ -172,10 +172,12 @@ class InvitesController(Controller):
         code: InviteCode,
         data: JSONBody[ClaimRequest],
         viewer: Viewer,
-        retry_of: RouteRetry,
+        *,
+        request: AnyRequest,
+        idempotency_key: IdempotencyKey = None,
     ) -> Response[SeatClaimed]:
         owner = None if viewer is None else viewer.owner
-        retry = retry_of(data, owner)
+        retry = request_retry(request, idempotency_key, data, owner)
         return idempotency.answered(await seating.claim(services, code, data, retry, viewer))
 
     @get(
@@ -280,9 +282,11 @@ class SeatsController(Controller):
         services: AppTableServices,
         game_id: FromPath[str],
         caller: ActingCaller,
-        retry_of: RouteRetry,
+        *,
+        request: AnyRequest,
+        idempotency_key: IdempotencyKey = None,
     ) -> Response[GameView]:
-        retry = retry_of(None, caller.owner)
+        retry = request_retry(request, idempotency_key, None, caller.owner)
         return idempotency.answered(await seating.leave(services, game_id, caller, retry))
 
     @post(
@@ -310,7 +314,9 @@ class SeatsController(Controller):
         game_id: FromPath[str],
         acting_seat: Acting,
         caller: ActingCaller,
-        retry_of: RouteRetry,
+        *,
+        request: AnyRequest,
+        idempotency_key: IdempotencyKey = None,
     ) -> Response[SeatClaimed]:
-        retry = retry_of(None, caller.owner)
+        retry = request_retry(request, idempotency_key, None, caller.owner)
         return idempotency.answered(await seating.rematch(services, acting_seat, retry))

@@ -99,6 +99,16 @@ def random_hands(count: int, seed: int = 13) -> list[bytes]:
     ]
 
 
+def advice_requests(count: int, seed: int = 17) -> list[bytes]:
+    """Advice on random hands of round 11 that have just drawn (14 cards, kings wild)."""
+    rng = random.Random(seed)
+    deck = [r + s for r in "A23456789TJQK" for s in "CDHS"]
+    return [
+        build_request("POST", "/v1/advise", {"hand": rng.sample(deck, 14), "round": 11})
+        for _ in range(count)
+    ]
+
+
 def thread_cpu(root: int) -> dict[int, float]:
     """CPU seconds (user + system) used so far by each thread of ``root`` and of every process
     below it (granian serves from a worker process), by thread id. Linux's /proc; empty where
@@ -226,23 +236,79 @@ async def play_turn(connection: Connection, game: GameSeat) -> bool:
     return True
 
 
+async def created(connection: Connection, path: str, body: Any, key: str | None = None) -> Any:
+    """The JSON answer of a POST that must create (201)."""
+    headers = None if key is None else {"Authorization": f"Bearer {key}"}
+    status, answer = await connection.request(build_request("POST", path, body, headers))
+    assert status == HTTPStatus.CREATED, answer
+    return json.loads(answer)
+
+
+LISTED = 20
+"""Tables waiting in the lobby, and games in the player's list: one page of each."""
+
+
+def repeating(raw: bytes) -> Callable[[int, Connection], Awaitable[bool]]:
+    """A scenario that sends the same request every time."""
+
+    async def step(_: int, connection: Connection) -> bool:
+        return (await connection.request(raw))[0] == HTTPStatus.OK
+
+    return step
+
+
 async def run_client(port: int, server_pid: int) -> dict[str, dict[str, Any]]:
     connections = [await Connection.open(port) for _ in range(CONNECTIONS)]
-    health = build_request("GET", "/healthz")
+    first = connections[0]
     hands = random_hands(256)
+    advice = advice_requests(256)
     games = [await new_game(connection) for connection in connections]
-
-    async def healthz(_: int, connection: Connection) -> bool:
-        return (await connection.request(health))[0] == HTTPStatus.OK
+    # Requests that read: a seat's view and its game's log (whose games move on in the actions'
+    # rows), the lobby's first page, and a player's list of games.
+    views = [
+        build_request("GET", f"/v1/games/{g.game_id}", None, {"Authorization": f"Bearer {t}"})
+        for g in games
+        for t in g.tokens[:1]
+    ]
+    logs = [build_request("GET", f"/v1/games/{g.game_id}/log") for g in games]
+    for _ in range(LISTED):
+        await created(
+            first, "/v1/games", {"players": [{"name": "a"}, {"open": True}], "listed": True}
+        )
+    key = (await created(first, "/v1/players", {"name": "Ann"}))["key"]
+    for _ in range(LISTED):
+        await created(first, "/v1/games", {"players": [{"me": True}, {"name": "b"}]}, key)
+    my_games = build_request(
+        "GET", "/v1/players/me/games", None, {"Authorization": f"Bearer {key}"}
+    )
 
     async def analyse(index: int, connection: Connection) -> bool:
         request = hands[random.randrange(len(hands))]
         return (await connection.request(request))[0] == HTTPStatus.OK
 
+    async def advise(index: int, connection: Connection) -> bool:
+        request = advice[random.randrange(len(advice))]
+        return (await connection.request(request))[0] == HTTPStatus.OK
+
     async def act(index: int, connection: Connection) -> bool:
         return await play_turn(connection, games[index])
 
-    scenarios = {"GET /healthz": healthz, "POST /v1/analyse": analyse, "game actions": act}
+    async def view(index: int, connection: Connection) -> bool:
+        return (await connection.request(views[index]))[0] == HTTPStatus.OK
+
+    async def log(index: int, connection: Connection) -> bool:
+        return (await connection.request(logs[index]))[0] == HTTPStatus.OK
+
+    scenarios = {
+        "GET /healthz": repeating(build_request("GET", "/healthz")),
+        "POST /v1/analyse": analyse,
+        "POST /v1/advise": advise,
+        "a seat's view": view,
+        "game actions": act,
+        "the game's log": log,
+        "the lobby": repeating(build_request("GET", "/v1/tables")),
+        "my games": repeating(my_games),
+    }
     tallies = {name: Tally() for name in scenarios}
     for _ in range(ROUNDS):
         for name, step in scenarios.items():

@@ -6,6 +6,7 @@ generator warns about nothing, and the generated calls and models play a game.""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import os
 import subprocess
@@ -23,6 +24,7 @@ from openapi_spec_validator import validate
 from service.app import create_app
 from service.settings import Settings
 from tests.service.conftest import live_server_for  # noqa: F401  # the fixture, shared
+from tests.waiting import eventually
 
 # One worker runs this module's tests: they share a module-scoped fixture (make test runs xdist).
 pytestmark = pytest.mark.xdist_group("test_python_client")
@@ -252,3 +254,50 @@ def test_a_generated_client_needs_no_conversion(
     assert events.status_code == 200
     assert isinstance(events.parsed, str)
     assert "event: snapshot" in events.parsed
+
+
+def _typed_calls(package: ModuleType) -> Any:
+    """python/typed_calls.py imported, against the generated package (``package`` is on the
+    path while its fixture lasts)."""
+    spec = importlib.util.spec_from_file_location("typed_calls", TYPED_CALLS)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_fetched_record_is_posted_back_as_it_is(
+    client_package: ModuleType,
+    app: Litestar,
+    live_server_for: Any,  # noqa: F811
+) -> None:
+    """A finished bot game's record, fetched with the generated client, imports as it is (the
+    calls of python/typed_calls.py, which mypy --strict checks); its text notation too."""
+    url = live_server_for(app)
+    models = _module(client_package, "models")
+    anonymous = client_package.Client(base_url=url, raise_on_unexpected_status=True)
+    game = _module(client_package, "api.games.create_game").sync(
+        client=anonymous,
+        body=models.CreateGameRequest(
+            players=[
+                models.PlayerIn(bot=models.PlayerInBot.EASY),
+                models.PlayerIn(bot=models.PlayerInBot.EASY),
+            ],
+            seed=11,
+        ),
+    )
+    get_game = _module(client_package, "api.games.get_game")
+    finished = eventually(
+        lambda: get_game.sync(game.game_id, client=anonymous),
+        "the bots to finish the game",
+        until=lambda view: view.status.value == "finished",
+    )
+    calls = _typed_calls(client_package)
+    for imported in (
+        calls.import_a_fetched_record(url, game.game_id),
+        calls.import_a_record_s_text(url, game.game_id),
+    ):
+        assert isinstance(imported, models.RecordImported)
+        assert imported.status.value == "finished"
+        assert imported.winners == finished.winners

@@ -150,5 +150,26 @@ export async function readmeCalls(baseUrl: string): Promise<void> {
     params: { path: { sheet_id } },
     parseAs: "text",
   });
-  void [suggested, names, hand, away, level];
+
+  // A game's record, fetched and imported back as it is: one schema out and in. A client of
+  // JSON answers types the record alone; the default client, the record or its text.
+  const json = createClient<paths, "application/json">({ baseUrl });
+  const record = await json.GET("/v1/games/{game_id}/record", { params: { path: { game_id } } });
+  const winners: number[] | null | undefined = record.data?.winners;
+  if (record.data) {
+    await client.POST("/v1/records", { body: record.data });
+  }
+  // Its text notation, read as text and sent as it is (openapi-fetch sends JSON unless told).
+  const notation = await client.GET("/v1/games/{game_id}/record", {
+    params: { path: { game_id }, header: { Accept: "text/plain" } },
+    parseAs: "text",
+  });
+  if (notation.data !== undefined) {
+    await client.POST("/v1/records", {
+      body: notation.data,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+      bodySerializer: (body) => body,
+    });
+  }
+  void [suggested, names, hand, away, level, winners];
 }

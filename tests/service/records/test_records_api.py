@@ -115,7 +115,9 @@ def test_a_record_edited_to_cheat_is_refused_at_its_line(client: Client, finishe
     at = next(i for i, line in enumerate(lines) if re.search(r"^\d+\. \d+ discard ", line))
     seat = lines[at].split()[1]
     other = next(
-        line.split()[2] for line in lines[:at] if line.startswith("hand ") and line.split()[1] != seat
+        line.split()[2]
+        for line in lines[:at]
+        if line.startswith("hand ") and line.split()[1] != seat
     )
     lines[at] = lines[at].rsplit(" ", 1)[0] + " " + other
     response = client.post(
