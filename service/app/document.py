@@ -202,6 +202,11 @@ _OPTIONAL_KEY: Final = (
 )
 
 
+_CLIENT_SCHEMES: Final = frozenset({SEAT_TOKEN, PLAYER_KEY})
+"""The tokens a generated client's user holds: an operation that takes one without needing it
+states it in ``x-optional-security``, so that a plain client calls it."""
+
+
 _RATE_LIMITED: Final = {
     "description": "Too many requests from this client address (`RATE_LIMIT_PER_MINUTE`, and "
     "the daily quotas `CREATIONS_PER_DAY` and `CLAIMS_PER_DAY`); see Retry-After",
@@ -323,11 +328,12 @@ def _operation_finished(operation: dict[str, Any], handler: BaseRouteHandler | N
     response header's schema, and what its route declares beyond the framework
     (``route_policy``'s ``openapi`` fragment)."""
     security = operation.setdefault("security", [])
-    if {} in security:
+    if {} in security and any(_CLIENT_SCHEMES & set(requirement) for requirement in security):
         # A token the operation takes but does not need. As ``[{seatToken: []}, {}]`` it is
         # right, but openapi-python-client types every operation with a requirement as needing
         # an ``AuthenticatedClient`` (whose empty token breaks httpx): the requirement is kept
         # in ``x-optional-security`` and the description, and ``security`` says none is needed.
+        # (``/metrics``' ``[{metricsToken: []}, {}]`` stays: a scraper calls it, not a client.)
         operation["x-optional-security"] = [requirement for requirement in security if requirement]
         operation["security"] = []
         optional = _OPTIONAL_TOKEN if {SEAT_TOKEN: []} in security else _OPTIONAL_KEY

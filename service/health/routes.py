@@ -8,7 +8,7 @@ from prometheus_client import REGISTRY, generate_latest
 
 from service.health.deps import AppHealthServices, MetricsScraper, metrics_scraper
 from service.health.wire import Health, Readiness
-from service.http.openapi_declarations import SCRAPER, problems
+from service.http.openapi_declarations import METRICS_SCRAPER, problems
 from service.http.route_policy import policy
 
 
@@ -46,13 +46,14 @@ class OperationsController(Controller):
             "Request counts and latencies per route, games created, actions applied, retried "
             "actions answered from their Idempotency-Key, hands analysed, and more: every "
             "metric is listed in docs/operations.md. A deployment that sets `METRICS_TOKEN` "
-            "answers only a request that sends it (`metricsToken`); one that does not answers "
-            "anyone, and keeps `/metrics` off its public path."
+            "answers only a request that sends it (`metricsToken`, `Authorization: Bearer "
+            "<token>`), any other with 401; one that sets none answers anyone, and keeps "
+            "`/metrics` off its public path."
         ),
         # Litestar appends the charset to text/ types itself.
         media_type="text/plain; version=0.0.4",
         dependencies={"metrics_scraper": Provide(metrics_scraper, sync_to_thread=False)},
-        security=SCRAPER,
+        security=METRICS_SCRAPER,
         responses=problems(
             401, descriptions={401: "The deployment sets METRICS_TOKEN, and it was not sent"}
         ),

@@ -298,6 +298,17 @@ def test_public_reads_need_no_token_and_say_they_take_one(client: Client) -> Non
             assert "`seatToken`" in operation["description"], (method, path)
 
 
+def test_metrics_take_the_deployments_metrics_token_where_it_sets_one(client: Client) -> None:
+    """The document is every deployment's: one without METRICS_TOKEN answers /metrics to
+    anyone, so the token is an optional requirement (a scraper calls it, not a generated
+    client: it stays in ``security``), and the description says when it is needed."""
+    operation = served(client)["paths"]["/metrics"]["get"]
+    assert operation["security"] == [{"metricsToken": []}, {}]
+    assert "x-optional-security" not in operation
+    assert "`METRICS_TOKEN`" in operation["description"]
+    assert "401" in operation["responses"]
+
+
 def test_the_docs_ui_loads_nothing_from_another_host(client: Client) -> None:
     page = client.get("/schema")
     assert page.status_code == 200
