@@ -63,6 +63,6 @@ def test_every_keyed_route_saves_under_the_scope_it_always_has() -> None:
         handler
         for route in create_app(Settings()).routes
         for handler in getattr(route, "route_handlers", ())
-        if "retry_of" in handler.parsed_fn_signature.parameters
+        if "idempotency_key" in handler.parsed_fn_signature.parameters
     ]
     assert {h.operation_id: retry_scope_of(h) for h in handlers} == SAVED_UNDER
