@@ -57,6 +57,14 @@ http {{
     server {{
         listen 127.0.0.1:{port};
 
+        # Off the public path: Prometheus scrapes each instance's own /metrics (with the
+        # deployment's METRICS_TOKEN when it sets one). Through the load balancer a scrape would
+        # reach one instance at random, and the public has no business there.
+        location ^~ /metrics {{
+            default_type application/problem+json;
+            return 404 '{{"type":"urn:three-thirteen:problem:not-found","status":404}}';
+        }}
+
         # Server-sent events: no buffering, long reads.
         location ~ ^/v1/games/[^/]+/events$ {{
             proxy_pass http://three_thirteen;

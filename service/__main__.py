@@ -3,7 +3,8 @@
 granian (Rust HTTP, uvloop; ``WORKERS`` processes, one by default), chosen by measurement over
 uvicorn with uvloop and httptools: see docs/performance.md and ``tests/benchmarks/bench_http.py``.
 granian's access log is off: the app writes its own (``service.http.access_log``), one JSON line
-per request with its route template and request id, and no token.
+per request with its route template and request id, and no token. Every other line, granian's
+own among them, is a JSON object too (``service.operations.log_lines``).
 
 Connections: granian serves at most ``MAX_CONNECTIONS`` per worker at once, idle keep-alive ones
 included (its default, the listen backlog of 1,024, let a thousand idle clients take an instance
@@ -14,14 +15,16 @@ setting) and as long again for its body (``service.http.read_timeout``).
 from __future__ import annotations
 
 import errno
+import logging
+import logging.config
 import socket
-import sys
 
 from granian.constants import Interfaces, Loops
 from granian.http import HTTP1Settings
 from granian.log import LogLevels
 from granian.server import Server
 
+from service.operations.log_lines import capture_python_output, process_logging
 from service.settings import Settings, SettingsError
 
 SHUTDOWN_SECONDS = 5
@@ -66,13 +69,18 @@ def check_port_free(host: str, port: int) -> None:
             raise
 
 
+_log = logging.getLogger("service")
+
+
 def main() -> None:
+    capture_python_output()
+    logging.config.dictConfig(process_logging("INFO"))  # until granian configures its own
     # Read here first so a bad variable stops the server with its message, before any worker.
     try:
         settings = Settings.from_env()
         check_port_free(settings.host, settings.port)
     except (SettingsError, PortInUse) as error:
-        print(f"three-thirteen: cannot start: {error}", file=sys.stderr)
+        _log.critical("cannot start: %s", error)
         raise SystemExit(2) from None
     Server(
         APP_FACTORY,
@@ -88,6 +96,7 @@ def main() -> None:
         websockets=False,
         workers_kill_timeout=SHUTDOWN_SECONDS,
         log_level=LogLevels(settings.log_level.lower()),
+        log_dictconfig=process_logging(settings.log_level),
         log_access=False,
     ).serve()
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import urllib.parse
 from collections.abc import Mapping
-from typing import Literal
+from typing import Final, Literal
 
 import msgspec
 
@@ -171,6 +172,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     webhook_poll_seconds: float = 1.0
     """How often this instance looks for deliveries due (a retry, or an event logged on
     another instance); an event logged here is sent at once."""
+    metrics_token: str = ""
+    """The bearer token ``GET /metrics`` asks for (``Authorization: Bearer <token>``); empty,
+    ``/metrics`` answers anyone, and a public deployment keeps it off the public path."""
     crash_points: tuple[tuple[str, float], ...] = ()
     """For fault-injection tests only (``CRASH_POINTS=commit.after=0.05,...``): the points of
     the commit and drive paths where this instance kills itself, each with its chance
@@ -279,6 +283,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             webhook_poll_seconds=_seconds(
                 env, "WEBHOOK_POLL_SECONDS", defaults.webhook_poll_seconds
             ),
+            metrics_token=_token(env, "METRICS_TOKEN"),
             crash_points=_crash_points(env, "CRASH_POINTS"),
         )
 
@@ -306,6 +311,24 @@ def _networks(env: Mapping[str, str], name: str) -> tuple[str, ...]:
         except ValueError:
             raise SettingsError(name, network, "IP addresses or CIDR networks") from None
     return networks
+
+
+METRICS_TOKEN_LEAST: Final = 16
+"""Characters a ``METRICS_TOKEN`` holds at least: ``/metrics`` is not rate limited, so a short
+token could be guessed."""
+_TOKEN: Final = re.compile(r"[!-~]+")
+"""Printable ASCII without spaces: what a bearer token in a header can hold."""
+
+
+def _token(env: Mapping[str, str], name: str) -> str:
+    raw = env.get(name, "").strip()
+    if raw and (len(raw) < METRICS_TOKEN_LEAST or not _TOKEN.fullmatch(raw)):
+        raise SettingsError(  # a secret: never written out, even a bad one
+            name,
+            "(not shown)",
+            f"at least {METRICS_TOKEN_LEAST} printable ASCII characters without spaces",
+        )
+    return raw
 
 
 def _crash_points(env: Mapping[str, str], name: str) -> tuple[tuple[str, float], ...]:

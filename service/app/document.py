@@ -43,7 +43,7 @@ from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 from litestar.routes import HTTPRoute
 
 from service.app.links import finish_document
-from service.http.openapi_declarations import EDIT_TOKEN, PLAYER_KEY, SEAT_TOKEN
+from service.http.openapi_declarations import EDIT_TOKEN, METRICS_TOKEN, PLAYER_KEY, SEAT_TOKEN
 from service.http.problems import PROBLEM_MEDIA_TYPE
 from service.http.route_policy import limits_of, openapi_of
 from service.http.wire import Out, Strict
@@ -74,6 +74,15 @@ SECURITY_SCHEMES: Final = {
         "type": "http",
         "scheme": "bearer",
         "description": "A score sheet's edit token, shown once at its creation (`edit_token`).",
+    },
+    METRICS_TOKEN: {
+        "type": "http",
+        "scheme": "bearer",
+        "description": (
+            "The deployment's `METRICS_TOKEN`, for its metrics scraper (Prometheus: "
+            "`authorization: {credentials: …}`). A deployment that sets none serves `/metrics` "
+            "to anyone."
+        ),
     },
 }
 
@@ -191,6 +200,11 @@ _OPTIONAL_KEY: Final = (
     " With a player's key (`playerKey`, `Authorization: Bearer <key>`), a seat for "
     '`{"me": true}` is that player\'s; without one, seats are named.'
 )
+
+
+_CLIENT_SCHEMES: Final = frozenset({SEAT_TOKEN, PLAYER_KEY})
+"""The tokens a generated client's user holds: an operation that takes one without needing it
+states it in ``x-optional-security``, so that a plain client calls it."""
 
 
 _RATE_LIMITED: Final = {
@@ -314,11 +328,12 @@ def _operation_finished(operation: dict[str, Any], handler: BaseRouteHandler | N
     response header's schema, and what its route declares beyond the framework
     (``route_policy``'s ``openapi`` fragment)."""
     security = operation.setdefault("security", [])
-    if {} in security:
+    if {} in security and any(_CLIENT_SCHEMES & set(requirement) for requirement in security):
         # A token the operation takes but does not need. As ``[{seatToken: []}, {}]`` it is
         # right, but openapi-python-client types every operation with a requirement as needing
         # an ``AuthenticatedClient`` (whose empty token breaks httpx): the requirement is kept
         # in ``x-optional-security`` and the description, and ``security`` says none is needed.
+        # (``/metrics``' ``[{metricsToken: []}, {}]`` stays: a scraper calls it, not a client.)
         operation["x-optional-security"] = [requirement for requirement in security if requirement]
         operation["security"] = []
         optional = _OPTIONAL_TOKEN if {SEAT_TOKEN: []} in security else _OPTIONAL_KEY

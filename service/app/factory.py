@@ -39,6 +39,7 @@ from service.http.rate_limits import STORE_NAME, rate_limit_middleware
 from service.http.read_timeout import ReadTimeoutMiddleware
 from service.http.strict_body import StrictBodyRequest, decode_body_strictly
 from service.identity.deps import caller, viewer
+from service.operations.log_lines import APP_FORMATTERS, capture_python_output
 from service.play.routes import play_routes
 from service.players.challenge_routes import ChallengesController, SeeksController
 from service.players.routes import BotsController, PlayersController
@@ -106,6 +107,20 @@ def openapi_config() -> OpenAPIConfig:
             ),
         ],
         create_examples=False,
+    )
+
+
+def logging_config(settings: Settings) -> LoggingConfig:
+    """Every logger as JSON lines on stderr (``service.operations.log_lines``), the access log
+    as its own JSON lines (``service.http.access_log``), through Litestar's queue: no write
+    blocks the event loop."""
+    access = access_log_config(settings.log_level)
+    return LoggingConfig(
+        root={"level": settings.log_level, "handlers": ["queue_listener"]},
+        formatters={**APP_FORMATTERS, **access["formatters"]},
+        handlers=access["handlers"],
+        loggers=access["loggers"],
+        log_exceptions="debug",
     )
 
 
@@ -209,11 +224,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
         if settings.cors_origins
         else None,
         openapi_config=openapi_config(),
-        logging_config=LoggingConfig(
-            root={"level": settings.log_level, "handlers": ["queue_listener"]},
-            log_exceptions="debug",
-            **access_log_config(settings.log_level),
-        ),
+        logging_config=logging_config(settings),
         request_max_body_size=settings.max_body_bytes,
         on_shutdown=[backends.games.close, analyses.close],
         debug=False,
@@ -225,7 +236,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
 
 def create_served_app() -> Litestar:
     """The app as the production server runs it (``python -m service``): settings from the
-    environment, and once it has started, the collector told to leave what startup built alone.
+    environment, Python's warnings and uncaught exceptions logged as JSON lines too, and once it
+    has started, the collector told to leave what startup built alone.
 
     The framework, the routes, the OpenAPI document and the engine's tables are some 50,000
     objects that live as long as the process. The cyclic collector would walk them all in each of
@@ -233,6 +245,7 @@ def create_served_app() -> Litestar:
     for about 30 ms each (gen-2 pauses, measured under ``bench_http``); frozen, they are left out
     and a full collection takes about 7 ms. Only the server does this: a process that builds many
     apps (the tests) would keep each one's cycles for good."""
+    capture_python_output()
     app = create_app()
     app.on_startup.append(_freeze_startup_heap)  # after every other hook: all startup has built
     return app

@@ -4,11 +4,12 @@ The header reaches code as the ``authorization`` parameter (``AuthorizationHeade
 these two functions read a token from it: ``viewer_token`` (the token if one was sent, None for
 the public) and ``seat_token`` (a seat's token; 401 without one). The dependencies that say who
 calls (``viewer``, ``caller``: ``service.identity.deps``; ``me``; ``acting_seat``;
-``sheet_editor``) take the parameter and call them. The tokens are not dependencies of their
-own: Litestar resolves the dependencies of one depth in a task group whenever there are two or
-more (litestar-org/litestar#4563), which cost a request more than its view did, so every
-route's dependencies form a chain (tests/service/app/test_dependencies.py). The header is left
-out of the OpenAPI document as a parameter: each route's ``security`` states the token it takes.
+``sheet_editor``; ``/metrics``' ``metrics_scraper``) take the parameter and call them. The
+tokens are not dependencies of their own: Litestar resolves the dependencies of one depth in a
+task group whenever there are two or more (litestar-org/litestar#4563), which cost a request
+more than its view did, so every route's dependencies form a chain
+(tests/service/app/test_dependencies.py). The header is left out of the OpenAPI document as a
+parameter: each route's ``security`` states the token it takes.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ AuthorizationHeader = Annotated[
 
 
 TOKEN_DEPENDENCIES: Final = frozenset(
-    {"authorization", "viewer", "caller", "me", "acting_seat", "sheet_editor"}
+    {"authorization", "viewer", "caller", "me", "acting_seat", "sheet_editor", "metrics_scraper"}
 )
 """The parameters that read the Authorization header (the header itself, and the dependencies
 built on it): a handler that takes one of them declares the token in its ``security``."""

@@ -1,10 +1,11 @@
 """What a refused body field should have been, from its declared type: the values an enum allows,
-and for a pattern, the field's own description instead of the regex (a name's pattern is some 600
-characters of Unicode ranges, useless to a person and longer than any detail should be).
+the tags a tagged union knows (an action's ``type``), and for a pattern, the field's own
+description instead of the regex (a name's pattern is some 600 characters of Unicode ranges,
+useless to a person and longer than any detail should be).
 
-msgspec says ``Invalid enum value 'deck'`` and ``Expected `str` matching regex '…'``, with the
-field's path; ``explained`` finds the field's type at that path (``msgspec.inspect``) and says
-what it allows.
+msgspec says ``Invalid enum value 'deck'``, ``Invalid value 'pass'`` (a tag no struct of the
+union has) and ``Expected `str` matching regex '…'``, with the field's path; ``explained`` finds
+the field's type at that path (``msgspec.inspect``) and says what it allows.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ MAX_DETAIL: Final = 300
 def explained(body_type: Any, field: str, message: str) -> str:
     """msgspec's ``message`` about ``field`` of a ``body_type`` body, with the allowed values of
     an enum, or a pattern's description in place of its regex."""
-    if message.startswith("Invalid enum value"):
+    if message.startswith(("Invalid enum value", "Invalid value")):
         values = _allowed_values(body_type, field)
         if values:
             return f"{message}; allowed: {', '.join(values)}"
@@ -41,12 +42,23 @@ def explained(body_type: Any, field: str, message: str) -> str:
 
 
 def _allowed_values(body_type: Any, field: str) -> list[str]:
+    """The values of an enum or a literal at ``field``, or the tags of the structs whose tag
+    field it is."""
+    steps = _steps(field)
     values: list[str] = []
-    for node, _ in _nodes_at(_info(body_type), _steps(field)):
+    for node, _ in _nodes_at(_info(body_type), steps):
         if isinstance(node, mi.LiteralType):
             values += [repr(value) for value in node.values]
         elif isinstance(node, mi.EnumType):
             values += [repr(member.value) for member in node.cls]
+    if steps:
+        tag_field, _ = steps[-1]
+        tags = [
+            node.tag
+            for node, _ in _nodes_at(_info(body_type), steps[:-1])
+            if isinstance(node, mi.StructType) and node.tag_field == tag_field
+        ]
+        values += [repr(tag) for tag in sorted(tags, key=str)]
     return list(dict.fromkeys(values))
 
 

@@ -15,6 +15,7 @@ from service.http.wire import Problem
 SEAT_TOKEN: Final = "seatToken"
 PLAYER_KEY: Final = "playerKey"
 EDIT_TOKEN: Final = "editToken"
+METRICS_TOKEN: Final = "metricsToken"
 
 SEAT: Final[list[SecurityRequirement]] = [{SEAT_TOKEN: []}]
 """A route for a seat: its token (``Authorization: Bearer <token>``), or its player's key, is
@@ -30,6 +31,10 @@ PLAYER_OR_PUBLIC: Final[list[SecurityRequirement]] = [{PLAYER_KEY: []}, {}]
 ``me``)."""
 SHEET_EDITOR: Final[list[SecurityRequirement]] = [{EDIT_TOKEN: []}]
 """A route that changes a score sheet: its edit token is required."""
+METRICS_SCRAPER: Final[list[SecurityRequirement]] = [{METRICS_TOKEN: []}, {}]
+"""``/metrics``: the deployment's ``METRICS_TOKEN`` where it sets one, else nothing. The
+document is every deployment's, so the requirement is optional (a deployment without the token
+would contradict a required one, and the contract tests run on one)."""
 
 _DESCRIPTIONS: Final = {
     400: "The body is not JSON",

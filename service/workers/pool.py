@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import logging.config
 import multiprocessing
 import os
 from collections import deque
@@ -39,6 +40,7 @@ from functools import partial
 from typing import Any, Final, TypeVar
 
 from service.http.problems import AnalysesBusy
+from service.operations.log_lines import capture_python_output, process_logging
 
 RETRY_AFTER_SECONDS: Final = 1
 FED_AHEAD: Final = 1
@@ -48,10 +50,13 @@ event loop (which halved the bots' moves a second, their decisions being a milli
 _R = TypeVar("_R")
 
 
-def _yield_to_the_event_loop() -> None:
+def _worker_started() -> None:
     """Lower a worker process' scheduling priority: on a machine with few cores, its long
-    analyses then take the CPU only when the event loop's process does not need it."""
+    analyses then take the CPU only when the event loop's process does not need it. What it
+    logs (warnings and worse) goes to the instance's stderr as JSON lines, like the instance's."""
     os.nice(10)
+    logging.config.dictConfig(process_logging("WARNING"))
+    capture_python_output()
 
 
 class Lane(enum.IntEnum):
@@ -245,7 +250,7 @@ class WorkerPool:
             self._executor = ProcessPoolExecutor(
                 max_workers=self.processes,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_yield_to_the_event_loop,
+                initializer=_worker_started,
             )
         return self._executor
 

@@ -8,17 +8,27 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from jsonschema_rs import Draft202012Validator
 from litestar import Litestar
 from litestar.testing import TestClient
 
+from service.app import create_app
 from service.http.auth import TOKEN_DEPENDENCIES
 from service.openapi.export import render
+from service.settings import Settings
 from service.streams.events import STREAM_EVENTS
 
 Client = TestClient[Litestar]
 COMMITTED = Path(__file__).parents[3] / "openapi" / "openapi.json"
 METHODS = ("get", "put", "post", "delete", "patch")
+
+
+@pytest.fixture
+def app() -> Litestar:
+    """A deployment that sets ``METRICS_TOKEN``, so that every secured operation has a token to
+    ask for (the document is the same without it)."""
+    return create_app(Settings(metrics_token="scrape-" + "x" * 24))
 
 
 def served(client: Client) -> dict[str, Any]:
@@ -237,7 +247,7 @@ def test_every_operation_that_declares_a_token_refuses_a_wrong_one(client: Clien
         for op in operations(served(client))
         if op[2]["security"] or "x-optional-security" in op[2]
     ]
-    assert len(secured) == 30, [op[2]["operationId"] for op in secured]
+    assert len(secured) == 31, [op[2]["operationId"] for op in secured]
     for method, path, operation in secured:
         url = path.format(**ids)
         optional = "x-optional-security" in operation
@@ -286,6 +296,17 @@ def test_public_reads_need_no_token_and_say_they_take_one(client: Client) -> Non
             assert operation["security"] == [], (method, path)
             assert operation["x-optional-security"] == [{"seatToken": []}], (method, path)
             assert "`seatToken`" in operation["description"], (method, path)
+
+
+def test_metrics_take_the_deployments_metrics_token_where_it_sets_one(client: Client) -> None:
+    """The document is every deployment's: one without METRICS_TOKEN answers /metrics to
+    anyone, so the token is an optional requirement (a scraper calls it, not a generated
+    client: it stays in ``security``), and the description says when it is needed."""
+    operation = served(client)["paths"]["/metrics"]["get"]
+    assert operation["security"] == [{"metricsToken": []}, {}]
+    assert "x-optional-security" not in operation
+    assert "`METRICS_TOKEN`" in operation["description"]
+    assert "401" in operation["responses"]
 
 
 def test_the_docs_ui_loads_nothing_from_another_host(client: Client) -> None:

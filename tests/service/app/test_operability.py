@@ -149,6 +149,32 @@ def test_an_enum_error_lists_the_allowed_values(client: TestClientT) -> None:
     assert "allowed: 'classic', 'five-crowns', 'online'" in str(_problem(preset)["detail"])
 
 
+def test_an_unknown_action_type_lists_the_allowed_types(client: TestClientT) -> None:
+    """A tagged union's unknown tag (``{"type": "pass"}``) is refused with the tags it knows:
+    the request bodies' own, as the document lists them."""
+    created = client.post("/v1/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}]})
+    game = created.json()
+    turn = game["view"]["turn"]
+    answer = client.post(
+        f"/v1/games/{game['game_id']}/actions",
+        json={"type": "pass"},
+        headers={"Authorization": f"Bearer {game['seats'][turn]['token']}"},
+    )
+    assert answer.status_code == 422
+    problem = _problem(answer)
+    assert problem["field"] == "type"
+    assert problem["detail"] == "type: Invalid value 'pass'; allowed: 'discard', 'draw', 'lay_off'"
+    document = client.get("/schema/openapi.json").json()
+    body = document["paths"]["/v1/games/{game_id}/actions"]["post"]["requestBody"]
+    schemas = document["components"]["schemas"]
+    types = [
+        value
+        for kind in body["content"]["application/json"]["schema"]["oneOf"]
+        for value in schemas[kind["$ref"].rsplit("/", 1)[1]]["properties"]["type"]["enum"]
+    ]
+    assert sorted(types) == ["discard", "draw", "lay_off"]
+
+
 def test_a_too_large_body_names_the_limit() -> None:
     with TestClient(create_app(Settings(max_body_bytes=2048))) as client:
         answer = client.post("/v1/analyse", json={"hand": ["4H"] * 1000, "wild": "8"})

@@ -134,6 +134,25 @@ def test_compose_runs_three_instances_on_an_append_only_redis_behind_nginx() -> 
     assert upstream == apps
 
 
+_METRICS_OFF = re.compile(
+    r"location \^~ /metrics \{+\s*default_type application/problem\+json;\s*return 404 '"
+)
+
+
+def test_metrics_stay_off_the_public_path_and_every_instance_gets_the_metrics_token() -> None:
+    """nginx answers /metrics itself, never from an instance (the local cluster's generated
+    configuration too); compose hands METRICS_TOKEN to every instance, and the pods read it
+    from a Secret when there is one."""
+    assert _METRICS_OFF.search((DEPLOY / "nginx.conf").read_text())
+    assert _METRICS_OFF.search((DEPLOY / "local-cluster.py").read_text())
+    services = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]
+    for name in ("app1", "app2", "app3"):
+        assert services[name]["environment"]["METRICS_TOKEN"] == "${METRICS_TOKEN:-}"
+    pod = manifests()["Deployment/three-thirteen"]["spec"]["template"]["spec"]
+    sources = pod["containers"][0]["envFrom"]
+    assert {"secretRef": {"name": "three-thirteen", "optional": True}} in sources
+
+
 def test_the_image_is_multi_stage_non_root_and_checks_its_health() -> None:
     dockerfile = (DEPLOY / "Dockerfile").read_text()
     stages = re.findall(r"^FROM \S+ AS (\w+)", dockerfile, flags=re.MULTILINE)

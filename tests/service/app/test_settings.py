@@ -142,6 +142,16 @@ def test_a_bad_hardening_value_is_refused(env: dict[str, str], name: str) -> Non
         Settings.from_env(env)
 
 
+def test_the_metrics_token_is_read_and_a_weak_one_refused_without_showing_it() -> None:
+    assert Settings.from_env({}).metrics_token == ""
+    token = "0123456789abcdef-scraper"
+    assert Settings.from_env({"METRICS_TOKEN": f" {token} "}).metrics_token == token
+    for weak in ("short-token", "with a space in it, long enough"):
+        with pytest.raises(SettingsError, match="METRICS_TOKEN") as refused:
+            Settings.from_env({"METRICS_TOKEN": weak})
+        assert weak not in str(refused.value)
+
+
 def test_cors_origins_are_allowed_when_configured() -> None:
     app = create_app(Settings(cors_origins=("https://table.example",)))
     with TestClient(app) as client:
