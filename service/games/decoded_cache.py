@@ -1,17 +1,26 @@
 """A per-process cache of decoded games, so a request does not pay for ``engine.game.loads`` of a
-state it (or the request before it) already decoded.
+state it (or the request before it) already decoded, nor for the public view of a version that
+another request already built.
 
 Keyed by game id and checked against the stored record's bytes: a record is immutable once
 written (every change is a new version), so equal bytes mean an equal state, whichever instance
 wrote it. A stale entry is simply replaced.
+
+The public view (what anyone without a seat sees: the public, a player's list of games) is kept
+beside it, built once per stored version and shared by every such viewer. It is checked against
+the stored version, which every commit moves on (the seats' bots and clocks are in the record,
+not the state), and against the decoded state itself, so a game id used again after its game
+expired never meets the old game's view.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Final
 
 from engine.game.state import GameState
+from service.games.wire import GameView
 
 DEFAULT_SIZE: Final = 1024
 
@@ -20,6 +29,7 @@ class DecodedGames:
     def __init__(self, size: int = DEFAULT_SIZE) -> None:
         self._size = size
         self._entries: OrderedDict[str, tuple[bytes, GameState]] = OrderedDict()
+        self._views: OrderedDict[str, tuple[int, GameState, GameView]] = OrderedDict()
 
     def latest(self, game_id: str) -> GameState | None:
         """The last state decoded for the game, whatever its version: a later version shares
@@ -39,3 +49,19 @@ class DecodedGames:
         self._entries.move_to_end(game_id)
         while len(self._entries) > self._size:
             self._entries.popitem(last=False)
+
+    def public_view(
+        self, game_id: str, stored_version: int, state: GameState, build: Callable[[], GameView]
+    ) -> GameView:
+        """The public view of the game at ``stored_version`` (whose state is ``state``), built
+        by ``build`` once and shared by the requests that follow."""
+        entry = self._views.get(game_id)
+        if entry is not None and entry[0] == stored_version and entry[1] is state:
+            self._views.move_to_end(game_id)
+            return entry[2]
+        view = build()
+        self._views[game_id] = (stored_version, state, view)
+        self._views.move_to_end(game_id)
+        while len(self._views) > self._size:
+            self._views.popitem(last=False)
+        return view

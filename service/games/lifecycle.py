@@ -125,6 +125,16 @@ class LoadedTable(_Seats):
         return waiting_view(self.game_id, self.seating, seat, self.record.players)
 
 
+def public_view(services: GameServices, loaded: LoadedGame | LoadedTable) -> GameView:
+    """What anyone without a seat sees of the game: built once per version in this process
+    (``DecodedGames.public_view``) and shared by the public and the players' lists."""
+    if isinstance(loaded, LoadedTable):
+        return loaded.view(None)
+    return services.decoded.public_view(
+        loaded.game_id, loaded.stored_version, loaded.state, lambda: loaded.view(None)
+    )
+
+
 def view_of(game_id: str, state: GameState, seat: int | None, record: GameRecord) -> GameView:
     """The wire view, its players marked bot or away as ``record`` says; a seat's view lists
     its legal actions (at most one analysis of its hand: ``engine.game.legal_actions``' go-out

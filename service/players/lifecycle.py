@@ -161,7 +161,7 @@ async def my_games(
         if gone:
             await services.players.drop_games(player_id, gone)
         for (created, _), loaded in zip(read, games, strict=True):
-            mine = None if loaded is None else my_game(loaded, player_id, created)
+            mine = None if loaded is None else my_game(services, loaded, player_id, created)
             if mine is not None and status in ("all", mine.status):
                 page.append(mine)
         if len(entries) <= wanted:  # the end of the list
@@ -179,12 +179,14 @@ async def _loaded(services: PlayerServices, game_id: str) -> LoadedGame | Loaded
         return None
 
 
-def my_game(loaded: LoadedGame | LoadedTable, player_id: str, created: float) -> MyGame | None:
+def my_game(
+    services: PlayerServices, loaded: LoadedGame | LoadedTable, player_id: str, created: float
+) -> MyGame | None:
     """The player's entry for a game, None if the player no longer holds a seat in it."""
     seat = game_records.seat_of_player(player_id, loaded.record.players)
     if seat is None:
         return None
-    view = loaded.view(None)
+    view = game_flow.public_view(services, loaded)
     record = loaded.record
     return MyGame(
         game_id=loaded.game_id,

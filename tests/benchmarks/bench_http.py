@@ -200,7 +200,9 @@ class GameSeat:
     game_id: str
     tokens: list[str]
     turn: int
-    hand: list[str] | None = None
+    legal: list[dict[str, Any]] | None = None
+    """The seat on turn's legal discards once it has drawn; None before its draw."""
+    finished: bool = False
 
 
 async def new_game(connection: Connection) -> GameSeat:
@@ -216,22 +218,24 @@ async def new_game(connection: Connection) -> GameSeat:
 
 
 async def play_turn(connection: Connection, game: GameSeat) -> bool:
-    """The next action of ``game`` as its seat on turn: a draw from the stock, or a discard of
-    the first card of the hand. False if it was not answered 200."""
+    """The next action of ``game`` as its seat on turn: a draw from the stock, or a discard that
+    goes out when one can, else of the first card of the hand. Rounds end, so every action
+    costs what one of a real game does (a round that never ended would make each action carry
+    a longer round). False if it was not answered 200."""
     auth = {"Authorization": f"Bearer {game.tokens[game.turn]}"}
-    if game.hand is None:
+    if game.legal is None:
         action: dict[str, Any] = {"type": "draw", "source": "stock"}
     else:
-        action = {"type": "discard", "card": game.hand[0]}
+        action = next((a for a in game.legal if a.get("go_out")), game.legal[0])
     status, body = await connection.request(
         build_request("POST", f"/v1/games/{game.game_id}/actions", action, auth)
     )
     if status != HTTPStatus.OK:
         return False
     view = json.loads(body)
-    if view["status"] != "playing":
-        return True
-    game.hand = view["hand"] if view["phase"] == "discard" and view["turn"] == game.turn else None
+    game.finished = view["status"] != "playing"
+    mine = view["status"] == "playing" and view["phase"] == "discard" and view["turn"] == game.turn
+    game.legal = [a for a in view["legal"] if a["type"] == "discard"] if mine else None
     game.turn = view["turn"]
     return True
 
@@ -291,6 +295,8 @@ async def run_client(port: int, server_pid: int) -> dict[str, dict[str, Any]]:
         return (await connection.request(request))[0] == HTTPStatus.OK
 
     async def act(index: int, connection: Connection) -> bool:
+        if games[index].finished:  # eleven rounds played: a new game on this connection
+            games[index] = await new_game(connection)
         return await play_turn(connection, games[index])
 
     async def view(index: int, connection: Connection) -> bool:
