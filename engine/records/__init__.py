@@ -8,13 +8,15 @@
 - ``import_record`` (``import_text``, ``import_json``): a record replayed under its rules, or
   ``RecordNotLegal`` naming its first line (or path) that is not legal;
 - ``deal_from``: a finished game's deals for a new game (``new_game(deals=...)``);
+  ``shuffled_deals`` every round's deal from a seed, ``rotated`` moved some seats on (the tables
+  of a duplicate round);
 - ``review_game``: every draw and discard of every seat against the hint's exact figures, at
   most ``REVIEW_BUDGET`` analyses (``GameReview.over_budget``, an ``OverBudget``, says where
   a review past its budget stopped);
 - ``engine.seeds.mixed_seed``: a client's seed mixed with a deployment secret.
 """
 
-from engine.records.deals import GivenDeals, deal_from
+from engine.records.deals import GivenDeals, deal_from, rotated, shuffled_deals
 from engine.records.importing import import_json, import_record, import_text
 from engine.records.json_form import record_from_json, record_json
 from engine.records.notation import MAX_RECORD_BYTES, print_record
@@ -69,4 +71,6 @@ __all__ = [
     "record_page",
     "record_page_of",
     "review_game",
+    "rotated",
+    "shuffled_deals",
 ]

@@ -6,16 +6,23 @@ turned on its seat's pile). The first dealer moves with the hands, so each hand 
 the same place in the turn order, only by another seat. A round dealt again (double naughts)
 and a tie-break round are shuffled afresh in the new game: the play there differs, and so may
 the seats tied.
+
+``shuffled_deals`` deals every round of a game not played yet from a seed, so that tables that
+start together (a duplicate tournament round) play the same deals, each ``rotated`` its own
+number of seats on.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import TypeVar
 
 from engine.errors import DealError
 from engine.game import Deal, GameState
+from engine.game.dealing import laid_out
 from engine.records.record import GameRecord, record_of
+from engine.rules import Rules
 
 T = TypeVar("T")
 
@@ -59,6 +66,41 @@ def deal_from(game: GameRecord | GameState, rotate_seats: int = 0) -> GivenDeals
         else:
             deals[entry.round] = Deal(moved, entry.upcard, entry.dealt.stock)
     return GivenDeals((record.headers.first_dealer + shift) % n, deals)
+
+
+def shuffled_deals(rules: Rules, players: int, seed: int, first_dealer: int) -> GivenDeals:
+    """Each round's deal of a new game of ``players`` seats, shuffled from ``seed`` (the whole
+    stock given, so nothing is left to the table's own shuffle), ``first_dealer`` dealing the
+    first round: the same deals for every table given the same seed."""
+    seats = tuple(range(players))
+    deals: dict[int, Deal] = {}
+    for number in range(1, rules.rounds + 1):
+        pack = list(rules.pack(players))
+        random.Random(f"three-thirteen/{seed}/shuffled/{number}").shuffle(pack)
+        dealer = (first_dealer + number - 1) % players
+        layout = laid_out(rules, players, tuple(pack), number, dealer, seats)
+        stock = tuple(reversed(layout.stock))  # a layout's top card is last; a deal's first
+        turned = tuple(pile[0] for pile in layout.piles if pile)
+        if rules.turns == "speed":
+            deals[number] = Deal(layout.hands, None, stock, turned)
+        else:
+            deals[number] = Deal(layout.hands, turned[0], stock)
+    return GivenDeals(first_dealer, deals)
+
+
+def rotated(given: GivenDeals, shift: int, players: int) -> GivenDeals:
+    """``given`` with every hand (and a speed deal's upcards) moved ``shift`` seats on, and the
+    first dealer with them."""
+    deals = {
+        number: Deal(
+            _rotated(deal.hands, shift),
+            deal.upcard,
+            deal.stock,
+            _rotated(deal.upcards, shift) if deal.upcards else (),
+        )
+        for number, deal in given.deals.items()
+    }
+    return GivenDeals((given.first_dealer + shift) % players, deals)
 
 
 def _rotated(by_seat: tuple[T, ...], shift: int) -> tuple[T, ...]:

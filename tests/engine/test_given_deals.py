@@ -24,7 +24,7 @@ from engine.game import (
     replay,
     view,
 )
-from engine.records.deals import deal_from
+from engine.records.deals import deal_from, rotated, shuffled_deals
 from engine.records.record import record_of
 from engine.rules import Rules
 from engine.seeds import mixed_seed, new_secret
@@ -160,6 +160,35 @@ def assert_dealt_again(first: GameState, second: GameState, rotate: int) -> None
             assert ours.upcards == tuple(
                 theirs.upcards[(s - rotate) % n] for s in range(n) if theirs.upcards
             )
+
+
+@pytest.mark.parametrize("rules", ["classic", SPEED])
+def test_shuffled_deals_deal_every_table_the_same_hands_each_rotated_its_own_seats(
+    rules: object,
+) -> None:
+    """What a duplicate tournament round plays: one seed's deals at every table, table ``t``
+    with the hands (and a speed game's upcards) moved ``t`` seats on, played to the end."""
+    names = ["a", "b", "c", "d"]
+    ruled = Rules.from_spec(rules)
+    given = shuffled_deals(ruled, 4, seed=31, first_dealer=2)
+    assert sorted(given.deals) == list(range(1, ruled.rounds + 1))
+    games = []
+    for table in range(4):
+        moved = rotated(given, table, 4)
+        assert moved.first_dealer == (2 + table) % 4
+        state = new_game(
+            names, ruled, 50 + table, first_dealer=moved.first_dealer, deals=moved.deals
+        )
+        games.append(speed_played_from(state, table) if rules == SPEED else finish(state, table))
+    for table, played in enumerate(games):
+        assert_dealt_again(games[0], played, table)
+        assert deal_from(played).deals == rotated(given, table, 4).deals
+
+
+def test_shuffled_deals_are_the_seed_s() -> None:
+    rules = Rules.from_spec("classic")
+    assert shuffled_deals(rules, 3, 5, 0) == shuffled_deals(rules, 3, 5, 0)
+    assert shuffled_deals(rules, 3, 5, 0).deals != shuffled_deals(rules, 3, 6, 0).deals
 
 
 def test_deal_from_an_unfinished_game_is_refused() -> None:
