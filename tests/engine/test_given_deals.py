@@ -164,7 +164,7 @@ def assert_dealt_again(first: GameState, second: GameState, rotate: int) -> None
 
 @pytest.mark.parametrize("rules", ["classic", SPEED])
 def test_shuffled_deals_deal_every_table_the_same_hands_each_rotated_its_own_seats(
-    rules: object,
+    rules: str | dict[str, object],
 ) -> None:
     """What a duplicate tournament round plays: one seed's deals at every table, table ``t``
     with the hands (and a speed game's upcards) moved ``t`` seats on, played to the end."""
