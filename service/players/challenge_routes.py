@@ -13,9 +13,7 @@ from service.http import idempotency
 from service.http.allowed_methods import allowed_methods
 from service.http.idempotency import AnyRequest, IdempotencyKey, request_retry
 from service.http.openapi_declarations import PLAYER, problems
-from service.http.problems import UnknownPlayerKey
 from service.http.route_policy import Limit, from_answer, policy
-from service.identity.store import PlayerRecord
 from service.players import challenge_answers, challenges, seeks
 from service.players.challenge_wire import (
     Challenge,
@@ -26,7 +24,7 @@ from service.players.challenge_wire import (
     Seek,
     SeekRequest,
 )
-from service.players.deps import AppPlayerServices, Me, me
+from service.players.deps import AppPlayerServices, Me, key_owner, me, me_record
 from service.players.seek_pool import SEEKS_PER_PLAYER
 from service.tables.index import LOBBY_LIMIT
 
@@ -75,18 +73,6 @@ def _seek_problems(*statuses: int) -> dict[int, ResponseSpec]:
     return problems(*statuses, descriptions=_SEEK_PROBLEMS)
 
 
-def _owner(player_id: str) -> str:
-    """Whose Idempotency-Keys a player's are (as ``Caller.owner``): the same across keys."""
-    return f"player:{player_id}"
-
-
-async def _player(services: AppPlayerServices, me: str) -> PlayerRecord:
-    player = await services.players.get(me)
-    if player is None:  # its key resolved, so only a store that lost the profile gets here
-        raise UnknownPlayerKey("no player holds this key: it is unknown, or it was replaced")
-    return player
-
-
 class ChallengesController(Controller):
     path = "/v1/challenges"
     tags = ("players",)
@@ -124,8 +110,8 @@ class ChallengesController(Controller):
         request: AnyRequest,
         idempotency_key: IdempotencyKey = None,
     ) -> Response[Challenge]:
-        retry = request_retry(request, idempotency_key, data, _owner(me))
-        player = await _player(services, me)
+        retry = request_retry(request, idempotency_key, data, key_owner(me))
+        player = await me_record(services, me)
         return idempotency.answered(await challenges.create(services, player, data, retry))
 
     @get(
@@ -176,8 +162,8 @@ class ChallengesController(Controller):
         request: AnyRequest,
         idempotency_key: IdempotencyKey = None,
     ) -> Response[ChallengeAccepted]:
-        retry = request_retry(request, idempotency_key, None, _owner(me))
-        player = await _player(services, me)
+        retry = request_retry(request, idempotency_key, None, key_owner(me))
+        player = await me_record(services, me)
         answer = await challenge_answers.accept(services, challenge_id, player, retry)
         return idempotency.answered(answer)
 
@@ -204,7 +190,7 @@ class ChallengesController(Controller):
         request: AnyRequest,
         idempotency_key: IdempotencyKey = None,
     ) -> Response[Challenge]:
-        retry = request_retry(request, idempotency_key, data, _owner(me))
+        retry = request_retry(request, idempotency_key, data, key_owner(me))
         answer = await challenge_answers.decline(services, challenge_id, me, data.reason, retry)
         return idempotency.answered(answer)
 
@@ -227,7 +213,7 @@ class ChallengesController(Controller):
         request: AnyRequest,
         idempotency_key: IdempotencyKey = None,
     ) -> Response[Challenge]:
-        retry = request_retry(request, idempotency_key, None, _owner(me))
+        retry = request_retry(request, idempotency_key, None, key_owner(me))
         answer = await challenge_answers.cancel(services, challenge_id, me, retry)
         return idempotency.answered(answer)
 
@@ -266,8 +252,8 @@ class SeeksController(Controller):
         request: AnyRequest,
         idempotency_key: IdempotencyKey = None,
     ) -> Seek:
-        retry = request_retry(request, idempotency_key, data, _owner(me))
-        return await seeks.seek(services, await _player(services, me), data, retry)
+        retry = request_retry(request, idempotency_key, data, key_owner(me))
+        return await seeks.seek(services, await me_record(services, me), data, retry)
 
     @get(
         "/{seek_id:str}",

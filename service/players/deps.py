@@ -10,7 +10,9 @@ from typing import TypeAlias
 from litestar.di import NamedDependency
 
 from service.http.auth import AuthorizationHeader, viewer_token
+from service.http.problems import UnknownPlayerKey
 from service.identity.callers import player_of
+from service.identity.store import PlayerRecord
 from service.players.seek_pool import SeekPool
 from service.ratings.deps import RatingServices
 from service.streams.limits import StreamSlots
@@ -37,3 +39,16 @@ Me: TypeAlias = NamedDependency[str]
 
 async def me(services: AppPlayerServices, authorization: AuthorizationHeader = None) -> str:
     return await player_of(services.players, viewer_token(authorization))
+
+
+def key_owner(player_id: str) -> str:
+    """Whose Idempotency-Keys a player's are (as ``Caller.owner``): the same across keys."""
+    return f"player:{player_id}"
+
+
+async def me_record(services: PlayerServices, me: str) -> PlayerRecord:
+    """The profile of the ``me`` a route speaks for."""
+    player = await services.players.get(me)
+    if player is None:  # its key resolved, so only a store that lost the profile gets here
+        raise UnknownPlayerKey("no player holds this key: it is unknown, or it was replaced")
+    return player
