@@ -28,6 +28,7 @@ from service.sheets.store import MemorySheetStore, SheetStore
 from service.storage.due_moves import DueMoves
 from service.storage.game_store import MemoryStore, Store
 from service.tables.index import MemoryTableIndex, TableIndex
+from service.tournaments.store import MemoryTournamentStore, TournamentStore
 from service.webhooks.store import MemoryWebhookStore, WebhookStore
 
 BackendKind = Literal["memory", "redis"]
@@ -60,6 +61,8 @@ class Backends:
     """The players' ratings and the leaderboards."""
     webhooks: WebhookStore
     """The players' webhooks and the queue of their deliveries."""
+    tournaments: TournamentStore
+    """The tournaments and their due entries."""
 
 
 Clock = Callable[[], float]
@@ -115,4 +118,5 @@ def memory_backends_beside(games: MemoryStore, settings: Settings) -> Backends:
         seeks=MemorySeekPool(),
         ratings=MemoryRatingStore(),
         webhooks=MemoryWebhookStore(),
+        tournaments=MemoryTournamentStore(),
     )

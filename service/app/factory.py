@@ -55,6 +55,8 @@ from service.tables.routes import (
     SeatsController,
     TablesController,
 )
+from service.tournaments.routes import TournamentsController
+from service.tournaments.running import TournamentRunner, TournamentRunnerPlugin
 from service.webhooks.deliveries import Courier, CourierPlugin
 from service.webhooks.player_events import EventsToWebhooks
 from service.webhooks.routes import WebhooksController
@@ -161,6 +163,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
         seeks=backends.seeks,
         ratings=backends.ratings,
         webhooks=courier,
+        tournaments=backends.tournaments,
+        tournament_runner=TournamentRunner(backends.tournaments.take_due),
         bot_games=holdings.bot_games(settings.bot_games_per_client),
         clock_games=holdings.clock_games(settings.clock_games_per_client),
     )
@@ -189,6 +193,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
             SeeksController,
             LeaderboardsController,
             WebhooksController,
+            TournamentsController,
             OperationsController,
             ScoreSheetsController,
             RecordsController,
@@ -207,6 +212,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
             channels,
             bot_turns.BotDriversPlugin(services),  # after the channels: it stops before them
             CourierPlugin(courier),
+            TournamentRunnerPlugin(services),
         ],
         middleware=[
             prometheus.middleware,

@@ -18,6 +18,7 @@ from service.storage.redis_due_moves import RedisDueMoves
 from service.storage.redis_game_store import RedisStore
 from service.streams.redis_channels import GameEventsBackend
 from service.tables.redis_index import RedisTableIndex
+from service.tournaments.redis_store import RedisTournamentStore
 from service.webhooks.redis_store import RedisWebhookStore
 
 
@@ -81,4 +82,5 @@ def backends_beside(games: RedisStore, settings: Settings) -> Backends:
         seeks=RedisSeekPool(client, key_prefix=prefix),
         ratings=RedisRatingStore(client, key_prefix=prefix),
         webhooks=RedisWebhookStore(client, key_prefix=prefix),
+        tournaments=RedisTournamentStore(client, key_prefix=prefix, ttl=settings.game_ttl),
     )

@@ -44,6 +44,9 @@ from service.streams.limits import StreamSlots
 from service.streams.shared_slices import SharedSlices
 from service.tables.deps import TableServices
 from service.tables.index import MemoryTableIndex, TableIndex
+from service.tournaments.deps import TournamentServices
+from service.tournaments.running import TournamentRunner, tournaments_told
+from service.tournaments.store import MemoryTournamentStore, TournamentStore
 from service.webhooks.deliveries import Courier
 from service.webhooks.deps import WebhookServices
 from service.webhooks.store import MemoryWebhookStore
@@ -53,6 +56,7 @@ from service.workers.pool import WorkerPool
 @dataclass(frozen=True, slots=True)
 class Services(
     WebhookServices,
+    TournamentServices,
     PlayerServices,
     TableServices,
     BotServices,
@@ -103,6 +107,14 @@ class Services(
     """This instance's sender of the players' webhooks' deliveries, on their store
     (``service.webhooks``); the players' store above queues each logged event for them
     (``service.webhooks.player_events``)."""
+    tournaments: TournamentStore = field(default_factory=MemoryTournamentStore)
+    """The tournaments and their due entries (``service.tournaments.store``), beside the
+    store."""
+    tournament_runner: TournamentRunner = field(
+        default_factory=lambda: TournamentRunner(MemoryTournamentStore().take_due)
+    )
+    """This instance's runner of due tournaments, on the store above (``create_app`` builds
+    it on the same store)."""
     shared_slices: SharedSlices = field(default_factory=SharedSlices)
     """The events streams rendered lately, for the other streams of their game and viewer
     (``service.streams.shared_slices``)."""
@@ -113,6 +125,7 @@ class Services(
         self.bus.subscribe(drivers_told(self.bots, self.settings.bot_lease_seconds))
         self.bus.subscribe(players_told(self.players, self.channels))
         self.bus.subscribe(ratings_told(self.ratings, self.players))
+        self.bus.subscribe(tournaments_told(self.tournament_runner))
 
 
 def services_from_state(state: State) -> Services:

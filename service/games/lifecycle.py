@@ -170,6 +170,7 @@ async def create_game(
     players: tuple[str | None, ...] = (),
     game_id: str | None = None,
     rated: bool = False,
+    tournament: str | None = None,
 ) -> idempotency.SavedAnswer:
     """A game whose every seat is named (``names``), some perhaps bots (``bots``, each seat's
     level or None): dealt at once, every person's token in the answer (201). ``players``: each
@@ -178,7 +179,8 @@ async def create_game(
     ``given``: the first dealer and the deals by round (``service.records.given``).
     (``service.tables.creation.create`` decides; a table with open seats waits instead.)
     With an Idempotency-Key the game's id is the key's and its answer is saved with it; a
-    ``game_id`` given is the game's (``GameExists`` if it was made before)."""
+    ``game_id`` given is the game's (``GameExists`` if it was made before); ``tournament``: the
+    tournament it is a table of (``GameRecord.tournament``)."""
     rules = to_engine.game_rules_from_wire(
         request.rules, request.call_seconds, request.turn_seconds
     )
@@ -199,6 +201,7 @@ async def create_game(
         call_seconds=call_seconds_of(rules, request.call_seconds),
         players=players if any(players) else (),
         rated=game_records.rating_ids(players, bots, len(names)) if rated else (),
+        tournament=tournament,
     )
     encoded = game_records.encode_record(record)
     fixed_id = game_id

@@ -113,6 +113,8 @@ class GameRecord(msgspec.Struct, frozen=True, array_like=True):
     seat's player, or ``bot-<level>`` for a computer player's seat); empty for an unrated game.
     A game is rated when it was asked rated (a challenge or a seek with ``rated: true``) and
     every seat was a player's or a built-in level's at the deal (``rating_ids``)."""
+    tournament: str | None = None
+    """The tournament this game is a table of (``service.tournaments``); None for any other."""
 
 
 BOT_PLAYER_PREFIX: Final = "bot-"

@@ -22,6 +22,8 @@ class PlayerEvent(Out, frozen=True, omit_defaults=True):
             "challenge",
             "challenge_canceled",
             "challenge_declined",
+            "tournament_round",
+            "tournament_finish",
         ],
         Meta(
             description=(
@@ -30,14 +32,22 @@ class PlayerEvent(Out, frozen=True, omit_defaults=True):
                 "the player's is over. `challenge`: the player is challenged (`challenge` says "
                 "to what). `challenge_canceled`: a challenge to the player was withdrawn, or "
                 "can no longer start. `challenge_declined`: a challenge of the player's was "
-                "declined (`reason`)."
+                "declined (`reason`). `tournament_round`: a round of a tournament the player "
+                "entered is paired (`game_id` and `seat` the player's table, none for a bye). "
+                "`tournament_finish`: the tournament is over (`place` the player's)."
             )
         ),
     ]
     game_id: Annotated[
-        GameId, Meta(description="The game, or for a challenge event the challenge's table.")
-    ]
-    seat: Annotated[Seat, Meta(description="The player's seat in the game.")]
+        GameId | None,
+        Meta(
+            description=(
+                "The game, or for a challenge event the challenge's table; absent for a "
+                "tournament's bye and finish."
+            )
+        ),
+    ] = None
+    seat: Annotated[Seat | None, Meta(description="The player's seat in the game.")] = None
     version: Annotated[
         Count | None,
         Meta(description="The game's version when this happened; absent for challenge events."),
@@ -57,4 +67,16 @@ class PlayerEvent(Out, frozen=True, omit_defaults=True):
     ] = None
     reason: Annotated[
         DeclineReason | None, Meta(description="`challenge_declined`: the reason given.")
+    ] = None
+    tournament_id: Annotated[
+        Annotated[str, Meta(max_length=64)] | None,
+        Meta(description="Tournament events: the tournament."),
+    ] = None
+    round: Annotated[
+        Annotated[int, Meta(ge=1)] | None,
+        Meta(description="`tournament_round`: the round, 1 first."),
+    ] = None
+    place: Annotated[
+        Annotated[int, Meta(ge=1)] | None,
+        Meta(description="`tournament_finish`: the player's final rank."),
     ] = None

@@ -17,6 +17,8 @@ EventType = Literal[
     "challenge",
     "challenge_canceled",
     "challenge_declined",
+    "tournament_round",
+    "tournament_finish",
 ]
 """The types of ``PlayerEvent`` (``service.players.event_wire``; a test keeps them equal)."""
 EVENT_TYPES: Final[tuple[str, ...]] = EventType.__args__  # type: ignore[attr-defined]

@@ -56,7 +56,7 @@ def test_every_operation_has_an_id_a_summary_and_problem_details_for_errors(clie
     document = served(client)
     found = operations(document)
     ids = [operation["operationId"] for _, _, operation in found]
-    assert len(ids) == len(set(ids)) == 52
+    assert len(ids) == len(set(ids)) == 57
     for method, path, operation in found:
         assert operation.get("summary"), f"{method} {path}"
         assert operation.get("tags"), f"{method} {path}"
@@ -188,6 +188,7 @@ _VALID_BODIES: dict[str, Any] = {
     "declineChallenge": {"reason": "later"},
     "createSeek": {},
     "createWebhook": {"url": "https://example.com/hook", "events": ["your_turn"]},
+    "createTournament": {"name": "Cup"},
 }
 # Operations whose token only ever is a player's key: the wrong one is a key no player holds.
 _KEY_ONLY: set[str] = {
@@ -212,6 +213,9 @@ _KEY_ONLY: set[str] = {
     "getSeek",
     "cancelSeek",
     "getSignInQr",
+    "createTournament",
+    "joinTournament",
+    "leaveTournament",
 }
 
 
@@ -233,6 +237,7 @@ def test_every_operation_that_declares_a_token_refuses_a_wrong_one(client: Clien
         "preset": "classic",
         "webhook_id": "wh_" + "a" * 16,
         "delivery_id": "msg_" + "a" * 22,
+        "tournament_id": "no-such-tournament",
     }
 
     def state() -> tuple[Any, Any]:
@@ -247,7 +252,7 @@ def test_every_operation_that_declares_a_token_refuses_a_wrong_one(client: Clien
         for op in operations(served(client))
         if op[2]["security"] or "x-optional-security" in op[2]
     ]
-    assert len(secured) == 31, [op[2]["operationId"] for op in secured]
+    assert len(secured) == 34, [op[2]["operationId"] for op in secured]
     for method, path, operation in secured:
         url = path.format(**ids)
         optional = "x-optional-security" in operation
