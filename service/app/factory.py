@@ -56,7 +56,7 @@ from service.tables.routes import (
     TablesController,
 )
 from service.tournaments.routes import TournamentsController
-from service.tournaments.running import TournamentRunner, TournamentRunnerPlugin
+from service.tournaments.running import TournamentRunnerPlugin
 from service.webhooks.deliveries import Courier, CourierPlugin
 from service.webhooks.player_events import EventsToWebhooks
 from service.webhooks.routes import WebhooksController
@@ -164,7 +164,6 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
         ratings=backends.ratings,
         webhooks=courier,
         tournaments=backends.tournaments,
-        tournament_runner=TournamentRunner(backends.tournaments.take_due),
         bot_games=holdings.bot_games(settings.bot_games_per_client),
         clock_games=holdings.clock_games(settings.clock_games_per_client),
     )

@@ -110,11 +110,8 @@ class Services(
     tournaments: TournamentStore = field(default_factory=MemoryTournamentStore)
     """The tournaments and their due entries (``service.tournaments.store``), beside the
     store."""
-    tournament_runner: TournamentRunner = field(
-        default_factory=lambda: TournamentRunner(MemoryTournamentStore().take_due)
-    )
-    """This instance's runner of due tournaments, on the store above (``create_app`` builds
-    it on the same store)."""
+    tournament_runner: TournamentRunner = field(default_factory=TournamentRunner)
+    """This instance's runner of due tournaments, on the store above."""
     shared_slices: SharedSlices = field(default_factory=SharedSlices)
     """The events streams rendered lately, for the other streams of their game and viewer
     (``service.streams.shared_slices``)."""

@@ -41,13 +41,15 @@ return redis.call('ZRANGE', KEYS[1], 0, -1)
 """
 
 # KEYS: due. ARGV: now, now + lease, limit.
-_TAKE_SCRIPT: Final = """
+TAKE_DUE_SCRIPT: Final = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[3])
 for _, game in ipairs(due) do
   redis.call('ZADD', KEYS[1], ARGV[2], game)
 end
 return due
 """
+"""Take the members of a sorted set of due times whose time has come, each moved on by a lease
+in the same step (the tournaments' due entries are taken so too)."""
 
 # KEYS: driver, due. ARGV: owner, lease in ms, now + lease, game id.
 _CLAIM_SCRIPT: Final = """
@@ -82,7 +84,7 @@ class RedisDueMoves:
         self._redis = client
         self._prefix = key_prefix
         self._sweepers = client.register_script(_SWEEPERS_SCRIPT)
-        self._take = client.register_script(_TAKE_SCRIPT)
+        self._take = client.register_script(TAKE_DUE_SCRIPT)
         self._claim = client.register_script(_CLAIM_SCRIPT)
         self._release = client.register_script(_RELEASE_SCRIPT)
         self._next_shard = 0

@@ -25,6 +25,7 @@ from redis.asyncio.cluster import RedisCluster
 
 from service.http.cursors import Position
 from service.storage.redis_connection import sent
+from service.storage.redis_due_moves import TAKE_DUE_SCRIPT
 from service.tournaments.store import TournamentExists
 
 SHARDS: Final = 16
@@ -48,15 +49,6 @@ else
   redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
 end
 return 1
-"""
-
-# KEYS: due. ARGV: now, now + lease, limit.
-_TAKE: Final = """
-local taken = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[3])
-for _, id in ipairs(taken) do
-  redis.call('ZADD', KEYS[1], ARGV[2], id)
-end
-return taken
 """
 
 # KEYS: all, by creator. ARGV: id, created, listed most, by creator most.
@@ -84,7 +76,7 @@ class RedisTournamentStore:
         self._ttl = ttl
         self._create = client.register_script(_CREATE)
         self._replace = client.register_script(_REPLACE)
-        self._take = client.register_script(_TAKE)
+        self._take = client.register_script(TAKE_DUE_SCRIPT)
         self._list = client.register_script(_LIST)
         self._next_shard = 0
 

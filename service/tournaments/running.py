@@ -270,16 +270,11 @@ async def _round_told(services: TournamentServices, record: TournamentRecord) ->
         for seat, entrant in enumerate(table.entrants):
             player = record.entrants[entrant]
             if player.level is None:
-                made.append(
-                    (
-                        player.player_id,
-                        _event("tournament_round", record, table.game_id, seat, number),
-                    )
-                )
+                made.append((player.player_id, _round_event(record, number, table.game_id, seat)))
     for entrant in current.byes:
         player = record.entrants[entrant]
         if player.level is None:
-            made.append((player.player_id, _event("tournament_round", record, None, None, number)))
+            made.append((player.player_id, _round_event(record, number, None, None)))
     await log_events(services.players, services.channels, made)
 
 
@@ -296,37 +291,38 @@ async def _finish_told(services: TournamentServices, record: TournamentRecord) -
     await log_events(services.players, services.channels, made)
 
 
-def _event(
-    kind: str, record: TournamentRecord, game_id: str | None, seat: int | None, number: int
+def _round_event(
+    record: TournamentRecord, number: int, game_id: str | None, seat: int | None
 ) -> PlayerEvent:
+    """``tournament_round``: the player's table (its game and seat), or none for a bye."""
     return PlayerEvent(
-        kind,  # type: ignore[arg-type]  # one of the event types
-        game_id,
-        seat,
-        tournament_id=record.tournament_id,
-        round=number,
+        "tournament_round", game_id, seat, tournament_id=record.tournament_id, round=number
     )
 
 
 # -- this instance's runner -----------------------------------------------------------------------
 
 Look = Callable[[str], Awaitable[None]]
+TakeDue = Callable[[float, float, int], Awaitable[list[str]]]
+"""``TournamentStore.take_due``."""
 
 
 class TournamentRunner:
     """This instance's looks at tournaments: the due ones every ``SWEEP_SECONDS`` (or when
     woken), and those the games' news name, at most one look per tournament at once."""
 
-    def __init__(self, take_due: Callable[[float, float, int], Awaitable[list[str]]]) -> None:
-        self._take_due = take_due
+    def __init__(self) -> None:
+        self._take_due: TakeDue | None = None
         self._look: Look | None = None
         self._looking: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
         self._wake = asyncio.Event()
         self._sweeper: asyncio.Task[None] | None = None
 
-    def start(self, look: Look) -> None:
-        self._look = look
+    def start(self, look: Look, take_due: TakeDue) -> None:
+        """Look at tournaments with ``look`` from now on, sweeping the entries ``take_due``
+        takes (with the app: its startup)."""
+        self._look, self._take_due = look, take_due
         self._wake = asyncio.Event()
         self._sweeper = asyncio.create_task(self._sweep(), name="tournament-sweeper")
 
@@ -364,6 +360,7 @@ class TournamentRunner:
             self._again.discard(tournament_id)
 
     async def _sweep(self) -> None:
+        assert self._take_due is not None
         while not being_cancelled():
             self._wake.clear()
             try:
@@ -416,7 +413,7 @@ class TournamentRunnerPlugin(InitPluginProtocol):
         async def look(tournament_id: str) -> None:
             await advance(self._services, tournament_id)
 
-        runner.start(look)
+        runner.start(look, self._services.tournaments.take_due)
         try:
             yield
         finally:

@@ -115,17 +115,16 @@ def _row_out(record: TournamentRecord, entrant: int) -> CrosstableRowOut:
             if entrant not in table.entrants:
                 continue
             seat = table.entrants.index(entrant)
-            over = table.scores is not None
             results.append(
                 CrossResultOut(
                     round=number,
                     bye=False,
                     game_id=table.game_id,
                     table=t,
-                    place=standings.place_of(table.scores, seat) if table.scores else None,
-                    points=standings.seat_halves(table.scores, seat) / 2
-                    if table.scores and over
-                    else None,
+                    place=None if table.scores is None else standings.place_of(table.scores, seat),
+                    points=None
+                    if table.scores is None
+                    else standings.seat_halves(table.scores, seat) / 2,
                     opponents=[ids[e] for e in table.entrants if e != entrant],
                 )
             )
