@@ -2,12 +2,14 @@
 of the four built-in levels runs itself to the end with its standings as the games' totals
 score them; a duplicate Swiss of eight at tables of four plays each round's deals at every table,
 rotated; players join and leave before the start and are told each round and the end; bad
-requests are clear problems."""
+requests are clear problems; looks at one tournament from many tasks and two instances at once
+pair its round once."""
 
 from __future__ import annotations
 
 import datetime
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from itertools import combinations
 from typing import Any
 
@@ -22,6 +24,7 @@ from service.app import create_app
 from service.games import lifecycle as game_flow
 from service.settings import Settings
 from service.tournaments.lifecycle import STANDING_MAX
+from service.tournaments.running import advance
 from service.tournaments.standings import seat_halves
 from tests.service.games.test_games_api import assert_problem
 from tests.service.players.test_player_events import EVERYTHING, lines
@@ -348,3 +351,55 @@ def test_a_round_robin_made_on_one_instance_runs_on_the_two(
     assert len(result["rounds"]) == 3
     assert_scored_from_the_games(two, result)
     assert shown(two, made["tournament_id"]) == result
+
+
+def test_a_tournament_without_a_table_of_entrants_at_its_start_finishes_playing_nothing(
+    client: Client,
+) -> None:
+    ann = new_player(client, "Ann")
+    made = tournament(client, ann["key"], table_size=3, starts_at="2020-01-01T00:00:00Z")
+    result = finished(client, made["tournament_id"])
+    assert result["rounds"] == []
+    assert "fewer than a table of 3" in result["note"]
+
+
+def race_to_advance(clients: list[Client], tournament_id: str, each: int) -> None:
+    """``each`` looks at the tournament from every client's instance, all at once."""
+
+    def look(client: Client) -> None:
+        services = client.app.state["services"]
+        with client.portal() as portal:
+            portal.call(advance, services, tournament_id)
+
+    with ThreadPoolExecutor(max_workers=len(clients) * each) as pool:
+        for done in [pool.submit(look, c) for c in clients for _ in range(each)]:
+            done.result()
+
+
+def assert_paired_once(client: Client, tournament_id: str, people: list[Json]) -> None:
+    """Round 1 paired once: its games made, each player told of it once."""
+    result = shown(client, tournament_id)
+    assert len(result["rounds"]) == 1
+    for game_id in result["rounds"][0]["games"]:
+        assert client.get(f"/v1/games/{game_id}").status_code == 200
+    for person in people:
+        logged = lines(client, person["key"], **EVERYTHING)
+        assert [e["type"] for e in logged].count("tournament_round") == 1
+
+
+def test_looks_at_once_pair_a_round_once(client: Client) -> None:
+    people = [new_player(client, name) for name in ("Ann", "Bob", "Cat", "Dan")]
+    made = tournament(client, people[0]["key"], entrants=[p["player_id"] for p in people])
+    race_to_advance([client], made["tournament_id"], 8)
+    assert_paired_once(client, made["tournament_id"], people)
+
+
+@pytest.mark.redis
+def test_looks_at_once_on_two_instances_pair_a_round_once(
+    two_instances: tuple[Client, Client],
+) -> None:
+    one, two = two_instances
+    people = [new_player(one, name) for name in ("Ann", "Bob", "Cat", "Dan")]
+    made = tournament(two, people[0]["key"], entrants=[p["player_id"] for p in people])
+    race_to_advance([one, two], made["tournament_id"], 4)
+    assert_paired_once(one, made["tournament_id"], people)
