@@ -186,7 +186,7 @@ def my_game(
     seat = game_records.seat_of_player(player_id, loaded.record.players)
     if seat is None:
         return None
-    view = game_flow.public_view(services, loaded)
+    view = game_flow.shared_view(services, loaded, None)
     record = loaded.record
     return MyGame(
         game_id=loaded.game_id,
