@@ -43,7 +43,7 @@ from service.operations.log_lines import APP_FORMATTERS, capture_python_output
 from service.play.routes import play_routes
 from service.players.challenge_routes import ChallengesController, SeeksController
 from service.players.routes import BotsController, PlayersController
-from service.ratings.routes import LeaderboardsController
+from service.ratings.routes import LeaderboardsController, RatingHistoryController
 from service.records.routes import RecordsController
 from service.settings import Settings
 from service.sheets.routes import ScoreSheetsController
@@ -188,6 +188,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
             ChallengesController,
             SeeksController,
             LeaderboardsController,
+            RatingHistoryController,
             WebhooksController,
             OperationsController,
             ScoreSheetsController,

@@ -149,3 +149,8 @@ export const getLeaderboard = (preset, { provisional = false, limit = 20 } = {})
     "GET",
     `/v1/leaderboards/${encodeURIComponent(preset)}?provisional=${provisional}&limit=${limit}`,
   );
+
+/** GET /v1/players/{id}/ratings/{preset}: `{key, player_id, points: [{game_id, finished, rating,
+ * mu, sigma, games, place, seats}]}`, newest first. */
+export const getRatingHistory = (playerId, preset) =>
+  call("GET", `/v1/players/${encodeURIComponent(playerId)}/ratings/${encodeURIComponent(preset)}`);

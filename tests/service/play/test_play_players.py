@@ -344,8 +344,17 @@ def test_the_leaderboard_shows_rated_players_and_marks_the_one_signed_in(
     mine = page.page.locator("#board-rows tr[aria-current='true']")
     expect(mine).to_have_attribute("data-player-id", ann["player_id"])
     expect(mine).to_contain_text("Ann, you")
+    # Bob's name opens his rating history: one rated game, its rating his board's.
+    page.page.get_by_role("button", name="Bob: rating history").click()
+    history = page.page.locator("#board-history")
+    expect(history).to_be_visible()
+    expect(history).to_contain_text("Bob's rating, Classic, after their one rated game")
+    bob_rating = next(p["rating"] for p in ranked if p["player_id"] == bob["player_id"])
+    expect(history.locator("svg title")).to_have_text(
+        f"Bob: from {bob_rating:.1f} to {bob_rating:.1f}"
+    )
     page.screenshot("players-leaderboard", DESKTOP)
-    assert_accessible(page.page, "the leaderboard")
+    assert_accessible(page.page, "the leaderboard and a player's rating history")
     page.page.locator("#board-preset").select_option("online")
     expect(page.page.locator("#board-note")).to_contain_text("No new players")
     expect(board_rows).to_have_count(0)
