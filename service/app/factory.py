@@ -28,6 +28,7 @@ from service.app.document import FinishedJsonRenderPlugin, FinishedSwaggerRender
 from service.app.services import Services, services_from_state
 from service.bots import holdings
 from service.bots import turns as bot_turns
+from service.bots.ladder import LadderPlugin
 from service.bots.tasks import BotTasks
 from service.games.decoded_cache import DecodedGames
 from service.games.routes import GamesController
@@ -207,6 +208,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
             ),
             channels,
             bot_turns.BotDriversPlugin(services),  # after the channels: it stops before them
+            LadderPlugin(services),  # after the drivers: it stops dealing before they stop
             CourierPlugin(courier),
         ],
         middleware=[
