@@ -196,7 +196,7 @@ async def _final_scores(services: TournamentServices, game_id: str) -> tuple[int
         return None
     if not isinstance(loaded, LoadedGame) or loaded.state.status != "finished":
         return None
-    return tuple(p.score for p in game_flow.public_view(services, loaded).players)
+    return tuple(p.score for p in game_flow.shared_view(services, loaded, None).players)
 
 
 async def _after_change(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from service.games import records as game_records
-from service.players.turns import utc
+from service.http.wire import utc_time
 from service.tournaments import standings
 from service.tournaments.records import RoundRecord, TableRecord, TournamentRecord
 from service.tournaments.wire import (
@@ -33,9 +33,9 @@ def tournament_out(record: TournamentRecord) -> Tournament:
         duplicate=record.duplicate,
         turn_seconds=record.turn_seconds,
         open_registration=record.open_registration,
-        starts_at=utc(record.starts_at),
-        created=utc(record.created),
-        finished_at=None if record.finished is None else utc(record.finished),
+        starts_at=utc_time(record.starts_at),
+        created=utc_time(record.created),
+        finished_at=None if record.finished is None else utc_time(record.finished),
         planned_rounds=record.planned if record.status != "open" else None,
         note=record.note,
         entrants=[
@@ -143,5 +143,5 @@ def summary_out(record: TournamentRecord) -> TournamentSummary:
         entrants=len(record.entrants),
         rounds_played=len(record.played),
         planned_rounds=record.planned if record.status != "open" else None,
-        starts_at=utc(record.starts_at),
+        starts_at=utc_time(record.starts_at),
     )
