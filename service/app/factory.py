@@ -57,7 +57,7 @@ from service.tables.routes import (
     TablesController,
 )
 from service.tournaments.routes import TournamentsController
-from service.tournaments.running import TournamentRunnerPlugin
+from service.tournaments.runner import TournamentRunnerPlugin
 from service.webhooks.deliveries import Courier, CourierPlugin
 from service.webhooks.player_events import EventsToWebhooks
 from service.webhooks.routes import WebhooksController

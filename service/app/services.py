@@ -45,7 +45,7 @@ from service.streams.shared_slices import SharedSlices
 from service.tables.deps import TableServices
 from service.tables.index import MemoryTableIndex, TableIndex
 from service.tournaments.deps import TournamentServices
-from service.tournaments.running import TournamentRunner, tournaments_told
+from service.tournaments.runner import TournamentRunner, tournaments_told
 from service.tournaments.store import MemoryTournamentStore, TournamentStore
 from service.webhooks.deliveries import Courier
 from service.webhooks.deps import WebhookServices

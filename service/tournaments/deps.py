@@ -12,7 +12,7 @@ from service.players.deps import PlayerServices
 from service.tournaments.store import TournamentStore
 
 if TYPE_CHECKING:
-    from service.tournaments.running import TournamentRunner
+    from service.tournaments.runner import TournamentRunner
 
 
 class TournamentServices(PlayerServices):
@@ -22,7 +22,7 @@ class TournamentServices(PlayerServices):
     """The tournaments and their due entries (``service.tournaments.store``), beside the
     games."""
     tournament_runner: TournamentRunner
-    """This instance's runner of due tournaments (``service.tournaments.running``)."""
+    """This instance's runner of due tournaments (``service.tournaments.runner``)."""
 
 
 AppTournamentServices: TypeAlias = NamedDependency[TournamentServices]
