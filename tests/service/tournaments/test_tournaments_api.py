@@ -8,6 +8,7 @@ pair its round once."""
 from __future__ import annotations
 
 import datetime
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from itertools import combinations
@@ -23,8 +24,9 @@ from engine.records import deal_from, rotated
 from service.app import create_app
 from service.games import lifecycle as game_flow
 from service.settings import Settings
+from service.tournaments import records as tournament_records
 from service.tournaments.lifecycle import STANDING_MAX
-from service.tournaments.running import advance
+from service.tournaments.running import advance, due_of, started
 from service.tournaments.standings import seat_halves
 from tests.service.games.test_games_api import assert_problem
 from tests.service.players.test_player_events import EVERYTHING, lines
@@ -403,3 +405,36 @@ def test_looks_at_once_on_two_instances_pair_a_round_once(
     made = tournament(two, people[0]["key"], entrants=[p["player_id"] for p in people])
     race_to_advance([one, two], made["tournament_id"], 4)
     assert_paired_once(one, made["tournament_id"], people)
+
+
+def test_a_round_stored_by_an_instance_that_died_before_its_games_is_dealt_by_the_next_look(
+    client: Client,
+) -> None:
+    """The crash between the compare-and-set that pairs a round and the creation of its games:
+    the next look (here called at once; in a deployment the due entry's) creates them, and the
+    tournament runs on to its end."""
+    ann = new_player(client, "Ann")
+    tomorrow = datetime.datetime.now(datetime.UTC) + datetime.timedelta(days=1)
+    made = tournament(
+        client, ann["key"], entrants=LEVELS[:2], rounds=1, starts_at=tomorrow.isoformat()
+    )
+    tournament_id = made["tournament_id"]
+    services = client.app.state["services"]
+
+    async def paired_then_died() -> None:
+        raw = await services.tournaments.get(tournament_id)
+        record = tournament_records.decode(raw)
+        now = time.time()
+        new = started(record, now)
+        assert await services.tournaments.replace(
+            tournament_id, raw, tournament_records.encode(new), due=due_of(new, now)
+        )
+
+    with client.portal() as portal:
+        portal.call(paired_then_died)
+        [game_id] = shown(client, tournament_id)["rounds"][0]["games"]
+        assert client.get(f"/v1/games/{game_id}").status_code == 404
+        portal.call(advance, services, tournament_id)
+    assert client.get(f"/v1/games/{game_id}").status_code == 200
+    result = finished(client, tournament_id)
+    assert_scored_from_the_games(client, result)
