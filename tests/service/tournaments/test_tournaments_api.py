@@ -28,6 +28,7 @@ from service.tournaments import records as tournament_records
 from service.tournaments.lifecycle import STANDING_MAX
 from service.tournaments.running import advance, due_of, started
 from service.tournaments.standings import seat_halves
+from service.tournaments.wire import MAX_ENTRANTS
 from tests.service.games.test_games_api import assert_problem
 from tests.service.players.test_player_events import EVERYTHING, lines
 from tests.service.players.test_players import DRAW, Json, bearer, new_player, play_to_end
@@ -438,3 +439,14 @@ def test_a_round_stored_by_an_instance_that_died_before_its_games_is_dealt_by_th
     assert client.get(f"/v1/games/{game_id}").status_code == 200
     result = finished(client, tournament_id)
     assert_scored_from_the_games(client, result)
+
+
+def test_a_tournament_takes_at_most_its_bound_of_entrants(client: Client) -> None:
+    ann = new_player(client, "Ann")
+    path = f"/v1/tournaments/{tournament(client, ann['key'])['tournament_id']}"
+    for n in range(MAX_ENTRANTS):
+        joined = client.post(f"{path}/join", headers=bearer(new_player(client, f"P{n}")["key"]))
+        assert joined.status_code == 200, joined.text
+    late = client.post(f"{path}/join", headers=bearer(ann["key"]))
+    assert_problem(late, 409, "tournament-full")
+    assert len(shown(client, path.rsplit("/", 1)[-1])["entrants"]) == MAX_ENTRANTS
