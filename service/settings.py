@@ -172,6 +172,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     webhook_poll_seconds: float = 1.0
     """How often this instance looks for deliveries due (a retry, or an event logged on
     another instance); an event logged here is sent at once."""
+    ladder_games: int = 0
+    """Rated games of the built-in levels among themselves this instance keeps in play (the bot
+    ladder, ``service.bots.ladder``); 0, the default, turns it off."""
+    ladder_levels: tuple[str, ...] = ("easy", "normal", "hard", "expert")
+    """The levels the ladder pairs, two different ones a game."""
     metrics_token: str = ""
     """The bearer token ``GET /metrics`` asks for (``Authorization: Bearer <token>``); empty,
     ``/metrics`` answers anyone, and a public deployment keeps it off the public path."""
@@ -283,6 +288,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             webhook_poll_seconds=_seconds(
                 env, "WEBHOOK_POLL_SECONDS", defaults.webhook_poll_seconds
             ),
+            ladder_games=_integer(env, "LADDER_GAMES", defaults.ladder_games, low=0, high=64),
+            ladder_levels=_list(env, "LADDER_LEVELS") or defaults.ladder_levels,
             metrics_token=_token(env, "METRICS_TOKEN"),
             crash_points=_crash_points(env, "CRASH_POINTS"),
         )

@@ -28,6 +28,7 @@ from service.app.document import FinishedJsonRenderPlugin, FinishedSwaggerRender
 from service.app.services import Services, services_from_state
 from service.bots import holdings
 from service.bots import turns as bot_turns
+from service.bots.ladder import LadderPlugin
 from service.bots.tasks import BotTasks
 from service.games.decoded_cache import DecodedGames
 from service.games.routes import GamesController
@@ -43,7 +44,7 @@ from service.operations.log_lines import APP_FORMATTERS, capture_python_output
 from service.play.routes import play_routes
 from service.players.challenge_routes import ChallengesController, SeeksController
 from service.players.routes import BotsController, PlayersController
-from service.ratings.routes import LeaderboardsController
+from service.ratings.routes import LeaderboardsController, RatingHistoryController
 from service.records.routes import RecordsController
 from service.settings import Settings
 from service.sheets.routes import ScoreSheetsController
@@ -188,6 +189,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
             ChallengesController,
             SeeksController,
             LeaderboardsController,
+            RatingHistoryController,
             WebhooksController,
             OperationsController,
             ScoreSheetsController,
@@ -206,6 +208,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
             ),
             channels,
             bot_turns.BotDriversPlugin(services),  # after the channels: it stops before them
+            LadderPlugin(services),  # after the drivers: it stops dealing before they stop
             CourierPlugin(courier),
         ],
         middleware=[

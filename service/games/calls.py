@@ -13,7 +13,6 @@ sweepers on every instance, and the game's compare-and-set, so each happens exac
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
 from typing import Final
 
 import msgspec
@@ -23,6 +22,7 @@ from engine.game.speed import choosers
 from engine.game.state import RECORD_CHUNK, GameState
 from service.games.records import GameRecord
 from service.games.wire import DEFAULT_CALL_SECONDS
+from service.http.wire import utc_time
 
 CALLS_KEPT: Final = 64
 """Ended calls a game record keeps the start of (``GameRecord.ended_calls``): an event stream
@@ -54,8 +54,7 @@ def deadline_text(record: GameRecord, version: int) -> str | None:
     else:
         if len(record.ended_calls) == CALLS_KEPT:
             return None  # the oldest kept call may not be this version's
-    moment = datetime.fromtimestamp(started + (record.call_seconds or DEFAULT_CALL_SECONDS), UTC)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return utc_time(started + (record.call_seconds or DEFAULT_CALL_SECONDS))
 
 
 def owed_choice(record: GameRecord, state: GameState) -> tuple[int, str] | None:

@@ -125,13 +125,16 @@ class LoadedTable(_Seats):
         return waiting_view(self.game_id, self.seating, seat, self.record.players)
 
 
-def public_view(services: GameServices, loaded: LoadedGame | LoadedTable) -> GameView:
-    """What anyone without a seat sees of the game: built once per version in this process
-    (``DecodedGames.public_view``) and shared by the public and the players' lists."""
+def shared_view(
+    services: GameServices, loaded: LoadedGame | LoadedTable, seat: int | None
+) -> GameView:
+    """The game as ``seat`` (None: the public) sees it: built once per version in this process
+    (``DecodedGames.view``) and shared by every viewer of that seat, the public's by the
+    players' lists too."""
     if isinstance(loaded, LoadedTable):
-        return loaded.view(None)
-    return services.decoded.public_view(
-        loaded.game_id, loaded.stored_version, loaded.state, lambda: loaded.view(None)
+        return loaded.view(seat)
+    return services.decoded.view(
+        loaded.game_id, loaded.stored_version, loaded.state, seat, lambda: loaded.view(seat)
     )
 
 

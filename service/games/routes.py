@@ -81,8 +81,7 @@ class GamesController(Controller):
         self, services: AppGameServices, game_id: FromPath[str], viewer: Viewer
     ) -> GameView:
         loaded = await game_flow.load_any(services, game_id)
-        seat = loaded.viewer(viewer)
-        view = game_flow.public_view(services, loaded) if seat is None else loaded.view(seat)
+        view = game_flow.shared_view(services, loaded, loaded.viewer(viewer))
         if isinstance(loaded, LoadedGame):  # a move left undone by an instance that died
             services.bus.publish(Loaded(loaded.game_id, loaded.record, loaded.state))
         return view

@@ -8,6 +8,7 @@ document states them and the handlers never re-check them.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated
 
 import msgspec
@@ -15,6 +16,12 @@ from msgspec import Meta
 
 # Bodies are plain trees of values, never in a reference cycle: so their structs are left out of
 # the garbage collector's tracking (``gc=False``), which makes each one cheaper to make and free.
+
+
+def utc_time(timestamp: float) -> str:
+    """A Unix time as every answer shows times: ISO 8601, UTC, to the millisecond, ``Z``."""
+    moment = datetime.fromtimestamp(timestamp, UTC)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class Strict(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True, gc=False):

@@ -13,12 +13,12 @@ from service.games import records as game_records
 from service.games.lifecycle import LoadedGame, LoadedTable
 from service.games.records import ChallengeTerms, GameRecord
 from service.http.problems import GameNotFound
+from service.http.wire import utc_time
 from service.identity.store import PlayerRecord
 from service.players.challenge_wire import Challenge, ChallengePlayer, DeclineReason
 from service.players.deps import PlayerServices
 from service.players.event_wire import PlayerEvent
 from service.players.problems import ChallengeNotFound
-from service.players.turns import utc
 
 Profiles = dict[str, PlayerRecord | None]
 
@@ -95,8 +95,8 @@ def challenge_view(
         turns=rules.turns,
         rated=terms.rated,
         turn_seconds=record.turn_seconds if record.table is None else record.table.turn_seconds,
-        created=utc(record.created),
-        expires_at=utc(terms.expires),
+        created=utc_time(record.created),
+        expires_at=utc_time(terms.expires),
         reason=terms.reason,  # type: ignore[arg-type]
     )
 

@@ -33,6 +33,7 @@ from service.games.records import ChallengeTerms, GameRecord, Seating
 from service.http import cursors, idempotency
 from service.http.idempotency import Retry, SavedAnswer, encoded
 from service.http.problems import GameNotFound, InvalidField, PlayerNotFound
+from service.http.wire import utc_time
 from service.identity.callers import list_game
 from service.identity.store import PlayerRecord
 from service.players.challenge_views import (
@@ -51,7 +52,6 @@ from service.players.deps import PlayerServices
 from service.players.event_wire import PlayerEvent
 from service.players.news import log_events
 from service.players.problems import ChallengeQuotaReached
-from service.players.turns import utc
 from service.ratings.model import check_rated
 from service.storage.game_store import GameExists
 from service.tables import waiting_tables as waiting
@@ -211,7 +211,7 @@ async def listing(services: PlayerServices, limit: int, cursor: str | None) -> C
     fewer than ``limit``: those that expired since they were listed are left out)."""
     after = None if cursor is None else cursors.position_of(cursor)
     entries, last = await services.open_challenges.page(limit, after)
-    now = utc(game_records.now())
+    now = utc_time(game_records.now())
     standing = [
         c for c in map(_decoder.decode, entries) if c.status == "open" and c.expires_at > now
     ]

@@ -23,13 +23,14 @@ from service.http.problems import (
     UnknownPlayerKey,
     UnknownStreamKey,
 )
+from service.http.wire import utc_time
 from service.identity import keys
 from service.identity.callers import player_of
 from service.identity.keys import is_player_key
 from service.identity.store import PlayerRecord
 from service.identity.stream_keys import holds, player_of_stream_key, player_stream_key
 from service.players.deps import PlayerServices
-from service.players.turns import deadline, utc, waits_for
+from service.players.turns import deadline, waits_for
 from service.players.wire import (
     CreatePlayerRequest,
     MyGame,
@@ -71,7 +72,7 @@ async def profile(services: PlayerServices, player_id: str) -> PlayerProfile:
             player_id=player_id,
             name=f"{level.capitalize()} bot",
             bot=True,
-            created=utc(0),
+            created=utc_time(0),
             games=0,
             online=True,
             ratings=await ratings_of(services, player_id),
@@ -84,7 +85,7 @@ async def profile(services: PlayerServices, player_id: str) -> PlayerProfile:
         player_id=player.player_id,
         name=player.name,
         bot=player.bot,
-        created=utc(player.created),
+        created=utc_time(player.created),
         games=await services.players.game_count(player_id),
         online=online,
         ratings=await ratings_of(services, player_id),
@@ -186,7 +187,7 @@ def my_game(
     seat = game_records.seat_of_player(player_id, loaded.record.players)
     if seat is None:
         return None
-    view = game_flow.public_view(services, loaded)
+    view = game_flow.shared_view(services, loaded, None)
     record = loaded.record
     return MyGame(
         game_id=loaded.game_id,
@@ -211,5 +212,5 @@ def my_game(
             for player in view.players
         ],
         winners=view.winners,
-        created=utc(created),
+        created=utc_time(created),
     )

@@ -19,6 +19,7 @@ from service.games.wire import CreateGameRequest, PlayerIn
 from service.http import idempotency
 from service.http.idempotency import Retry
 from service.http.problems import GameNotFound, IdempotencyKeyReused
+from service.http.wire import utc_time
 from service.identity.store import PlayerRecord
 from service.players.challenge_wire import SEEK_SECONDS, Seek, SeekRequest
 from service.players.deps import PlayerServices
@@ -30,7 +31,6 @@ from service.players.seek_pool import (
     TooManySeeks,
     is_waiting,
 )
-from service.players.turns import utc
 from service.ratings.model import check_rated
 from service.storage.game_store import GameExists
 from service.tables import waiting_tables as waiting
@@ -175,7 +175,7 @@ def seek_out(record: SeekRecord, state: SeekState, now: float) -> Seek:
         turns=rules.turns,
         rated=record.rated,
         turn_seconds=record.turn_seconds,
-        created=utc(record.created),
-        expires_at=utc(record.expires),
+        created=utc_time(record.created),
+        expires_at=utc_time(record.expires),
         game_id=state.game_id,
     )

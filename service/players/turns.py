@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import datetime
-
 from service.games.records import GameRecord
 from service.games.wire import GameView
+from service.http.wire import utc_time
 
 
 def waits_for(view: GameView, seat: int) -> bool:
@@ -23,10 +22,6 @@ def deadline(view: GameView, record: GameRecord) -> str | None:
         return None
     if view.call is not None:
         return view.call.deadline
-    return None if record.turn_seconds is None else utc(record.turn_started + record.turn_seconds)
-
-
-def utc(timestamp: float) -> str:
-    """A Unix time as views show times: ISO 8601, UTC, to the millisecond."""
-    moment = datetime.datetime.fromtimestamp(timestamp, datetime.UTC)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return (
+        None if record.turn_seconds is None else utc_time(record.turn_started + record.turn_seconds)
+    )

@@ -13,12 +13,20 @@ from typing import Final
 
 from engine.rules import PRESET_NAMES
 from service.http import cursors
-from service.http.problems import InvalidField
+from service.http.problems import InvalidField, PlayerNotFound
+from service.http.wire import utc_time
 from service.identity.callers import player_of
 from service.ratings import model
 from service.ratings.deps import RatingServices
 from service.ratings.problems import LeaderboardNotFound, NotRanked
-from service.ratings.wire import Leaderboard, Ranked, Rating, rating_out
+from service.ratings.wire import (
+    Leaderboard,
+    Ranked,
+    Rating,
+    RatingHistory,
+    RatingPoint,
+    rating_out,
+)
 
 BOARD_PAGE_MAX: Final = 100
 """The most players a page of a leaderboard holds."""
@@ -98,4 +106,29 @@ async def leaderboard(
         total=page.total,
         players=ranked,
         next_cursor=cursors.cursor_of((float(after), _CURSOR_ID)) if after < page.total else None,
+    )
+
+
+async def history(services: RatingServices, player_id: str, key: str) -> RatingHistory:
+    """The player's rating after each of their last rated games under ``key``, newest first;
+    404 for a player there is not (the built-in levels are players)."""
+    if model.built_in_player(player_id) is None and await services.players.get(player_id) is None:
+        raise PlayerNotFound(f"no player {player_id!r}")
+    points = [model.decode_point(data) for data in await services.ratings.history(key, player_id)]
+    return RatingHistory(
+        key=key,
+        player_id=player_id,
+        points=[
+            RatingPoint(
+                game_id=point.game_id,
+                finished=utc_time(point.finished),
+                rating=point.rating,
+                mu=point.mu,
+                sigma=point.sigma,
+                games=point.games,
+                place=point.place + 1,
+                seats=point.seats,
+            )
+            for point in points
+        ],
     )

@@ -111,6 +111,39 @@ class Entry(msgspec.Struct, frozen=True, array_like=True):
         return self.games < PROVISIONAL_GAMES
 
 
+class Point(msgspec.Struct, frozen=True, array_like=True):
+    """A point of a player's rating history: the entry a rated game left, and the game."""
+
+    game_id: str
+    finished: float
+    mu: float
+    sigma: float
+    games: int
+    place: int
+    """0 the best; equal places share it."""
+    seats: int
+
+    @property
+    def rating(self) -> float:
+        return self.mu - DEVIATIONS * self.sigma
+
+
+def points_of(result: GameResult, after: Sequence[Entry]) -> list[Point]:
+    """Each seat's history point of a game: the entry it leaves, with its place."""
+    return [
+        Point(
+            result.game_id,
+            result.finished,
+            entry.mu,
+            entry.sigma,
+            entry.games,
+            place,
+            len(result.seats),
+        )
+        for entry, place in zip(after, result.places, strict=True)
+    ]
+
+
 def places_of(state: GameState) -> tuple[int, ...]:
     """Each seat's place at the end: the winners first (a tie-break round may part equal
     totals), then by total, lowest first; equal keys share a place."""
@@ -158,9 +191,10 @@ def rated(result: GameResult, before: Sequence[Entry | None]) -> list[Entry]:
 _entry_encoder: Final = msgspec.msgpack.Encoder()
 _entry_decoder: Final = msgspec.msgpack.Decoder(Entry)
 _result_decoder: Final = msgspec.msgpack.Decoder(GameResult)
+_point_decoder: Final = msgspec.msgpack.Decoder(Point)
 
 
-def encode(value: Entry | GameResult) -> bytes:
+def encode(value: Entry | GameResult | Point) -> bytes:
     return _entry_encoder.encode(value)
 
 
@@ -170,3 +204,7 @@ def decode_entry(data: bytes) -> Entry:
 
 def decode_result(data: bytes) -> GameResult:
     return _result_decoder.decode(data)
+
+
+def decode_point(data: bytes) -> Point:
+    return _point_decoder.decode(data)

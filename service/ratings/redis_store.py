@@ -6,6 +6,7 @@ shares its hash tag (one slot on a cluster), so that applying a game is one scri
     <prefix>:{ratings:<key>}:provisional  sorted set: provisional player id → rating
     <prefix>:{ratings:<key>}:applied      hash: game id → its place in the journal (the marker)
     <prefix>:{ratings:<key>}:journal      list: each rated game's result, in the order applied
+    <prefix>:{ratings:<key>}:history:<id> list: the player's history points, newest first
 
 A game changes the entries of one key only, so the marker, the entries, the boards and the
 journal of one game are always in one slot, whatever the cluster: a tag per player would put a
@@ -23,26 +24,31 @@ from typing import Final, TypeVar, cast
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
-from service.ratings.store import Applied, Change, Page
+from service.ratings.store import HISTORY_KEPT, Applied, Change, Page
 from service.storage.redis_connection import sent
 
 _T = TypeVar("_T")
 
-# KEYS: entries, board, provisional, applied, journal. ARGV: game id, result, then per seat:
-# player, entry before ('' for none), entry after, rating, '1' when provisional.
+# KEYS: entries, board, provisional, applied, journal, then each seat's history. ARGV: game id,
+# result, points kept, then per seat: player, entry before ('' for none), entry after, rating,
+# '1' when provisional, its history point.
 _APPLY_SCRIPT: Final = """
 local entries, board, provisional = KEYS[1], KEYS[2], KEYS[3]
 if redis.call('HEXISTS', KEYS[4], ARGV[1]) == 1 then return 'done' end
-for i = 3, #ARGV, 5 do
+for i = 4, #ARGV, 6 do
   if (redis.call('HGET', entries, ARGV[i]) or '') ~= ARGV[i + 1] then return 'stale' end
 end
-for i = 3, #ARGV, 5 do
+local seat = 0
+for i = 4, #ARGV, 6 do
   local player = ARGV[i]
   redis.call('HSET', entries, player, ARGV[i + 2])
   local on, off = board, provisional
   if ARGV[i + 4] == '1' then on, off = provisional, board end
   redis.call('ZADD', on, ARGV[i + 3], player)
   redis.call('ZREM', off, player)
+  seat = seat + 1
+  redis.call('LPUSH', KEYS[5 + seat], ARGV[i + 5])
+  redis.call('LTRIM', KEYS[5 + seat], 0, tonumber(ARGV[3]) - 1)
 end
 local place = redis.call('RPUSH', KEYS[5], ARGV[2])
 redis.call('HSET', KEYS[4], ARGV[1], place)
@@ -96,17 +102,26 @@ class RedisRatingStore:
     ) -> Applied:
         keys = [self.name(key, part) for part in ("entries", "board", "provisional")]
         keys += [self.name(key, "applied"), self.name(key, "journal")]
-        args: list[bytes | str] = [game_id, result]
+        keys += [self.name(key, f"history:{change.player_id}") for change in changes]
+        args: list[bytes | str | int] = [game_id, result, HISTORY_KEPT]
         for change in changes:
+            assert change.point is not None, "a game's change has its history point"
             args += [
                 change.player_id,
                 change.before or b"",
                 change.after,
                 repr(change.rating),
                 "1" if change.provisional else "0",
+                change.point,
             ]
         answer = await self._call(lambda: self._apply(keys=keys, args=args))
         return cast("Applied", cast("bytes", answer).decode())
+
+    async def history(self, key: str, player_id: str) -> list[bytes]:
+        name = self.name(key, f"history:{player_id}")
+        return await self._call(
+            lambda: cast("Awaitable[list[bytes]]", self.redis.lrange(name, 0, HISTORY_KEPT - 1))
+        )
 
     async def is_applied(self, key: str, game_id: str) -> bool:
         name = self.name(key, "applied")

@@ -1,4 +1,5 @@
-"""``/v1/leaderboards``: the players of a preset ranked by rating."""
+"""``/v1/leaderboards``: the players of a preset ranked by rating; and each player's rating
+history, ``/v1/players/{player_id}/ratings/{preset}``."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from service.ratings import boards
 from service.ratings.boards import BOARD_PAGE_MAX
 from service.ratings.deps import AppRatingServices
 from service.ratings.model import PROVISIONAL_GAMES
-from service.ratings.wire import Leaderboard
+from service.ratings.wire import Leaderboard, RatingHistory
 
 BoardTurns = Annotated[
     Turns,
@@ -109,3 +110,30 @@ class LeaderboardsController(Controller):
             cursor=cursor,
             limit=limit,
         )
+
+
+class RatingHistoryController(Controller):
+    path = "/v1/players"
+    tags = ("ratings",)
+
+    @get(
+        "/{player_id:str}/ratings/{preset:str}",
+        operation_id="getRatingHistory",
+        opt=policy(limits=(Limit.PER_MINUTE,)),
+        summary="A player's rating after each of their last rated games of a preset",
+        description=(
+            "Newest first, the last 100 rated games' at most: the rating each game left the "
+            "player with, the player's place in it and the game's id (its record and review "
+            "are at `/v1/games/{game_id}/…`). Empty for a player with no rated game of the "
+            "preset. Anyone may read it, as a leaderboard."
+        ),
+        responses=problems(404, 422, 503, descriptions={404: "No such player, or no such preset"}),
+    )
+    async def history(
+        self,
+        services: AppRatingServices,
+        player_id: FromPath[str],
+        preset: FromPath[str],
+        turns: BoardTurns = "in_turn",
+    ) -> RatingHistory:
+        return await boards.history(services, player_id, boards.key_of(preset, turns))

@@ -1,13 +1,15 @@
 """Where ratings live: per rating key (``service.ratings.model``), each player's entry, the
-leaderboards (established players, and provisional ones apart), and the journal of the rated
-games applied, in the order they were, each game's marker with it.
+leaderboards (established players, and provisional ones apart), the journal of the rated
+games applied, in the order they were, each game's marker with it, and each player's history:
+the last ``HISTORY_KEPT`` points of their rating, one a game, newest first.
 
 A game is applied by ``apply``: one atomic step that refuses a game already applied (its marker)
 and an entry changed since it was read (then the caller reads again and recomputes), and
-otherwise writes every seat's new entry, both boards, the journal's next entry and the game's
-marker together. So a game changes ratings exactly once, however many instances see it finish,
-and nothing can apply half of it: an instance that dies before the step leaves nothing, after
-it leaves everything.
+otherwise writes every seat's new entry and history point, both boards, the journal's next
+entry and the game's marker together. So a game changes ratings exactly once, however many
+instances see it finish, and nothing can apply half of it: an instance that dies before the
+step leaves nothing, after it leaves everything. The rebuild (``service.ratings.rebuild``)
+rewrites entries and boards and leaves the histories as the games wrote them.
 
 In this process's memory (the default) or in Redis (``service.ratings.redis_store``).
 """
@@ -17,21 +19,27 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple, Protocol
+from typing import Final, Literal, NamedTuple, Protocol
 
 Applied = Literal["applied", "stale", "done"]
 """``apply``'s answer: the game is applied now; an entry changed since it was read (nothing
 written: read and compute again); the game was applied before (nothing written)."""
 
 
+HISTORY_KEPT: Final = 100
+"""Points of a player's rating history kept under each rating key: the newest games'."""
+
+
 class Change(NamedTuple):
-    """One seat's entry as read (None: none yet) and as the game leaves it."""
+    """One seat's entry as read (None: none yet) and as the game leaves it, and the point the
+    game adds to the seat's history (none for the rebuild's changes, which replay no game)."""
 
     player_id: str
     before: bytes | None
     after: bytes
     rating: float
     provisional: bool
+    point: bytes | None = None
 
 
 class Page(NamedTuple):
@@ -66,6 +74,9 @@ class RatingStore(Protocol):
 
     async def journal(self, key: str) -> list[bytes]:
         """Every rated game's result under ``key``, in the order they were applied."""
+
+    async def history(self, key: str, player_id: str) -> list[bytes]:
+        """The player's history points under ``key``, newest first (``HISTORY_KEPT`` at most)."""
 
     async def replace(self, key: str, changes: Sequence[Change]) -> None:
         """Overwrite entries and their boards (the rebuild's, with the service stopped)."""
@@ -112,6 +123,8 @@ class _Ratings:
     """The established board, and the provisional one."""
     applied: set[str] = field(default_factory=set)
     journal: list[bytes] = field(default_factory=list)
+    histories: dict[str, list[bytes]] = field(default_factory=dict)
+    """Each player's points, newest first."""
 
 
 def window(total: int, centre: int, limit: int) -> int:
@@ -143,6 +156,11 @@ class MemoryRatingStore:
         if any(ratings.entries.get(c.player_id) != c.before for c in changes):
             return "stale"
         self._write(ratings, changes)
+        for change in changes:
+            if change.point is not None:
+                points = ratings.histories.setdefault(change.player_id, [])
+                points.insert(0, change.point)
+                del points[HISTORY_KEPT:]
         ratings.journal.append(result)
         ratings.applied.add(game_id)
         return "applied"
@@ -179,6 +197,9 @@ class MemoryRatingStore:
 
     async def journal(self, key: str) -> list[bytes]:
         return list(self._of(key).journal)
+
+    async def history(self, key: str, player_id: str) -> list[bytes]:
+        return list(self._of(key).histories.get(player_id, ()))
 
     async def replace(self, key: str, changes: Sequence[Change]) -> None:
         self._write(self._of(key), changes)

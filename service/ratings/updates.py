@@ -41,9 +41,17 @@ async def apply_result(ratings: RatingStore, result: GameResult) -> Applied:
         found = await ratings.entries(result.key, ids)
         before = [None if data is None else model.decode_entry(data) for data in found]
         after = model.rated(result, before)
+        points = model.points_of(result, after)
         changes = [
-            Change(player_id, data, model.encode(entry), entry.rating, entry.provisional)
-            for player_id, data, entry in zip(ids, found, after, strict=True)
+            Change(
+                player_id,
+                data,
+                model.encode(entry),
+                entry.rating,
+                entry.provisional,
+                model.encode(point),
+            )
+            for player_id, data, entry, point in zip(ids, found, after, points, strict=True)
         ]
         outcome = await ratings.apply(result.key, result.game_id, changes, encoded)
         if outcome != "stale":

@@ -8,6 +8,7 @@ from msgspec import Meta
 
 from service.http.wire import Out
 from service.ratings.model import DEVIATIONS, PROVISIONAL_GAMES, Entry
+from service.ratings.store import HISTORY_KEPT
 
 RatingKey = Annotated[
     str,
@@ -76,3 +77,25 @@ class Leaderboard(Out, frozen=True, omit_defaults=True):
             description="More players follow: ask again with this as `cursor`. Absent at the end."
         ),
     ] = None
+
+
+class RatingPoint(Out, frozen=True):
+    """The rating a rated game left the player with."""
+
+    game_id: str
+    finished: Annotated[str, Meta(description="When the game ended (ISO 8601, UTC).")]
+    rating: Annotated[float, Meta(description=f"`mu` less {DEVIATIONS} `sigma`, after the game.")]
+    mu: float
+    sigma: float
+    games: Annotated[int, Meta(ge=1, description="Rated games under this key, this one counted.")]
+    place: Annotated[int, Meta(ge=1, description="The player's place in the game, 1 the best.")]
+    seats: Annotated[int, Meta(ge=2, description="Seats at the game.")]
+
+
+class RatingHistory(Out, frozen=True):
+    key: RatingKey
+    player_id: str
+    points: Annotated[
+        list[RatingPoint],
+        Meta(description=f"Newest first: the last {HISTORY_KEPT} rated games' at most."),
+    ]

@@ -27,9 +27,9 @@ _T = TypeVar("_T")
 # ARGV: record, TTL in ms, write token, [saved answer, its TTL in ms]. As the games' create: a
 # sheet that exists answers 0, or 1 if its version 0 was written with this token.
 _CREATE_SCRIPT: Final = """
-local written = redis.call('HMGET', KEYS[1], 'v', 'w')
-if written[1] then
-  if written[1] == '0' and written[2] == ARGV[3] then return 1 end
+local version = redis.call('HGET', KEYS[1], 'v')
+if version then
+  if version == '0' and redis.call('HGET', KEYS[1], 'w') == ARGV[3] then return 1 end
   return 0
 end
 redis.call('HSET', KEYS[1], 'v', '0', 'r', ARGV[1], 'w', ARGV[3])
@@ -43,9 +43,9 @@ return 1
 # decimal strings and are compared as strings, and a write sent again finds its own token, as
 # the games' commit does.
 _COMMIT_SCRIPT: Final = """
-local written = redis.call('HMGET', KEYS[1], 'v', 'w')
-if written[1] ~= ARGV[1] then
-  if written[1] == ARGV[2] and written[2] == ARGV[5] then return 1 end
+local version = redis.call('HGET', KEYS[1], 'v')
+if version ~= ARGV[1] then
+  if version == ARGV[2] and redis.call('HGET', KEYS[1], 'w') == ARGV[5] then return 1 end
   return 0
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'r', ARGV[3], 'w', ARGV[5])

@@ -72,9 +72,9 @@ end
 _CREATE_SCRIPT: Final = (
     _SET_DUE
     + """
-local written = redis.call('HMGET', KEYS[1], 'v', 'w')
-if written[1] then
-  if written[1] == '0' and written[2] == ARGV[5] then return 1 end
+local version = redis.call('HGET', KEYS[1], 'v')
+if version then
+  if version == '0' and redis.call('HGET', KEYS[1], 'w') == ARGV[5] then return 1 end
   return 0
 end
 redis.call('HSET', KEYS[1], 'v', '0', 'r', ARGV[1], 'i', '1', 'w', ARGV[5])
@@ -100,9 +100,9 @@ return 1
 _COMMIT_SCRIPT: Final = (
     _SET_DUE
     + """
-local written = redis.call('HMGET', KEYS[1], 'v', 'w')
-if written[1] ~= ARGV[1] then
-  if written[1] == ARGV[2] and written[2] == ARGV[10] then return 1 end
+local version = redis.call('HGET', KEYS[1], 'v')
+if version ~= ARGV[1] then
+  if version == ARGV[2] and redis.call('HGET', KEYS[1], 'w') == ARGV[10] then return 1 end
   return 0
 end
 local ttl = ARGV[4]

@@ -24,7 +24,6 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
 from typing import Final
 
 import msgspec
@@ -32,6 +31,7 @@ from litestar import Litestar
 from litestar.config.app import AppConfig
 from litestar.plugins import InitPluginProtocol
 
+from service.http.wire import utc_time
 from service.operations.metrics import WEBHOOK_ATTEMPTS
 from service.settings import Settings
 from service.storage.game_store import StoreUnavailable
@@ -59,14 +59,8 @@ _type_of: Final = msgspec.json.Decoder(_Typed)
 _encoder: Final = msgspec.json.Encoder()
 
 
-def iso(moment: float) -> str:
-    """A Unix time as ISO 8601 in UTC, to the millisecond."""
-    at = datetime.fromtimestamp(moment, UTC)
-    return at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
 def new_delivery(hook: WebhookRecord, event_type: str, event: bytes, now: float) -> DeliveryRecord:
-    body = _Body(type=event_type, timestamp=iso(now), data=msgspec.Raw(event))
+    body = _Body(type=event_type, timestamp=utc_time(now), data=msgspec.Raw(event))
     return DeliveryRecord(
         delivery_id=f"msg_{secrets.token_urlsafe(16)}",
         player_id=hook.player_id,
@@ -97,7 +91,7 @@ def after_attempt(
         return replace(delivery, state="delivered", next_try=None, tries=tries, attempts=attempts)
     next_try = now + wait_after(settings.webhook_first_retry, tries)
     if next_try > delivery.since + settings.webhook_retry_for:
-        reason = f"gave up after {tries} tries over {iso(delivery.since)} to {iso(now)}: "
+        reason = f"gave up after {tries} tries over {utc_time(delivery.since)} to {utc_time(now)}: "
         return replace(
             delivery,
             state="dropped",

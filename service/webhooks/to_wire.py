@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.webhooks.deliveries import iso
+from service.http.wire import utc_time
 from service.webhooks.records import DeliveryRecord, WebhookRecord
 from service.webhooks.wire import Delivery, DeliveryAttempt, EventType, Webhook, WebhookCreated
 
@@ -12,7 +12,7 @@ def webhook_of(hook: WebhookRecord) -> Webhook:
         webhook_id=hook.webhook_id,
         url=hook.url,
         events=_events(hook),
-        created=iso(hook.created),
+        created=utc_time(hook.created),
     )
 
 
@@ -21,7 +21,7 @@ def created_of(hook: WebhookRecord) -> WebhookCreated:
         webhook_id=hook.webhook_id,
         url=hook.url,
         events=_events(hook),
-        created=iso(hook.created),
+        created=utc_time(hook.created),
         secret=hook.secret,
     )
 
@@ -36,13 +36,13 @@ def delivery_of(delivery: DeliveryRecord) -> Delivery:
         webhook_id=delivery.webhook_id,
         event=delivery.event_type,  # type: ignore[arg-type]  # queued from a PlayerEvent's type
         state=delivery.state,
-        created=iso(delivery.created),
-        next_try=None if delivery.next_try is None else iso(delivery.next_try),
+        created=utc_time(delivery.created),
+        next_try=None if delivery.next_try is None else utc_time(delivery.next_try),
         reason=delivery.reason,
         tries=delivery.tries,
         attempts=[
             DeliveryAttempt(
-                at=iso(attempt.at),
+                at=utc_time(attempt.at),
                 status=attempt.status,
                 error=attempt.error,
                 duration_ms=attempt.duration_ms,

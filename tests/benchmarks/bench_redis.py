@@ -9,7 +9,8 @@ Scenarios alternate in rounds so machine noise hits all alike:
 
 - ``memory x1``: one instance on the in-memory store (the floor: no Redis at all);
 - ``redis x1``, ``redis x2``: one and two instances on Redis, connections split evenly;
-- ``redis x2 + key``: two instances, every action with an Idempotency-Key.
+- ``redis x2 + key``: two instances, every action with an Idempotency-Key;
+- ``redis 2 workers``: one instance with ``WORKERS=2`` (two granian worker processes).
 
 Per action, from ``INFO commandstats`` (reset before each round): commands the service sent
 (HMGET = load, EVALSHA = commit, GET = recall of an Idempotency-Key) and the channels publish
@@ -19,6 +20,11 @@ inside scripts (HGET, HSET, PEXPIRE, SET, XADD) are not round trips and are left
 CPU: seconds each process (group) used over the measured time, as % of one core. On a 2-core
 machine the load client, Redis and the instances share the cores, so a second instance adds
 throughput only as far as cores are left.
+
+The capacity model of docs/deployment.md is built from the last table: per action, the CPU of
+the instances and of Redis, the bytes Redis received and sent (``INFO stats``), and what a game
+of up to ``ACTIONS_PER_GAME`` actions holds in Redis's memory (``used_memory`` over the games
+made).
 """
 
 from __future__ import annotations
@@ -56,6 +62,10 @@ class Tally:
     latencies: list[float] = field(default_factory=list)
     commands: dict[str, int] = field(default_factory=dict)
     cpu: dict[str, float] = field(default_factory=dict)
+    bytes_in: int = 0
+    bytes_out: int = 0
+    games: int = 0
+    """Games made, the warm-up's too: each stays in the store."""
 
     def add_commands(self, counts: dict[str, int]) -> None:
         for name, calls in counts.items():
@@ -77,7 +87,8 @@ class Scenario:
 class Player:
     """One connection's game: it acts for whichever seat is on turn."""
 
-    def __init__(self, client: LeanHttpClient, with_key: bool) -> None:
+    def __init__(self, client: LeanHttpClient, with_key: bool, tally: Tally) -> None:
+        self.tally = tally
         self.client = client
         self.with_key = with_key
         self.game_id = ""
@@ -91,6 +102,7 @@ class Player:
         )
         assert created.status == 201, created.body
         body = created.json()
+        self.tally.games += 1
         self.game_id = body["game_id"]
         self.tokens = {seat["seat"]: seat["token"] for seat in body["seats"]}
         self.view = body["view"]
@@ -142,7 +154,10 @@ def command_counts(redis: RedisServer) -> dict[str, int]:
 
 async def run_round(scenario: Scenario, redis: RedisServer) -> None:
     clients = [LeanHttpClient(instance.url) for instance in scenario.instances]
-    players = [Player(clients[n % len(clients)], scenario.with_key) for n in range(CONNECTIONS)]
+    players = [
+        Player(clients[n % len(clients)], scenario.with_key, scenario.tally)
+        for n in range(CONNECTIONS)
+    ]
     for player in players:
         await player.new_game()
     await drive(scenario, players, 0.5)  # warm up: connections, caches, scripts loaded
@@ -160,8 +175,21 @@ async def run_round(scenario: Scenario, redis: RedisServer) -> None:
     if not scenario.name.startswith("memory"):
         # Game creations in the window also cost commands: leave them in, they are few.
         tally.add_commands(command_counts(redis))
+        stats = info(redis, "stats")
+        tally.bytes_in += stats["total_net_input_bytes"]
+        tally.bytes_out += stats["total_net_output_bytes"]
     for client in clients:
         await client.close()
+
+
+def info(redis: RedisServer, section: str) -> dict[str, int]:
+    """The integer fields of a section of ``INFO``."""
+    fields = {}
+    for line in redis_cli(redis.port, "INFO", section).splitlines():
+        name, _, value = line.partition(":")
+        if value.strip().isdigit():
+            fields[name] = int(value)
+    return fields
 
 
 def cpu_snapshot(scenario: Scenario, redis: RedisServer) -> dict[str, float]:
@@ -170,6 +198,29 @@ def cpu_snapshot(scenario: Scenario, redis: RedisServer) -> dict[str, float]:
     used["redis"] = process_cpu_seconds(redis.process.pid)
     used["load client"] = time.process_time()
     return used
+
+
+def report_costs(scenarios: list[Scenario], redis: RedisServer) -> None:
+    """Per action on Redis: CPU of the instances and of Redis, bytes to and from Redis; and the
+    memory a game holds in Redis."""
+    print("\nPer action on Redis (what the capacity model in docs/deployment.md is built from)")
+    print(
+        f"{'scenario':<16} {'instances µs':>12} {'Redis µs':>9} {'bytes in':>9} {'bytes out':>10}"
+    )
+    for scenario in scenarios[1:]:
+        tally = scenario.tally
+        instances = sum(v for k, v in tally.cpu.items() if k.startswith("instance"))
+        print(
+            f"{scenario.name:<16} {1e6 * instances / tally.actions:>12.0f} "
+            f"{1e6 * tally.cpu['redis'] / tally.actions:>9.0f} "
+            f"{tally.bytes_in / tally.actions:>9.0f} {tally.bytes_out / tally.actions:>10.0f}"
+        )
+    memory = info(redis, "memory")["used_memory"]
+    games = sum(scenario.tally.games for scenario in scenarios[1:])
+    print(
+        f"Redis memory: {memory / 2**20:.1f} MiB for {games} games of up to {ACTIONS_PER_GAME} "
+        f"actions, {memory / games / 1024:.1f} KiB a game"
+    )
 
 
 def report(scenarios: list[Scenario]) -> None:
@@ -233,11 +284,13 @@ def main() -> None:
             Scenario("redis x1", [first]),
             Scenario("redis x2", [first, second]),
             Scenario("redis x2 + key", [first, second], with_key=True),
+            Scenario("redis 2 workers", [instance("workers2", {**on_redis, "WORKERS": "2"})]),
         ]
         for _ in range(ROUNDS):
             for scenario in scenarios:
                 asyncio.run(run_round(scenario, redis))
         report(scenarios)
+        report_costs(scenarios, redis)
     finally:
         for launched in started:
             launched.stop()

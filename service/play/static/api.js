@@ -140,3 +140,17 @@ export const getSeek = (key, id) =>
 /** DELETE /v1/seeks/{id}: 204; a 409 once it is matched. */
 export const cancelSeek = (key, id) =>
   call("DELETE", `/v1/seeks/${encodeURIComponent(id)}`, { token: key });
+
+/** GET /v1/leaderboards/{preset}: `{key, provisional, total, players: [{rank, player_id, name,
+ * bot, rating, mu, sigma, games}]}`, best first; `provisional` the board of players with fewer
+ * than ten rated games. */
+export const getLeaderboard = (preset, { provisional = false, limit = 20 } = {}) =>
+  call(
+    "GET",
+    `/v1/leaderboards/${encodeURIComponent(preset)}?provisional=${provisional}&limit=${limit}`,
+  );
+
+/** GET /v1/players/{id}/ratings/{preset}: `{key, player_id, points: [{game_id, finished, rating,
+ * mu, sigma, games, place, seats}]}`, newest first. */
+export const getRatingHistory = (playerId, preset) =>
+  call("GET", `/v1/players/${encodeURIComponent(playerId)}/ratings/${encodeURIComponent(preset)}`);

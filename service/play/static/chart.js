@@ -4,9 +4,9 @@
 import { seatName } from "./narration.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const WIDTH = 320;
-const HEIGHT = 170;
-const PAD = { left: 34, right: 10, top: 10, bottom: 22 };
+export const WIDTH = 320;
+export const HEIGHT = 170;
+export const PAD = { left: 34, right: 10, top: 10, bottom: 22 };
 const STROKES = [
   ["#1f4e9c", ""], ["#b3261e", "6 3"], ["#1b7a3a", "2 2"], ["#7a4b00", "8 3 2 3"],
   ["#5b2a86", "1 3"], ["#00696f", "10 4"], ["#8a1c5c", "4 2 1 2"], ["#3d3d3d", "3 1"],
@@ -68,7 +68,8 @@ function legend(names, series) {
   return list;
 }
 
-function node(name, attributes, text) {
+/** An SVG element with `attributes` (an empty value left out) and `text`. */
+export function node(name, attributes, text) {
   const element = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) {
     if (value !== "") element.setAttribute(key, String(value));

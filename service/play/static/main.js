@@ -22,6 +22,7 @@ import { renderCall } from "./call.js";
 import { rankName } from "./cards.js";
 import { renderChart } from "./chart.js";
 import { enableHandKeys, renderHand } from "./hand.js";
+import { setUpLeaderboard } from "./leaderboard.js";
 import { Matchmaking } from "./matchmaking.js";
 import { MyGames } from "./mygames.js";
 import { counted, describeHint, describeMove, isOntoOtherPile, seatName, turnLine } from "./narration.js";
@@ -542,6 +543,7 @@ async function start() {
   myGames = new MyGames({ player, onOpen: openMine, currentGame: () => state.seat?.gameId });
   new Matchmaking({ player, onOpen: openMine, onProblem: showProblem });
   setUpStart({ player, onSeat: takeSeat, onProblem: showProblem });
+  setUpLeaderboard({ player });
   await player.restore(); // a sign-in link's key, or the one this browser kept
   const saved = Seat.saved(player.key);
   if (saved) takeSeat(saved);

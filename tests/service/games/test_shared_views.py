@@ -1,9 +1,10 @@
-"""The public view, built once per stored version and shared by every viewer without a seat
-(``DecodedGames.public_view``): never stale after a commit, whether the commit changed the game
-or only its record, and never another game's under a reused id."""
+"""A game's views, each built once per stored version and shared by every viewer of it
+(``DecodedGames.view``): never stale after a commit, whether the commit changed the game or
+only its record, never another seat's, and never another game's under a reused id."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from litestar.testing import TestClient
@@ -19,25 +20,32 @@ from service.settings import Settings
 Json = dict[str, Any]
 
 
-def test_a_public_view_is_built_once_per_stored_version_and_state() -> None:
+def test_a_view_is_built_once_per_stored_version_state_and_seat() -> None:
     views = DecodedGames()
     state = new_game(["Ann", "Bob"], "classic", seed=1)
     record = GameRecord(state=b"", token_hashes=(), created=0.0)
-    built: list[GameView] = []
+    built: list[int | None] = []
 
-    def build() -> GameView:
-        built.append(view_of("g", state, None, record))
-        return built[-1]
+    def builder(seat: int | None) -> Callable[[], GameView]:
+        def build() -> GameView:
+            built.append(seat)
+            return view_of("g", state, seat, record)
 
-    first = views.public_view("g", 3, state, build)
-    assert views.public_view("g", 3, state, build) is first
-    assert len(built) == 1
+        return build
+
+    public = views.view("g", 3, state, None, builder(None))
+    assert views.view("g", 3, state, None, builder(None)) is public
+    ann = views.view("g", 3, state, 0, builder(0))
+    assert ann.hand is not None
+    assert views.view("g", 3, state, 0, builder(0)) is ann
+    assert views.view("g", 3, state, 1, builder(1)).hand != ann.hand
+    assert built == [None, 0, 1]
     # A commit moves the stored version on, whatever it changed.
-    assert views.public_view("g", 4, state, build) is not first
+    assert views.view("g", 4, state, None, builder(None)) is not public
     # The same id and version over another decoded state: a game made anew under an old id.
     again = new_game(["Ann", "Bob"], "classic", seed=1)
-    views.public_view("g", 4, again, build)
-    assert len(built) == 3
+    views.view("g", 4, again, None, builder(None))
+    assert built == [None, 0, 1, None, None]
 
 
 def public(client: TestClient[Any], game_id: str) -> Json:
@@ -47,7 +55,14 @@ def public(client: TestClient[Any], game_id: str) -> Json:
     return view
 
 
-def test_the_public_view_follows_every_commit_over_http() -> None:
+def seen(client: TestClient[Any], game_id: str, token: str) -> Json:
+    response = client.get(f"/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 200, response.text
+    view: Json = response.json()
+    return view
+
+
+def test_the_views_follow_every_commit_over_http() -> None:
     with TestClient(create_app(Settings())) as client:
         created = client.post(
             "/v1/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]}
@@ -56,6 +71,9 @@ def test_the_public_view_follows_every_commit_over_http() -> None:
         tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
         assert public(client, game_id) == public(client, game_id)
         assert public(client, game_id)["version"] == 0
+        hands = {seat: seen(client, game_id, token)["hand"] for seat, token in tokens.items()}
+        assert len({tuple(hand) for hand in hands.values()}) == 3  # each seat its own
+        assert seen(client, game_id, tokens[turn])["phase"] == "draw"
         drawn = client.post(
             f"/v1/games/{game_id}/actions",
             json={"type": "draw", "source": "stock"},
@@ -63,12 +81,15 @@ def test_the_public_view_follows_every_commit_over_http() -> None:
         )
         assert drawn.status_code == 200, drawn.text
         assert public(client, game_id)["version"] == 1
+        mine = seen(client, game_id, tokens[turn])
+        assert (mine["phase"], len(mine["hand"])) == ("discard", 4)
+        assert seen(client, game_id, tokens[(turn + 1) % 3])["hand"] == hands[(turn + 1) % 3]
         # A seat left to a bot changes the record, not the game: the public view says so.
         leaver = next(seat for seat in tokens if seat != turn)
         left = client.post(
             f"/v1/games/{game_id}/leave", headers={"Authorization": f"Bearer {tokens[leaver]}"}
         )
         assert left.status_code == 200, left.text
-        seen = public(client, game_id)["players"][leaver]
-        assert seen["bot"] is not None
-        assert seen["bot"] == left.json()["players"][leaver]["bot"]
+        shown = public(client, game_id)["players"][leaver]
+        assert shown["bot"] is not None
+        assert shown["bot"] == left.json()["players"][leaver]["bot"]

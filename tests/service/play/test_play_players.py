@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Request, expect
 
 from tests.service.play import test_play_page as play
+from tests.service.play.test_play_edges import assert_accessible
 from tests.service.play.test_play_page import (
     DESKTOP,
     PHONE,
@@ -26,7 +27,9 @@ from tests.service.play.test_play_page import (
     needs_chromium,
     play_one_turn,
 )
-from tests.waiting import WAIT_SECONDS
+from tests.service.players.test_players import new_player, play_to_end
+from tests.service.ratings.test_ratings_api import board, rated_game
+from tests.waiting import WAIT_SECONDS, eventually
 
 browser = play.browser  # this module's own browser (a module-scoped fixture)
 base = play.base  # a live app of its own per test
@@ -310,3 +313,50 @@ def test_a_challenge_declined_then_accepted_and_quick_play_open_the_game_on_both
     for person in (ann, bob):
         assert person.errors == []
         person.close()
+
+
+@needs_chromium
+def test_the_leaderboard_shows_rated_players_and_marks_the_one_signed_in(
+    browser: Browser, base: str
+) -> None:
+    """Ann and Bob play one rated game over HTTP: the page's leaderboard shows them among the
+    new players, in the API's order, Ann's row marked as hers; the established board and
+    another preset say nobody is rated there yet."""
+    with httpx.Client(base_url=base, timeout=WAIT_SECONDS) as api:
+        ann, bob = (new_player(api, name) for name in ("Ann", "Bob"))
+        game_id = rated_game(api, ann, bob)
+        play_to_end(api, game_id, [ann["key"], bob["key"]])  # the challenger sits first
+        ranked = eventually(
+            lambda: board(api, provisional=True)["players"],
+            "the rated game on the board",
+            until=lambda players: len(players) == 2,
+        )
+    names = [player["name"] for player in ranked]
+
+    page = Device(browser, base, DESKTOP, at=f"/play#key={ann['key']}")
+    page.signed_in_as("Ann")
+    board_rows = page.page.locator("#board-rows tr")
+    expect(page.page.locator("#board-note")).to_contain_text("No established players")
+    page.page.get_by_label("New players (fewer than 10 rated games)").check()
+    expect(board_rows).to_have_count(2)
+    for index, name in enumerate(names):
+        expect(board_rows.nth(index)).to_contain_text(name)
+    mine = page.page.locator("#board-rows tr[aria-current='true']")
+    expect(mine).to_have_attribute("data-player-id", ann["player_id"])
+    expect(mine).to_contain_text("Ann, you")
+    # Bob's name opens his rating history: one rated game, its rating his board's.
+    page.page.get_by_role("button", name="Bob: rating history").click()
+    history = page.page.locator("#board-history")
+    expect(history).to_be_visible()
+    expect(history).to_contain_text("Bob's rating, Classic, after their one rated game")
+    bob_rating = next(p["rating"] for p in ranked if p["player_id"] == bob["player_id"])
+    expect(history.locator("svg title")).to_have_text(
+        f"Bob: from {bob_rating:.1f} to {bob_rating:.1f}"
+    )
+    page.screenshot("players-leaderboard", DESKTOP)
+    assert_accessible(page.page, "the leaderboard and a player's rating history")
+    page.page.locator("#board-preset").select_option("online")
+    expect(page.page.locator("#board-note")).to_contain_text("No new players")
+    expect(board_rows).to_have_count(0)
+    assert page.errors == []
+    page.close()

@@ -21,7 +21,7 @@ from service.ratings import model
 from service.ratings.model import PROVISIONAL_GAMES, Entry, GameResult, Seated
 from service.ratings.rebuild import differences, folded, write
 from service.ratings.redis_store import RedisRatingStore
-from service.ratings.store import Board, Change, MemoryRatingStore, RatingStore
+from service.ratings.store import HISTORY_KEPT, Board, Change, MemoryRatingStore, RatingStore
 from service.ratings.updates import apply_result
 from tests.service.conftest_redis import StoreFamily
 
@@ -99,9 +99,10 @@ def test_a_stale_read_and_an_applied_game_write_nothing(on_stores: Callable[...,
         [store] = await stores(1)
         result = a_result("g1", ["ann", "bob"])
         after = model.rated(result, [None, None])
+        points = model.points_of(result, after)
         changes = [
-            Change(s.player_id, None, model.encode(e), e.rating, e.provisional)
-            for s, e in zip(result.seats, after, strict=True)
+            Change(s.player_id, None, model.encode(e), e.rating, e.provisional, model.encode(p))
+            for s, e, p in zip(result.seats, after, points, strict=True)
         ]
         assert await store.apply("classic", "g1", changes, model.encode(result)) == "applied"
         assert await store.apply("classic", "g1", changes, model.encode(result)) == "done"
@@ -109,6 +110,34 @@ def test_a_stale_read_and_an_applied_game_write_nothing(on_stores: Callable[...,
         assert await store.apply("classic", "g2", changes, model.encode(other)) == "stale"
         assert not await store.is_applied("classic", "g2")
         assert len(await store.journal("classic")) == 1
+        assert len(await store.history("classic", "ann")) == 1  # nor a second point
+
+    on_stores(check)
+
+
+def test_each_game_adds_a_point_to_its_players_histories_the_last_hundred_kept(
+    on_stores: Callable[..., None],
+) -> None:
+    """Ann plays 105 rated games, one at a time: her history holds the last 100, newest first,
+    each the entry its game left her with and her place in it; Bob's one game is his one
+    point; another key's history is apart."""
+
+    async def check(stores: Stores) -> None:
+        [store] = await stores(1)
+        played = HISTORY_KEPT + 5
+        for n in range(played):
+            opponent = "bob" if n == 0 else f"p{n}"
+            await apply_result(store, a_result(f"g{n}", ["ann", opponent], [n % 2, 1 - n % 2]))
+        points = [model.decode_point(data) for data in await store.history("classic", "ann")]
+        assert [p.game_id for p in points] == [f"g{n}" for n in reversed(range(5, played))]
+        assert [p.games for p in points] == list(reversed(range(6, played + 1)))
+        assert [p.place for p in points] == [n % 2 for n in reversed(range(5, played))]
+        ann = await entry_of(store, "classic", "ann")
+        assert ann is not None
+        assert (points[0].mu, points[0].sigma, points[0].rating) == (ann.mu, ann.sigma, ann.rating)
+        [bob] = [model.decode_point(data) for data in await store.history("classic", "bob")]
+        assert (bob.game_id, bob.place, bob.seats, bob.games) == ("g0", 1, 2, 1)
+        assert await store.history("online", "ann") == []
 
     on_stores(check)
 

@@ -103,6 +103,44 @@ def test_a_rated_game_moves_both_ratings_once(client: Client) -> None:
     assert_problem(not_ranked, 404, "player-not-ranked")
 
 
+def history(client: Any, player_id: str, preset: str = "classic", **params: Any) -> list[Json]:
+    response = client.get(f"/v1/players/{player_id}/ratings/{preset}", params=params)
+    assert response.status_code == 200, response.text
+    body: Json = response.json()
+    assert (body["player_id"], body["key"]) == (
+        player_id,
+        preset + (":speed" if params.get("turns") == "speed" else ""),
+    )
+    points: list[Json] = body["points"]
+    return points
+
+
+def test_a_rated_game_is_a_point_of_each_player_s_rating_history(client: Client) -> None:
+    ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
+    assert history(client, ann["player_id"]) == []
+    game_id = rated_game(client, ann, bob)
+    [winner] = play_to_end(client, game_id, [ann["key"], bob["key"]])["winners"]
+    eventually(lambda: history(client, bob["player_id"]), "Bob's history")
+    for seat, player in enumerate((ann, bob)):
+        [point] = history(client, player["player_id"])
+        rating = ratings(client, player["player_id"])["classic"]
+        assert point["game_id"] == game_id
+        assert (point["rating"], point["mu"], point["sigma"], point["games"]) == (
+            rating["rating"],
+            rating["mu"],
+            rating["sigma"],
+            1,
+        )
+        assert (point["place"], point["seats"]) == (1 if seat == winner else 2, 2)
+        assert point["finished"].endswith("Z")
+    assert history(client, ann["player_id"], turns="speed") == []
+    assert history(client, "bot-easy") == []
+    assert_problem(client.get("/v1/players/nobody/ratings/classic"), 404, "player-not-found")
+    assert_problem(
+        client.get(f"/v1/players/{ann['player_id']}/ratings/poker"), 404, "leaderboard-not-found"
+    )
+
+
 def test_unrated_games_and_games_of_seat_tokens_change_no_rating(client: Client) -> None:
     ann, bob = new_player(client, "Ann"), new_player(client, "Bob")
     casual = rated_game(client, ann, bob, rated=False)

@@ -76,16 +76,20 @@ class AnswerDroppingProxy:
 
 
 @contextlib.asynccontextmanager
-async def proxied(redis_url: str) -> AsyncIterator[tuple[AnswerDroppingProxy, str]]:
-    """A proxy in front of the tests' Redis, and the URL that reaches Redis through it."""
+async def proxied(
+    redis_url: str, key_prefix: str
+) -> AsyncIterator[tuple[AnswerDroppingProxy, RedisStore]]:
+    """A proxy in front of the tests' Redis, and a games' store that reaches Redis through it."""
     address = redis_url.removeprefix("redis://")
     host_port, _, database = address.partition("/")
     host, _, port = host_port.partition(":")
     proxy = AnswerDroppingProxy(host, int(port))
-    proxy_port = await proxy.start()
+    through = f"redis://127.0.0.1:{await proxy.start()}/{database}"
+    store = RedisStore.from_url(through, game_ttl=600, idempotency_ttl=600, key_prefix=key_prefix)
     try:
-        yield proxy, f"redis://127.0.0.1:{proxy_port}/{database}"
+        yield proxy, store
     finally:
+        await store.close()
         await proxy.close()
 
 
@@ -100,10 +104,7 @@ def test_a_commit_whose_answer_was_lost_is_applied_once_and_answers_applied(
     redis_url: str, key_prefix: str
 ) -> None:
     async def check(url: str) -> None:
-        async with proxied(url) as (proxy, through):
-            store = RedisStore.from_url(
-                through, game_ttl=600, idempotency_ttl=600, key_prefix=key_prefix
-            )
+        async with proxied(url, key_prefix) as (proxy, store):
             await store.create("g", b"r0")
             assert await store.commit("g", 0, b"r1", segments=[b"s1"])  # the script is loaded
             proxy.drop_next_answer()
@@ -119,7 +120,6 @@ def test_a_commit_whose_answer_was_lost_is_applied_once_and_answers_applied(
             assert [fields[b"data"] for _, fields in notices] == [b"1", b"2"]
             # A commit over the version it moved from still loses: the token is not a pass.
             assert not await store.commit("g", 1, b"other")
-            await store.close()
 
     run(redis_url, key_prefix, check)
 
@@ -128,10 +128,7 @@ def test_a_create_whose_answer_was_lost_is_not_taken_for_another_game(
     redis_url: str, key_prefix: str
 ) -> None:
     async def check(url: str) -> None:
-        async with proxied(url) as (proxy, through):
-            store = RedisStore.from_url(
-                through, game_ttl=600, idempotency_ttl=600, key_prefix=key_prefix
-            )
+        async with proxied(url, key_prefix) as (proxy, store):
             await store.create("first", b"r")  # the script is loaded
             proxy.drop_next_answer()
             await store.create("g", b"r0")  # GameExists before: its own first attempt
@@ -139,7 +136,6 @@ def test_a_create_whose_answer_was_lost_is_not_taken_for_another_game(
             stored = await store.load("g")
             assert stored is not None
             assert (stored.version, stored.record) == (0, b"r0")
-            await store.close()
 
     run(redis_url, key_prefix, check)
 
@@ -148,10 +144,7 @@ def test_a_sheet_write_whose_answer_was_lost_is_applied_once(
     redis_url: str, key_prefix: str
 ) -> None:
     async def check(url: str) -> None:
-        async with proxied(url) as (proxy, through):
-            games = RedisStore.from_url(
-                through, game_ttl=600, idempotency_ttl=600, key_prefix=key_prefix
-            )
+        async with proxied(url, key_prefix) as (proxy, games):
             sheets = RedisSheetStore(games.redis, ttl=600, key_prefix=key_prefix)
             await sheets.create("first", b"r")
             proxy.drop_next_answer()
@@ -161,7 +154,6 @@ def test_a_sheet_write_whose_answer_was_lost_is_applied_once(
             assert await sheets.commit("s", 1, b"r2")
             assert proxy.dropped == 2
             assert not await sheets.commit("s", 1, b"other")
-            await games.close()
 
     run(redis_url, key_prefix, check)
 
@@ -170,10 +162,7 @@ def test_a_seek_whose_answer_was_lost_is_not_taken_for_one_already_waiting(
     redis_url: str, key_prefix: str
 ) -> None:
     async def check(url: str) -> None:
-        async with proxied(url) as (proxy, through):
-            games = RedisStore.from_url(
-                through, game_ttl=600, idempotency_ttl=600, key_prefix=key_prefix
-            )
+        async with proxied(url, key_prefix) as (proxy, games):
             pool = RedisSeekPool(games.redis, key_prefix=key_prefix)
             seeks = [a_seek(name, players=3, pool="classic-3") for name in ("bob", "cat", "dan")]
             assert await pool.add(a_seek("ann"), "g0") == WAITING  # the script is loaded
@@ -188,6 +177,5 @@ def test_a_seek_whose_answer_was_lost_is_not_taken_for_one_already_waiting(
             assert matched.mates == tuple(seek.seek_id for seek in seeks)
             late = a_seek("eve", players=3, pool="classic-3")
             assert await pool.add(late, "g4") == WAITING
-            await games.close()
 
     run(redis_url, key_prefix, check)
