@@ -10,7 +10,7 @@ from typing import Literal, TypeAlias
 from litestar.di import NamedDependency
 
 from service.http.auth import AuthorizationHeader, viewer_token
-from service.http.problems import MetricsTokenRequired, MissingToken
+from service.http.problems import MissingToken, ServiceProblem
 from service.settings import Settings
 from service.storage.game_store import Store
 
@@ -24,6 +24,10 @@ class HealthServices:
     settings: Settings
     store: Store
     store_kind: Literal["memory", "redis"]
+
+
+class MetricsTokenRequired(ServiceProblem):
+    status, kind, title = 401, "metrics-token-required", "The metrics token is required"
 
 
 AppHealthServices: TypeAlias = NamedDependency[HealthServices]

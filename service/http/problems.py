@@ -227,10 +227,6 @@ class PlayerKeyRequired(ServiceProblem):
     status, kind, title = 401, "player-key-required", "This needs a player's key"
 
 
-class MetricsTokenRequired(ServiceProblem):
-    status, kind, title = 401, "metrics-token-required", "The metrics token is required"
-
-
 class PlayerNotFound(ServiceProblem):
     status, kind, title = 404, "player-not-found", "No such player"
 
