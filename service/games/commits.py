@@ -76,7 +76,7 @@ async def commit(
     crash_points.reached(services.settings, "commit.after")
     if parts is not None and state is not None:
         services.decoded.put(game_id, parts.head, state)
-    announce(services, game_id, 0 if state is None else state.version)
+    announce(services, game_id, stored_version + 1)
     if state is not None:
         services.bus.publish(Committed(game_id, record, state, by_service=by_service))
     return True

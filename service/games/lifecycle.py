@@ -52,9 +52,10 @@ _NOTHING_SEALED: Final = game.Sealed(0, 0, 0)
 
 
 def announce(services: GameServices, game_id: str, version: int) -> None:
-    """Wake the game's streams after a commit. A store that ``announces_commits`` (Redis) did so
-    in the commit's own atomic step, where no crash or refused write can part the notice from
-    the action; on memory, publish it here (in this process: nothing can lose it)."""
+    """Wake the game's streams after a commit, the notice its new stored version. A store that
+    ``announces_commits`` (Redis) did so in the commit's own atomic step, where no crash or
+    refused write can part the notice from the action; on memory, publish it here (in this
+    process: nothing can lose it)."""
     if not services.store.announces_commits:
         services.channels.publish(str(version).encode(), channel_of(game_id))
 

@@ -216,6 +216,7 @@ async def _while_waiting(  # noqa: PLR0913  # the stream's parts, each passed on
     loaded: LoadedTable,
     seat: int | None,
     woken: asyncio.Event,
+    reached: Reached,
     *,
     idle_timeout: float,
     ends_at: float,
@@ -229,6 +230,7 @@ async def _while_waiting(  # noqa: PLR0913  # the stream's parts, each passed on
             return
         woken.clear()
         now = await load_any(services, loaded.game_id)
+        reached.saw(now)
         if not isinstance(now, LoadedTable):
             return
         loaded = now
@@ -270,17 +272,26 @@ async def _game_events(  # noqa: PLR0913  # the stream's parts, each passed on
 ) -> AsyncGenerator[ServerSentEventMessage, None]:
     async with services.channels.start_subscription([channel_of(game_id)]) as subscriber:
         woken = asyncio.Event()
-        listener = asyncio.create_task(wake_on_notices(subscriber.iter_events(), woken))
+        reached = Reached()
+        listener = asyncio.create_task(wake_on_notices(subscriber.iter_events(), woken, reached))
         try:
             # Loaded again after subscribing, so an action applied in between is not missed.
             loaded = await load_any(services, game_id)
+            reached.saw(loaded)
             if isinstance(loaded, LoadedTable):
                 waiting = _while_waiting(
-                    services, loaded, seat, woken, idle_timeout=idle_timeout, ends_at=ends_at
+                    services,
+                    loaded,
+                    seat,
+                    woken,
+                    reached,
+                    idle_timeout=idle_timeout,
+                    ends_at=ends_at,
                 )
                 async for message in waiting:
                     yield message
                 loaded = await load_any(services, game_id)
+                reached.saw(loaded)
                 if isinstance(loaded, LoadedTable):  # idle before the deal
                     return
                 last_event_id = None  # dealt: the deal's snapshot comes next
@@ -307,6 +318,7 @@ async def _game_events(  # noqa: PLR0913  # the stream's parts, each passed on
                     return
                 woken.clear()
                 newest = await load_game(services, game_id)
+                reached.saw(newest)
         finally:
             listener.cancel()
 
@@ -329,6 +341,31 @@ async def keep_alive_until_woken(
                 yield KEEP_ALIVE
 
 
-async def wake_on_notices(notices: AsyncIterator[bytes], woken: asyncio.Event) -> None:
-    async for _ in notices:
-        woken.set()
+class Reached:
+    """The stored version of the game a stream last loaded. A game's notice is the stored
+    version its commit made; one of this version or an earlier one wakes nothing: a new
+    subscription on Redis reads the notices the game's event stream still holds, and each would
+    otherwise load the game again for nothing (during an outage, ending the stream)."""
+
+    __slots__ = ("version",)
+
+    def __init__(self) -> None:
+        self.version = -1
+
+    def saw(self, loaded: LoadedGame | LoadedTable) -> None:
+        self.version = loaded.stored_version
+
+    def is_news(self, notice: bytes) -> bool:
+        try:
+            return int(notice) > self.version
+        except ValueError:  # not a game's notice: wake, and let the load tell
+            return True
+
+
+async def wake_on_notices(
+    notices: AsyncIterator[bytes], woken: asyncio.Event, reached: Reached | None = None
+) -> None:
+    """Set ``woken`` at each notice (with ``reached``, at each of a version not yet loaded)."""
+    async for notice in notices:
+        if reached is None or reached.is_news(notice):
+            woken.set()
