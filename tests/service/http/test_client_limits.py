@@ -150,6 +150,7 @@ def test_every_operation_that_costs_work_is_rate_limited(client: TestClient[Lite
         "createGame",
         "createPlayer",
         "createScoreSheet",
+        "createTournament",
         "importRecord",
         "rematchGame",
     }
@@ -157,6 +158,7 @@ def test_every_operation_that_costs_work_is_rate_limited(client: TestClient[Lite
     assert {op for op, counted in limits.items() if Limit.INVITATIONS in counted} == {
         "createChallenge",
         "createSeek",
+        "createTournament",
     }
     assert all(Limit.PER_MINUTE in counted for counted in limits.values() if counted)
 

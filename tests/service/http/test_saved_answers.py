@@ -53,6 +53,9 @@ SAVED_UNDER = {
     "declineChallenge": "declineChallenge",
     "cancelChallenge": "cancelChallenge",
     "createSeek": "createSeek",
+    "createTournament": "createTournament",
+    "joinTournament": "joinTournament",
+    "leaveTournament": "leaveTournament",
 }
 """Each keyed operation and the scope its answers are saved under (the first part of the stored
 key): a change would lose every answer saved before it."""
