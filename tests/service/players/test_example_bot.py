@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -128,7 +127,10 @@ def test_the_example_bot_accepts_a_challenge_and_plays_a_whole_game(
         assert [p["player_id"] for p in view["players"]] == [ann["player_id"], robo["player_id"]]
         assert view["round"] == view["rounds"]
         assert bot.poll() is None, "the bot plays until stopped"
-        bot.send_signal(signal.SIGINT)
+        # Stopped as a service manager stops it (Ctrl-C's KeyboardInterrupt is Python's own; beside
+        # two busy loops the bot once took more than a minute to act on it): nothing it wrote to
+        # its stderr while it played was an error.
+        bot.kill()
         bot.wait(timeout=WAIT_SECONDS)
         errors = (tmp_path / "example_bot.err").read_bytes()
-        assert b"Error" not in errors.replace(b"KeyboardInterrupt", b""), errors
+        assert b"Error" not in errors, errors
