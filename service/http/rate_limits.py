@@ -1,31 +1,44 @@
-"""Rate limits per client address on every route that costs the service work.
+"""Rate limits per client on every route that costs the service work.
 
 The convention of lichess's API: a client that calls too often is answered 429 and told when
-to come back. Litestar's own ``RateLimitMiddleware`` counts the requests of the last minute per
-client in a Litestar store: the process's memory, or Redis when games live there, so that every
-instance behind a load balancer counts against the same limit. Its ``RateLimit-*`` headers go
-on every answer of a limited route; a refusal also carries ``Retry-After`` (seconds until the
-window resets) and is a problem-details 429.
+to come back. Each route declares the limits that count its calls (``service.http.route_policy``);
+one middleware counts them all. Every route that costs something is limited, the token-guarded
+ones too (a seat's token is handed to anyone who creates a game, so it proves nothing about the
+caller): creating, joining, leaving and rematching, the views, logs and streams, the lobby,
+hints and advice, score sheets. Only a seat's own actions are not: they are bounded by the game
+(one seat acts at a time), and a limit there would stall a game, not an attacker; so are the
+operations' probes. A route that declares no limit crosses the middleware without a look at the
+store, and a limited one counts each of its limits in one place.
 
-Limits are on out of the box (``RATE_LIMIT_PER_MINUTE``, generous: a person never meets it).
-Each route declares the limits that count its calls (``service.http.route_policy``). Every route
-that costs something is limited, the token-guarded ones too (a seat's token is
-handed to anyone who creates a game, so it proves nothing about the caller): creating, joining,
-leaving and rematching, the views, logs and streams, the lobby, hints and advice, score sheets.
-Only a seat's own actions are not: they are bounded by the game (one seat acts at a time), and
-a limit there would stall a game, not an attacker; so are the operations' probes.
+**The count.** A fixed window per client and limit: how many the client used, and when its
+window ends (it opens with the client's first count). The count is one small record in a
+Litestar store, the process's memory or Redis beside the games, so that every instance behind a
+load balancer counts against the same limit; it is read and written under a lock per client
+and limit, shared by every route, so that clients never wait for each other and one client's
+requests on two routes at once never lose a count. Litestar's own ``RateLimitMiddleware``
+counts the same window but keeps every request's time (a record as long as the limit: 1,200
+numbers read and written per request of a busy client) and is one middleware per limit.
+
+**The answers.** A limited answer carries the ``RateLimit-*`` headers of the first limit it
+counted against (the rate per minute, when on); a refusal is a problem-details 429 saying which
+limit and when to come back, with ``Retry-After`` (seconds until the window resets).
+
+| limit | setting | counted against |
+|---|---|---|
+| requests a minute | ``RATE_LIMIT_PER_MINUTE`` | the client address |
+| games, tables and score sheets created a day | ``CREATIONS_PER_DAY`` | the client address |
+| invite codes tried a day | ``CLAIMS_PER_DAY`` | the client address |
+| challenges and seeks an hour | ``INVITATIONS_PER_HOUR`` | the player's key |
+| hands analysed a minute | ``ANALYSED_HANDS_PER_MINUTE`` | the client address, by size |
 
 **Limits counted by size.** ``ANALYSED_HANDS_PER_MINUTE`` counts hands analysed, not requests:
 ``POST /v1/analyse`` counts one, ``POST /v1/analyse/batch`` as many as its entries (each also
 counts as one request against ``RATE_LIMIT_PER_MINUTE``, as every request does). A request's
-size is known only once its route has read the body, so the middleware of such a limit
-(``Limit.ANALYSED_HANDS``) counts nothing on the way in: it leaves the route the client's
-quota in the request's state, and the route takes its size from it (``take``) before it does
-any of the work. A batch that would pass what the client has left this minute is refused as a
-whole, 429 ``analysed-hands-quota`` with ``Retry-After`` (the window's end) and a detail saying
-how many are left; nothing of it is analysed or counted. The window is the same fixed minute
-as Litestar's, from the client's first count; the count is one number in the same store
-(memory, or Redis beside the games), read and written under the client's lock.
+size is known only once its route has read the body, so the middleware counts nothing of it on
+the way in: it leaves the route the client's quota in the request's state, and the route takes
+its size from it (``take``) before it does any of the work. A batch that would pass what the
+client has left this minute is refused as a whole, 429 ``analysed-hands-quota``, with
+``Retry-After`` and a detail saying how many are left; nothing of it is analysed or counted.
 """
 
 from __future__ import annotations
@@ -34,17 +47,18 @@ import asyncio
 import contextlib
 import hashlib
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from typing import Any, Final
 
 import msgspec
 from litestar import Request
+from litestar.datastructures import MutableScopeHeaders
 from litestar.enums import ScopeType
 from litestar.exceptions import TooManyRequestsException
 from litestar.middleware.base import DefineMiddleware
-from litestar.middleware.rate_limit import RateLimitConfig, RateLimitMiddleware
 from litestar.stores.base import Store
-from litestar.types import ASGIApp, Receive, Scope, Send
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.http.client_address import TrustedProxies
 from service.http.problems import AnalysedHandsQuotaReached
@@ -54,10 +68,46 @@ from service.storage.game_store import StoreUnavailable
 from service.storage.redis_connection import UNAVAILABLE_ERRORS, UNAVAILABLE_MESSAGE, outage_log
 
 STORE_NAME: Final = "rate_limit"
+WINDOW_SECONDS: Final = 60
+"""The window of the limits by the minute (``RATE_LIMIT_PER_MINUTE``,
+``ANALYSED_HANDS_PER_MINUTE``)."""
+_QUOTA_STATE: Final = "sized_quota"
+"""Where a request's state holds the client's quota of a limit counted by size."""
+
+ClientOf = Callable[[Request[Any, Any, Any]], str]
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    """One limit as the deployment set it."""
+
+    limit: Limit
+    most: int
+    window: int
+    """Seconds."""
+    counted: str
+    """What it counts, for a refusal's detail: ``requests``."""
+    whose: str
+    """Whose count, for a refusal's detail: ``from this address``."""
+    client_of: ClientOf
+
+    def key(self, request: Request[Any, Any, Any]) -> str:
+        return f"limit:{self.limit.value}:{self.client_of(request)}"
+
+
+class _Tally(msgspec.Struct, frozen=True):
+    """A client's count in its window, as the store keeps it."""
+
+    used: int
+    reset: int
+    """When the window ends (seconds since the epoch)."""
+
+
+_tally_decoder: Final = msgspec.json.Decoder(_Tally)
 
 
 class _ClientLocks:
-    """An ``asyncio.Lock`` per client key, dropped when no request holds or awaits it."""
+    """An ``asyncio.Lock`` per count, dropped when no request holds or awaits it."""
 
     def __init__(self) -> None:
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
@@ -77,81 +127,157 @@ class _ClientLocks:
                 self._locks[key] = (lock, users - 1)
 
 
-class _RateLimitMiddleware(RateLimitMiddleware):
-    """Litestar's middleware, with a lock per client, its refusal completed with Retry-After and
-    a detail.
+class _Counts:
+    """Every client's counts, in the limits' store, each under its own lock."""
 
-    Litestar counts a client's requests by reading its history from the store and writing it
-    back, two round trips under one lock for the whole process: under load every limited request
-    of every client queued behind the others' (a soak's views waited up to a second). The same
-    count, read and written the same way, is held under its own client's lock here, so clients
-    never wait for each other. Litestar keys a client's count by the middleware's class name:
-    the daily quotas below are subclasses so that they count apart."""
+    def __init__(self) -> None:
+        self.locks = _ClientLocks()
 
-    def __init__(self, app: ASGIApp, config: RateLimitConfig) -> None:
-        super().__init__(app, config)
-        self.clients = _ClientLocks()
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def add(
+        self,
+        store: Store,
+        key: str,
+        rule: _Rule,
+        amount: int,
+        refused: Callable[[_Tally], Exception],
+    ) -> _Tally:
+        """Count ``amount`` in the client's window, or raise ``refused(tally)`` if that would
+        pass the rule's most (counting nothing)."""
         try:
-            await self._counted(scope, receive, send)
+            async with self.locks.held(key):
+                now = int(time.time())
+                stored = await store.get(key)
+                tally = _tally_decoder.decode(stored) if stored else None
+                if tally is None or tally.reset <= now:
+                    tally = _Tally(used=0, reset=now + rule.window)
+                if tally.used + amount > rule.most:
+                    raise refused(tally)
+                tally = _Tally(used=tally.used + amount, reset=tally.reset)
+                await store.set(key, msgspec.json.encode(tally), expires_in=tally.reset - now)
+                return tally
         except UNAVAILABLE_ERRORS as error:
             # The counts live in Redis beside the games: an outage is the store's 503, not a 500.
             outage_log.note(error)
             raise StoreUnavailable(UNAVAILABLE_MESSAGE) from error
-        except TooManyRequestsException as refusal:
-            headers = dict(refusal.headers or {})
-            if "Retry-After" not in headers:  # not yet completed by an inner limit
-                retry_after = headers.get(self.config.rate_limit_reset_header_key, "60")
-                headers["Retry-After"] = str(max(1, int(retry_after)))
-                refusal.headers = headers
-                refusal.detail = (
-                    f"more than {self.max_requests} {self.counted} a {self.unit} {self.whose}: "
-                    f"retry in {headers['Retry-After']} s"
-                )
-            raise
 
-    async def _counted(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """``RateLimitMiddleware.__call__``, its process-wide lock made the client's own."""
-        app = scope["litestar_app"]
-        request: Request[Any, Any, Any] = app.request_class(scope)
-        if await self.should_check_request(request=request):
-            store = self.config.get_store_from_app(app)
-            key = self.cache_key_from_request(request)
-            async with self.clients.held(key):
-                history = await self.retrieve_cached_history(key, store)
-                if len(history.history) >= self.max_requests:
-                    raise TooManyRequestsException(
-                        headers=self.create_response_headers(cache_object=history)
-                    )
-                await self.set_cached_history(key=key, cache_object=history, store=store)
-            send = self.create_send_wrapper(send=send, cache_object=history)
+
+def _headers(rule: _Rule, tally: _Tally) -> dict[str, str]:
+    """The ``RateLimit-*`` headers of the IETF draft, as Litestar names them."""
+    return {
+        "RateLimit-Policy": f"{rule.most}; w={rule.window}",
+        "RateLimit-Limit": str(rule.most),
+        "RateLimit-Remaining": str(max(0, rule.most - tally.used)),
+        "RateLimit-Reset": str(max(0, tally.reset - int(time.time()))),
+    }
+
+
+def _too_many(rule: _Rule) -> Callable[[_Tally], Exception]:
+    def refusal(tally: _Tally) -> Exception:
+        headers = _headers(rule, tally)
+        wait = max(1, int(headers["RateLimit-Reset"]))
+        headers["Retry-After"] = str(wait)
+        unit = {60: "minute", 3600: "hour"}.get(rule.window, "day")
+        return TooManyRequestsException(
+            detail=f"more than {rule.most} {rule.counted} a {unit} {rule.whose}: retry in {wait} s",
+            headers=headers,
+        )
+
+    return refusal
+
+
+class _SizedQuota:
+    """One client's hands analysed this minute: what ``take`` counts against."""
+
+    def __init__(self, counts: _Counts, rule: _Rule, key: str, store: Store) -> None:
+        self.counts = counts
+        self.rule = rule
+        self.key = key
+        self.store = store
+
+    async def take(self, amount: int) -> None:
+        most = self.rule.most
+
+        def refusal(tally: _Tally) -> Exception:
+            wait = max(1, tally.reset - int(time.time()))
+            return AnalysedHandsQuotaReached(
+                _quota_refusal(amount, most - tally.used, most, wait), retry_after=wait
+            )
+
+        await self.counts.add(self.store, self.key, self.rule, amount, refusal)
+
+
+def _quota_refusal(amount: int, left: int, most: int, wait: int) -> str:
+    if amount > most:
+        return (
+            f"{amount} hands are more than this address may have analysed in a minute ({most}, "
+            f"ANALYSED_HANDS_PER_MINUTE): send at most {most} at a time"
+        )
+    return (
+        f"{amount} hands would take this address past {most} analysed a minute "
+        f"(ANALYSED_HANDS_PER_MINUTE): {max(0, left)} are left, all {most} again in {wait} s"
+    )
+
+
+class RateLimitsMiddleware:
+    """Counts a request against each limit its route declares, in the rules' order; the sized
+    limit's quota goes to the route (see the module's docstring)."""
+
+    def __init__(
+        self, app: ASGIApp, rules: tuple[_Rule, ...], sized: _Rule | None, counts: _Counts
+    ) -> None:
+        self.app = app
+        self.rules = rules
+        self.sized = sized
+        self.counts = counts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP:
+            await self.app(scope, receive, send)
+            return
+        declared = limits_of(scope["route_handler"])
+        counted = [rule for rule in self.rules if rule.limit in declared]
+        sized = self.sized if self.sized and self.sized.limit in declared else None
+        if counted or sized:
+            app = scope["litestar_app"]
+            store = app.stores.get(STORE_NAME)
+            request: Request[Any, Any, Any] = app.request_class(scope)
+            shown: dict[str, str] | None = None
+            for rule in counted:
+                tally = await self.counts.add(store, rule.key(request), rule, 1, _too_many(rule))
+                shown = shown or _headers(rule, tally)
+            if sized:
+                request.state[_QUOTA_STATE] = _SizedQuota(
+                    self.counts, sized, sized.key(request), store
+                )
+            if shown:
+                send = _with_headers(send, shown)
         await self.app(scope, receive, send)
 
-    counted = "requests"
-    whose = "from this address"
+
+def _with_headers(send: Send, headers: dict[str, str]) -> Send:
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message.setdefault("headers", [])
+            answer = MutableScopeHeaders(message)
+            for name, value in headers.items():
+                answer[name] = value
+        await send(message)
+
+    return sending
 
 
-class _CreationQuotaMiddleware(_RateLimitMiddleware):
-    """The daily quota on what a client makes (games, tables, rematches, score sheets)."""
-
-    counted = "games, tables and score sheets created"
-
-
-class _ClaimQuotaMiddleware(_RateLimitMiddleware):
-    """The daily quota on invite codes tried."""
-
-    counted = "invite codes tried"
-
-
-class _InvitationQuotaMiddleware(_RateLimitMiddleware):
-    """The hourly quota on the challenges and seeks a player makes, per player key."""
-
-    counted = "challenges and seeks"
-    whose = "by this player"
+async def take(request: Request[Any, Any, Any], limit: Limit, amount: int) -> None:
+    """Count ``amount`` against ``limit`` (counted by size) for the request's client, or refuse
+    the whole request (429) if it would pass what the client has left; nothing when the limit
+    is off. The route must declare ``limit`` (``route_policy``)."""
+    if limit not in limits_of(request.route_handler):
+        raise LookupError(f"the route does not declare {limit} in its policy")
+    quota: _SizedQuota | None = request.state.get(_QUOTA_STATE)
+    if quota is not None:  # else the limit is off
+        await quota.take(amount)
 
 
-def _bearer_of(client_of: Callable[[Request[Any, Any, Any]], str]) -> Callable[..., str]:
+def _bearer_of(client_of: ClientOf) -> ClientOf:
     """Whose count a request is in, by its bearer token (a player's key; hashed, never kept
     as sent), or by its client address without one (such a request is refused anyway)."""
 
@@ -164,154 +290,62 @@ def _bearer_of(client_of: Callable[[Request[Any, Any, Any]], str]) -> Callable[.
     return identifier
 
 
-def _counted_against(limit: Limit) -> Callable[[Request[Any, Any, Any]], Awaitable[bool]]:
-    """Whether a request counts against ``limit``: its route says so (``route_policy``).
-
-    A coroutine function although it never waits: Litestar runs a plain function given as
-    ``check_throttle_handler`` in its thread pool, a thread hop per middleware and request
-    that, under load, queues every request behind the interpreter lock."""
-
-    async def counts(request: Request[Any, Any, Any]) -> bool:
-        return limit in limits_of(request.route_handler)
-
-    return counts
-
-
-WINDOW_SECONDS: Final = 60
-"""The window of a limit counted by size (``ANALYSED_HANDS_PER_MINUTE``)."""
-_QUOTA_STATE: Final = "sized_quota"
-"""Where a request's state holds the client's quota of a limit counted by size."""
-
-
-class _Tally(msgspec.Struct, frozen=True):
-    """A client's count in its window, as the store keeps it."""
-
-    used: int
-    reset: int
-    """When the window ends (seconds since the epoch)."""
-
-
-_tally_decoder: Final = msgspec.json.Decoder(_Tally)
-
-
-class _SizedQuota:
-    """One client's hands analysed this minute: what ``take`` counts against."""
-
-    def __init__(self, middleware: _SizedQuotaMiddleware, key: str, store: Store) -> None:
-        self.middleware = middleware
-        self.key = key
-        self.store = store
-
-    async def take(self, amount: int) -> None:
-        most = self.middleware.most
-        async with self.middleware.clients.held(self.key):
-            now = int(time.time())
-            stored = await self.store.get(self.key)
-            tally = _tally_decoder.decode(stored) if stored else None
-            if tally is None or tally.reset <= now:
-                tally = _Tally(used=0, reset=now + WINDOW_SECONDS)
-            wait = max(1, tally.reset - now)
-            if tally.used + amount > most:
-                raise AnalysedHandsQuotaReached(
-                    _refusal(amount, most - tally.used, most, wait),
-                    retry_after=wait,
-                )
-            tally = _Tally(used=tally.used + amount, reset=tally.reset)
-            await self.store.set(self.key, msgspec.json.encode(tally), expires_in=wait)
-
-
-def _refusal(amount: int, left: int, most: int, wait: int) -> str:
-    if amount > most:
-        return (
-            f"{amount} hands are more than this address may have analysed in a minute ({most}, "
-            f"ANALYSED_HANDS_PER_MINUTE): send at most {most} at a time"
-        )
-    return (
-        f"{amount} hands would take this address past {most} analysed a minute "
-        f"(ANALYSED_HANDS_PER_MINUTE): {max(0, left)} are left, all {most} again in {wait} s"
-    )
-
-
-class _SizedQuotaMiddleware:
-    """``Limit.ANALYSED_HANDS``: on a route that declares it, the client's quota in the
-    request's state for the route to ``take`` from (see the module's docstring)."""
-
-    def __init__(
-        self, app: ASGIApp, most: int, client_of: Callable[[Request[Any, Any, Any]], str]
-    ) -> None:
-        self.app = app
-        self.most = most
-        self.client_of = client_of
-        self.clients = _ClientLocks()
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == ScopeType.HTTP and Limit.ANALYSED_HANDS in limits_of(
-            scope["route_handler"]
-        ):
-            app = scope["litestar_app"]
-            request: Request[Any, Any, Any] = app.request_class(scope)
-            key = f"{type(self).__name__}::{self.client_of(request)}"
-            request.state[_QUOTA_STATE] = _SizedQuota(self, key, app.stores.get(STORE_NAME))
-        await self.app(scope, receive, send)
-
-
-async def take(request: Request[Any, Any, Any], limit: Limit, amount: int) -> None:
-    """Count ``amount`` against ``limit`` (counted by size) for the request's client, or refuse
-    the whole request (429) if it would pass what the client has left; nothing when the limit
-    is off. The route must declare ``limit`` (``route_policy``)."""
-    if limit not in limits_of(request.route_handler):
-        raise LookupError(f"the route does not declare {limit} in its policy")
-    quota: _SizedQuota | None = request.state.get(_QUOTA_STATE)
-    if quota is None:  # the limit is off
-        return
-    try:
-        await quota.take(amount)
-    except UNAVAILABLE_ERRORS as error:
-        outage_log.note(error)
-        raise StoreUnavailable(UNAVAILABLE_MESSAGE) from error
-
-
 def rate_limit_middleware(settings: Settings) -> list[DefineMiddleware]:
-    """The limits' middleware, outermost first: the rate per minute (its ``RateLimit-*``
-    headers are the ones every answer carries), then the daily quotas of creations and of
-    invite codes tried, then the hands analysed a minute (counted by size). A setting
-    at 0 turns its limit off."""
-    client_of = TrustedProxies(settings.trusted_proxies).client_of
+    """The limits' middleware, one for every route (Litestar builds a stack per route: the
+    counts and their locks are made here, once, and shared). A setting at 0 turns its limit
+    off; with every limit off there is no middleware."""
+    by_address = TrustedProxies(settings.trusted_proxies).client_of
+    day = 24 * 3600
+    rules = tuple(
+        rule
+        for rule in (
+            _Rule(
+                Limit.PER_MINUTE,
+                settings.rate_limit_per_minute,
+                WINDOW_SECONDS,
+                "requests",
+                "from this address",
+                by_address,
+            ),
+            _Rule(
+                Limit.CREATIONS,
+                settings.creations_per_day,
+                day,
+                "games, tables and score sheets created",
+                "from this address",
+                by_address,
+            ),
+            _Rule(
+                Limit.CLAIMS,
+                settings.claims_per_day,
+                day,
+                "invite codes tried",
+                "from this address",
+                by_address,
+            ),
+            _Rule(
+                Limit.INVITATIONS,
+                settings.invitations_per_hour,
+                3600,
+                "challenges and seeks",
+                "by this player",
+                _bearer_of(by_address),
+            ),
+        )
+        if rule.most > 0
+    )
     sized = (
-        [
-            DefineMiddleware(
-                _SizedQuotaMiddleware,
-                most=settings.analysed_hands_per_minute,
-                client_of=client_of,
-            )
-        ]
+        _Rule(
+            Limit.ANALYSED_HANDS,
+            settings.analysed_hands_per_minute,
+            WINDOW_SECONDS,
+            "hands analysed",
+            "from this address",
+            by_address,
+        )
         if settings.analysed_hands_per_minute > 0
-        else []
+        else None
     )
-    by_key = _bearer_of(client_of)
-    limits = (
-        ("minute", settings.rate_limit_per_minute, Limit.PER_MINUTE, _RateLimitMiddleware),
-        ("day", settings.creations_per_day, Limit.CREATIONS, _CreationQuotaMiddleware),
-        ("day", settings.claims_per_day, Limit.CLAIMS, _ClaimQuotaMiddleware),
-    )
-    per_address = [
-        RateLimitConfig(
-            rate_limit=(unit, count),  # type: ignore[arg-type]  # a DurationUnit literal
-            identifier_for_request=client_of,
-            check_throttle_handler=_counted_against(limit),
-            middleware_class=middleware,
-            store=STORE_NAME,
-        ).middleware
-        for unit, count, limit, middleware in limits
-        if count > 0
-    ]
-    per_player = [
-        RateLimitConfig(
-            rate_limit=("hour", settings.invitations_per_hour),
-            identifier_for_request=by_key,
-            check_throttle_handler=_counted_against(Limit.INVITATIONS),
-            middleware_class=_InvitationQuotaMiddleware,
-            store=STORE_NAME,
-        ).middleware
-    ]
-    return per_address + (per_player if settings.invitations_per_hour > 0 else []) + sized
+    if not rules and sized is None:
+        return []
+    return [DefineMiddleware(RateLimitsMiddleware, rules=rules, sized=sized, counts=_Counts())]

@@ -302,3 +302,44 @@ def test_a_clients_count_never_waits_for_another_clients(
         assert not held.done()
         store.released.set()
         assert held.result(timeout=60).status_code == 200
+
+
+class _CountingStore(MemoryStore):
+    """The limits' store, remembering each key it was asked for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.read: list[str] = []
+
+    async def get(self, key: str, renew_for: int | timedelta | None = None) -> bytes | None:
+        self.read.append(key)
+        await asyncio.sleep(0)  # another request's count may run here
+        return await super().get(key, renew_for)
+
+
+def test_one_middleware_counts_each_declared_limit_once_and_no_other_route_reads_the_store(
+    live_server_for: Callable[[Litestar], str],
+) -> None:
+    """A route that declares no limit costs no look at the store; a creation counts once
+    against the rate and once against the day's quota; one client's requests on several routes
+    at once lose no count (its counts are locked per client, not per route)."""
+    app = create_app(Settings(rate_limit_per_minute=100, creations_per_day=50))
+    store = _CountingStore()
+    app.stores.register(STORE_NAME, store, allow_override=True)
+    url = live_server_for(app)
+    with httpx.Client(base_url=url, timeout=WAIT_SECONDS) as client:
+        for path in ("/healthz", "/v1/rules"):
+            assert client.get(path).status_code == 200
+        assert store.read == []
+        assert client.post("/v1/games", json=TWO).status_code == 201
+        assert sorted(store.read) == ["limit:creations:127.0.0.1", "limit:per_minute:127.0.0.1"]
+
+    async def at_once() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=url, timeout=WAIT_SECONDS) as client:
+            paths = ["/v1/tables", "/v1/challenges", "/v1/tournaments"] * 10
+            return await asyncio.gather(*(client.get(path) for path in paths))
+
+    answers = asyncio.run(at_once())
+    assert [a.status_code for a in answers] == [200] * 30
+    remaining = sorted(int(a.headers["ratelimit-remaining"]) for a in answers)
+    assert remaining == list(range(69, 99))  # 100, less the creation and these 30, each once
