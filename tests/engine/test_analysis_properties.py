@@ -76,7 +76,7 @@ def check_arrangement(hand: list[Card], wild: int | None, rules: Rules, result: 
     assert result.deadwood_points == sum(rules.points(c, wild) for c in result.deadwood)
 
 
-@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands((1, 9)))
 def test_small_hands_match_the_reference(case: tuple[list[Card], int | None, Rules]) -> None:
     hand, wild, rules = case
@@ -87,7 +87,7 @@ def test_small_hands_match_the_reference(case: tuple[list[Card], int | None, Rul
     check_arrangement(hand, wild, rules, result)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands((3, 10), wild_bias=True))
 def test_wild_heavy_hands_match_the_reference(case: tuple[list[Card], int | None, Rules]) -> None:
     hand, wild, rules = case
@@ -96,7 +96,7 @@ def test_wild_heavy_hands_match_the_reference(case: tuple[list[Card], int | None
     check_arrangement(hand, wild, rules, result)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands((13, 15)))
 def test_large_two_deck_hands_match_the_reference(
     case: tuple[list[Card], int | None, Rules],
@@ -107,7 +107,7 @@ def test_large_two_deck_hands_match_the_reference(
     check_arrangement(hand, wild, rules, result)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands((2, 8)))
 def test_every_discard_is_ranked_by_the_reference(
     case: tuple[list[Card], int | None, Rules],
@@ -200,7 +200,7 @@ def test_the_floor_melds_a_card_with_no_partner_with_two_wilds(
     assert floor == value
 
 
-@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(hands((1, 10)), hands((3, 10), wild_bias=True), sparse_hands()))
 def test_the_floor_is_a_lower_bound(case: tuple[list[Card], int | None, Rules]) -> None:
     hand, wild, rules = case
@@ -210,7 +210,7 @@ def test_the_floor_is_a_lower_bound(case: tuple[list[Card], int | None, Rules]) 
         assert value == reference_min_deadwood(hand, wild, rules, either_role=False)
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(hands((1, 10)), hands((3, 10), wild_bias=True)), st.booleans())
 def test_each_order_arranges_the_hand_as_well_as_the_reference(
     case: tuple[list[Card], int | None, Rules], mirrored: bool
@@ -225,7 +225,7 @@ def test_each_order_arranges_the_hand_as_well_as_the_reference(
     check_arrangement(hand, wild, rules, arranged)
 
 
-@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(hands((1, 10)), hands((3, 10), wild_bias=True), sparse_hands()))
 def test_a_floored_search_matches_the_reference(
     case: tuple[list[Card], int | None, Rules],
@@ -235,7 +235,7 @@ def test_a_floored_search_matches_the_reference(
     assert found == reference_min_deadwood(hand, wild, rules, either_role=False)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(hands((16, 30)), hands((16, 30), wild_bias=True)))
 def test_large_hands_search_the_same_with_and_without_the_floor(
     case: tuple[list[Card], int | None, Rules],
@@ -244,7 +244,7 @@ def test_large_hands_search_the_same_with_and_without_the_floor(
     assert searched(hand, wild, rules, floored=True) == searched(hand, wild, rules, floored=False)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(hands((16, 30)), hands((16, 30), wild_bias=True)))
 def test_large_hands_search_the_same_in_both_orders(
     case: tuple[list[Card], int | None, Rules],
@@ -255,7 +255,7 @@ def test_large_hands_search_the_same_in_both_orders(
     assert plain.least == mirrored.least
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(hands((16, 30)), hands((16, 30), wild_bias=True)))
 def test_large_hands_rank_every_discard_by_min_deadwood(
     case: tuple[list[Card], int | None, Rules],

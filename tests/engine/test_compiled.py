@@ -122,7 +122,7 @@ def first_floor(hand: list[Card], wild: int | None, spec: dict[str, Any]) -> int
 
 def answers() -> dict[str, object]:
     """The analyses, floors and games this process's engine gives, as JSON values."""
-    analysed = cases(600)
+    analysed = cases(400)
     found: dict[str, object] = json.loads(
         json.dumps(
             {

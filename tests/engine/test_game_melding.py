@@ -60,7 +60,7 @@ def near_melded_hands(draw: st.DrawFn) -> tuple[tuple[Card, ...], int, Rules]:
     return tuple(sorted(hand[:16])), wild, rules
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(near_melded_hands())
 def test_go_outs_are_exactly_the_discards_that_leave_no_deadwood(
     case: tuple[tuple[Card, ...], int, Rules],
@@ -74,7 +74,7 @@ def test_go_outs_are_exactly_the_discards_that_leave_no_deadwood(
     assert going_out_discards(hand, wild, rules) == expected
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(near_melded_hands())
 def test_a_fully_melded_hand_always_passes_the_share_bound(
     case: tuple[tuple[Card, ...], int, Rules],
@@ -109,7 +109,7 @@ def test_the_share_bound_spares_the_card_a_go_out_discards() -> None:
     assert not may_meld(two_strays, 8, classic, but_one=True)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(game_rules(), st.data())
 def test_laying_out_a_meld_agrees_with_the_reference(rules: Rules, data: st.DataObject) -> None:
     wild = data.draw(st.sampled_from(list(rules.ranks)))
@@ -130,7 +130,7 @@ def test_laying_out_a_meld_agrees_with_the_reference(rules: Rules, data: st.Data
         assert is_laid_out_meld(meld.kind, meld.cards, meld.stands_for, wild, rules), meld
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(game_rules(), st.data())
 def test_long_runs_with_wilds_agree_with_the_reference(rules: Rules, data: st.DataObject) -> None:
     """Runs near and past the longest the rules allow: an ace never plays low and high at once."""

@@ -6,7 +6,7 @@ after a go-out, each round's scores against the analyser's optimum and the optio
 them, totals, winners, and views that show nothing a seat may not see. Every game is then
 replayed from its log and round-tripped through ``dumps``/``loads``.
 
-``GAME_EXAMPLES`` (environment, default 16) sets the number of whole games; sixteen times as
+``GAME_EXAMPLES`` (environment, default 10) sets the number of whole games; sixteen times as
 many partial games of uniformly random actions are played. The default keeps the module under a
 minute on one core; ``GAME_EXAMPLES=1000`` is the thorough run (about 17 000 games).
 """
@@ -58,7 +58,7 @@ from engine.rules import Rules
 from tests.engine.game_scenarios import choose
 from tests.engine.reference import is_valid_meld
 
-EXAMPLES = int(os.environ.get("GAME_EXAMPLES", "16"))
+EXAMPLES = int(os.environ.get("GAME_EXAMPLES", "10"))
 # Shrinking a whole game takes minutes and rarely gets shorter: report the example as drawn.
 NO_SHRINK = (Stage.explicit, Stage.reuse, Stage.generate)
 

@@ -90,7 +90,7 @@ def in_speed(
 
 
 @settings(
-    max_examples=20, deadline=None, phases=NO_SHRINK, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=12, deadline=None, phases=NO_SHRINK, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(games(configurations(), 400), PAGES)
 def test_a_page_is_the_replayed_record_s_under_every_preset_and_option(

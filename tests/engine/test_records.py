@@ -61,7 +61,7 @@ def round_trips(record: GameRecord) -> None:
 
 
 @settings(
-    max_examples=25,
+    max_examples=15,
     deadline=None,
     phases=NO_SHRINK,
     suppress_health_check=[HealthCheck.too_slow],

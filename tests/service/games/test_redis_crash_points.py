@@ -45,7 +45,7 @@ CHANCE = 0.2
 deaths come early in the games, which then play on to their end."""
 KILLS = 2
 """Deaths per instance: with the points taken in turn, each point kills at least once."""
-BOT_GAMES = 2
+BOT_GAMES = 1
 WAIT_SECONDS = 300.0
 TIMEOUT = 60.0
 """A request's bound: an instance that dies refuses or drops it at once, so only a busy machine
