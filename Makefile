@@ -11,7 +11,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: help install native run test lint format typecheck bench arena soak openapi all clean
+.PHONY: help install native run test lint format typecheck bench arena ladder soak openapi all clean
 # One target at a time: `all` formats before it lints, and the mypyc runs share build/.
 .NOTPARALLEL:
 
@@ -106,6 +106,11 @@ SOAK_ARGS ?=
 $(SOAK_STAMP): pyproject.toml $(STAMP)
 	$(BIN)/python -m pip install --quiet -e . --group soak
 	touch $(SOAK_STAMP)
+
+# The bot ladder of a real instance (LADDER_GAMES) until its levels have played 400 rated games,
+# then each level's rating with its 95% interval (docs/ratings.md, "The bot ladder").
+ladder: $(NATIVE) ## the built-in levels' ratings after 400 rated ladder games (LADDER_ARGS="--games 100")
+	nice -n 10 $(BIN)/python -m tests.benchmarks.ladder $(LADDER_ARGS)
 
 soak: $(NATIVE) $(SOAK_STAMP) ## 1,000 games, 10 min, instances kill -9ed (short: SOAK_ARGS="--games 50 --duration 2m")
 	$(BIN)/python -m tests.soak $(SOAK_ARGS)
