@@ -53,7 +53,6 @@ from typing import Any, Final
 
 import msgspec
 from litestar import Request
-from litestar.datastructures import MutableScopeHeaders
 from litestar.enums import ScopeType
 from litestar.exceptions import TooManyRequestsException
 from litestar.middleware.base import DefineMiddleware
@@ -255,12 +254,12 @@ class RateLimitsMiddleware:
 
 
 def _with_headers(send: Send, headers: dict[str, str]) -> Send:
+    """``send``, the answer's start given ``headers`` (no route sets them itself)."""
+    encoded = [(name.lower().encode(), value.encode()) for name, value in headers.items()]
+
     async def sending(message: Message) -> None:
         if message["type"] == "http.response.start":
-            message.setdefault("headers", [])
-            answer = MutableScopeHeaders(message)
-            for name, value in headers.items():
-                answer[name] = value
+            message["headers"] = [*message.get("headers", ()), *encoded]
         await send(message)
 
     return sending
