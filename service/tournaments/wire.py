@@ -92,6 +92,17 @@ class TournamentRequest(Strict, frozen=True):
         TurnSeconds,
         Meta(description="Every game's turn clock (an entrant who never shows is played away)."),
     ] = 60
+    rated: Annotated[
+        bool,
+        Meta(
+            description=(
+                "Every game moves its seats' ratings (every seat is a player: people, bot "
+                "players, the built-in levels). A rated tournament plays a preset's own rules "
+                "(`turns` apart): with an option overridden, `rated: false` is required (422 "
+                "naming `rated` otherwise)."
+            )
+        ),
+    ] = True
 
 
 class EntrantOut(Out, frozen=True):
@@ -170,6 +181,7 @@ class Tournament(Out, frozen=True):
     table_size: int
     duplicate: bool
     turn_seconds: int
+    rated: Annotated[bool, Meta(description="Its games move their seats' ratings.")]
     open_registration: bool
     starts_at: str
     created: str
@@ -191,6 +203,7 @@ class TournamentSummary(Out, frozen=True):
     format: TournamentFormat
     table_size: int
     duplicate: bool
+    rated: bool
     entrants: Count
     rounds_played: Count
     planned_rounds: Count | None
