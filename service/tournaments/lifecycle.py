@@ -257,8 +257,13 @@ async def _raw(services: TournamentServices, tournament_id: str) -> bytes:
     return raw
 
 
+async def stored(services: TournamentServices, tournament_id: str) -> TournamentRecord:
+    """The tournament's record (404 for one there is not, or no longer kept)."""
+    return tournament_records.decode(await _raw(services, tournament_id))
+
+
 async def get(services: TournamentServices, tournament_id: str) -> Tournament:
-    return tournament_out(tournament_records.decode(await _raw(services, tournament_id)))
+    return tournament_out(await stored(services, tournament_id))
 
 
 async def listing(services: TournamentServices, limit: int, cursor: str | None) -> Tournaments:

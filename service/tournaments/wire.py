@@ -10,6 +10,7 @@ from msgspec import Meta
 from service.games.wire import TurnSeconds
 from service.http.wire import Out, Strict
 from service.players.wire import PlayerId
+from service.records.wire import RecordJson
 from service.vocabulary.wire import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -213,3 +214,21 @@ class TournamentSummary(Out, frozen=True):
 class Tournaments(Out, frozen=True):
     tournaments: list[TournamentSummary]
     next_cursor: Annotated[str | None, Meta(description="The next page's cursor, if any.")]
+
+
+class TournamentGameRecord(Out, frozen=True):
+    """A line of ``GET /v1/tournaments/{tournament_id}/records``: a game of the tournament and
+    its whole record."""
+
+    round: Annotated[int, Meta(ge=1)]
+    table: Annotated[Count, Meta(description="The game's table in its round, 0 first.")]
+    game_id: GameId
+    record: Annotated[
+        RecordJson | None,
+        Meta(
+            description=(
+                "The game's whole record, exactly as `GET /v1/games/{game_id}/record` answers "
+                "it; null for a game no longer kept (`GAME_TTL` after its end)."
+            )
+        ),
+    ]
