@@ -20,8 +20,8 @@ from tests.service.games.test_games_api import assert_problem
 from tests.service.players.test_players import Json, new_player
 from tests.service.tournaments.test_tournaments_api import (
     LIMITS_OFF,
-    SHORT,
     finished,
+    quick_round_robin,
     tournament,
 )
 from tests.waiting import WAIT_SECONDS
@@ -44,15 +44,7 @@ def api(
 
 def test_a_finished_tournament_answers_every_game_s_record_in_one_call(api: httpx.Client) -> None:
     ann = new_player(api, "Ann")
-    made = tournament(
-        api,
-        ann["key"],
-        format="round_robin",
-        table_size=2,
-        entrants=ENTRANTS,
-        rules=SHORT,
-        rated=False,
-    )
+    made = quick_round_robin(api, ann["key"], ENTRANTS)
     result = finished(api, made["tournament_id"])
     answer = api.get(f"/v1/tournaments/{made['tournament_id']}/records")
     assert answer.status_code == 200, answer.text

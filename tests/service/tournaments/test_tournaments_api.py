@@ -72,6 +72,19 @@ def tournament(client: httpx.Client | Client, key: str, **terms: Any) -> Json:
     return made
 
 
+def quick_round_robin(client: httpx.Client | Client, key: str, entrants: list[str]) -> Json:
+    """A round robin at tables of two of ``entrants`` under the ``SHORT`` rules, unrated."""
+    return tournament(
+        client,
+        key,
+        format="round_robin",
+        table_size=2,
+        entrants=entrants,
+        rules=SHORT,
+        rated=False,
+    )
+
+
 def shown(client: httpx.Client | Client, tournament_id: str) -> Json:
     response = client.get(f"/v1/tournaments/{tournament_id}")
     assert response.status_code == 200, response.text
@@ -116,15 +129,7 @@ def assert_scored_from_the_games(client: httpx.Client | Client, result: Json) ->
 
 def test_a_round_robin_of_the_four_levels_runs_itself_to_the_end(client: Client) -> None:
     ann = new_player(client, "Ann")
-    made = tournament(
-        client,
-        ann["key"],
-        format="round_robin",
-        table_size=2,
-        entrants=LEVELS,
-        rules=SHORT,
-        rated=False,
-    )
+    made = quick_round_robin(client, ann["key"], LEVELS)
     assert made["status"] in ("open", "running")
     assert made["open_registration"] is False
     assert made["rated"] is False
@@ -368,15 +373,7 @@ def test_a_round_robin_made_on_one_instance_runs_on_the_two(
 ) -> None:
     one, two = two_instances
     ann = new_player(one, "Ann")
-    made = tournament(
-        two,
-        ann["key"],
-        format="round_robin",
-        table_size=2,
-        entrants=LEVELS,
-        rules=SHORT,
-        rated=False,
-    )
+    made = quick_round_robin(two, ann["key"], LEVELS)
     result = finished(one, made["tournament_id"])
     assert len(result["rounds"]) == 3
     assert_scored_from_the_games(two, result)
