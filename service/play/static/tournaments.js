@@ -18,7 +18,7 @@ const STATUSES = [
 ];
 const FORMATS = { round_robin: "Round robin", swiss: "Swiss" };
 const PRESETS = { classic: "Classic", online: "Online", "five-crowns": "Five Crowns" };
-const QUICK_RULES = { preset: "classic", jokers: 40 };
+const QUICK_JOKERS = 40;
 const OTHER_TABLES_MS = 20000;
 
 export class Tournaments {
@@ -37,7 +37,7 @@ export class Tournaments {
       e.preventDefault();
       this.#create(form);
     });
-    form.elements.rules.addEventListener("change", () => quickIsUnrated(form));
+    form.elements.quick.addEventListener("change", () => quickIsUnrated(form));
     player.addEventListener("change", () => this.#signedInOrOut());
     player.addEventListener("event", (e) => this.#heard(e.detail));
     player.addEventListener("live", () => this.#onScreen() && this.reload());
@@ -250,7 +250,7 @@ export class Tournaments {
 /** The body of POST /v1/tournaments from the form. */
 function requestOf(form, me) {
   const f = form.elements;
-  const quick = f.rules.value === "quick";
+  const quick = f.quick.checked;
   const bots = [...f.bot].filter((box) => box.checked).map((box) => `bot-${box.value}`);
   const named = form.querySelector("input[name=entry]:checked").value === "named";
   return {
@@ -258,7 +258,7 @@ function requestOf(form, me) {
     format: f.format.value,
     rounds: f.rounds.value ? Number(f.rounds.value) : null,
     table_size: Number(f.table_size.value),
-    rules: quick ? QUICK_RULES : f.rules.value,
+    rules: quick ? { preset: f.rules.value, jokers: QUICK_JOKERS } : f.rules.value,
     turn_seconds: Number(f.turn_seconds.value),
     duplicate: f.duplicate.checked,
     rated: !quick && f.rated.checked,
@@ -266,9 +266,9 @@ function requestOf(form, me) {
   };
 }
 
-/** A preset's own rules only are rated: the quick rules untick and disable "Rated". */
+/** A preset's own rules only are rated: the quick ones untick and disable "Rated". */
 function quickIsUnrated(form) {
-  const quick = form.elements.rules.value === "quick";
+  const quick = form.elements.quick.checked;
   form.elements.rated.disabled = quick;
   if (quick) form.elements.rated.checked = false;
 }

@@ -26,7 +26,7 @@ base = play.base  # a live app of its own per test
 pytestmark = pytest.mark.xdist_group("test_play_tournaments")
 
 QUICK_RULES = {"preset": "classic", "jokers": 40}
-"""The form's "Quick" rules, which the analyser is asked under."""
+"""The rules of the form's "Quick" box on Classic, which the analyser is asked under."""
 
 
 def play_quick_turn(person: Device, api: httpx.Client) -> None:
@@ -56,7 +56,8 @@ def make_tournament_on_the_page(ann: Device) -> None:
     form.get_by_label("Format").select_option("round_robin")
     form.get_by_label("Rounds to play").fill("1")
     form.get_by_label("Players at a table").select_option("2")
-    form.get_by_label("Rules").select_option("quick")
+    form.get_by_label("Rules").select_option("classic")
+    form.get_by_label("Quick: 40 jokers in the pack").check()
     expect(form.get_by_label("Rated: the games move the players' ratings")).to_be_disabled()
     form.get_by_label("Me and these bots, starting now:").check()
     form.get_by_label("Easy bot").check()
