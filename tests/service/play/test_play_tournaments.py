@@ -164,3 +164,41 @@ def test_a_player_makes_a_tournament_plays_her_table_from_its_page_and_sees_it_f
         assert_accessible(page, "the start screen with tournaments")
     assert ann.errors == []
     ann.close()
+
+
+@needs_chromium
+def test_a_player_joins_and_leaves_an_open_tournament_from_its_page(
+    browser: Browser, base: str
+) -> None:
+    with httpx.Client(base_url=base, timeout=WAIT_SECONDS) as api:
+        bob = api.post("/v1/players", json={"name": "Bob"}).json()
+        opened = api.post(
+            "/v1/tournaments",
+            json={"name": "Open cup", "format": "swiss"},
+            headers={"Authorization": f"Bearer {bob['key']}"},
+        )
+        assert opened.status_code == 201, opened.text
+        tournament_id = opened.json()["tournament_id"]
+        made = api.post("/v1/players", json={"name": "Ann"}).json()
+    ann = Device(browser, base, PHONE, at=f"/play#key={made['key']}")
+    ann.signed_in_as("Ann")
+    page = ann.page
+    listed = page.locator(
+        f"#tournament-lists ul[data-status='open'] li[data-tournament-id='{tournament_id}']"
+    )
+    expect(listed).to_contain_text("Open cup: Swiss, 0 entrants")
+    listed.get_by_role("button").click()
+    expect(page.locator("#app")).to_have_attribute("data-screen", "tournament")
+    expect(page.locator("#tournament-status")).to_contain_text("Open for entries until")
+    expect(page.locator("#tournament-entrants")).to_have_text("Nobody yet.")
+    expect(page.get_by_role("button", name="Leave the tournament")).to_be_hidden()
+    page.get_by_role("button", name="Join the tournament").click()
+    expect(page.locator("#tournament-entrants li")).to_have_text(["Ann (you)"])
+    expect(page.get_by_role("button", name="Join the tournament")).to_be_hidden()
+    ann.screenshot("tournament-open-phone", PHONE)
+    assert_accessible(page, "an open tournament")
+    page.get_by_role("button", name="Leave the tournament").click()
+    expect(page.locator("#tournament-entrants")).to_have_text("Nobody yet.")
+    expect(page.get_by_role("button", name="Join the tournament")).to_be_visible()
+    assert ann.errors == []
+    ann.close()
