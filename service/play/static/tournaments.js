@@ -124,8 +124,9 @@ export class Tournaments {
     this.refreshList();
   }
 
+  /** Reads the tournament on screen again (not while a game is: it is read when shown). */
   async reload() {
-    if (!this.current) return;
+    if (!this.#onScreen()) return;
     const id = this.current.tournament_id;
     try {
       const found = await api.getTournament(id);
