@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, ViewportSize, expect
 
 from tests.service.play import test_play_page as play
 from tests.service.play.test_play_edges import assert_accessible
@@ -27,6 +27,16 @@ pytestmark = pytest.mark.xdist_group("test_play_tournaments")
 
 QUICK_RULES = {"preset": "classic", "jokers": 40}
 """The rules of the form's "Quick" box on Classic, which the analyser is asked under."""
+
+
+def signed_in_device(
+    browser: Browser, base: str, api: httpx.Client, name: str, viewport: ViewportSize
+) -> Device:
+    """A new player's page, signed in by its sign-in link."""
+    made = api.post("/v1/players", json={"name": name}).json()
+    device = Device(browser, base, viewport, at=f"/play#key={made['key']}")
+    device.signed_in_as(name)
+    return device
 
 
 def play_quick_turn(person: Device, api: httpx.Client) -> None:
@@ -129,9 +139,7 @@ def test_a_player_makes_a_tournament_plays_her_table_from_its_page_and_sees_it_f
     browser: Browser, base: str
 ) -> None:
     with httpx.Client(base_url=base, timeout=WAIT_SECONDS) as api:
-        made = api.post("/v1/players", json={"name": "Ann"}).json()
-        ann = Device(browser, base, DESKTOP, at=f"/play#key={made['key']}")
-        ann.signed_in_as("Ann")
+        ann = signed_in_device(browser, base, api, "Ann", DESKTOP)
         page = ann.page
         expect(page.locator("#tournament-lists")).to_have_attribute("data-loaded", "true")
         make_tournament_on_the_page(ann)
@@ -179,9 +187,7 @@ def test_a_player_joins_and_leaves_an_open_tournament_from_its_page(
         )
         assert opened.status_code == 201, opened.text
         tournament_id = opened.json()["tournament_id"]
-        made = api.post("/v1/players", json={"name": "Ann"}).json()
-    ann = Device(browser, base, PHONE, at=f"/play#key={made['key']}")
-    ann.signed_in_as("Ann")
+        ann = signed_in_device(browser, base, api, "Ann", PHONE)
     page = ann.page
     listed = page.locator(
         f"#tournament-lists ul[data-status='open'] li[data-tournament-id='{tournament_id}']"
