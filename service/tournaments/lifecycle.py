@@ -20,7 +20,7 @@ from service.http import cursors, idempotency
 from service.http.idempotency import Retry
 from service.http.problems import IdempotencyKeyReused, InvalidField, PlayerNotFound
 from service.identity.store import PlayerRecord
-from service.ratings.model import built_in_player
+from service.ratings.model import built_in_player, check_rated
 from service.tables import waiting_tables as waiting
 from service.tournaments import records as tournament_records
 from service.tournaments.deps import TournamentServices
@@ -70,6 +70,7 @@ async def create(
         rules.check_players(request.table_size)
     except RulesError as error:
         raise InvalidField(f"table_size: {error}", field="table_size") from None
+    check_rated(rules, request.rated)
     entrants = await _named_entrants(services, request)
     if entrants is not None and len(entrants) < request.table_size:
         raise InvalidField(
@@ -93,6 +94,7 @@ async def create(
         open_registration=entrants is None,
         entrants=() if entrants is None else tuple(entrants),
         created=now,
+        rated=request.rated,
     )
     try:
         await services.tournaments.create(
@@ -255,8 +257,13 @@ async def _raw(services: TournamentServices, tournament_id: str) -> bytes:
     return raw
 
 
+async def stored(services: TournamentServices, tournament_id: str) -> TournamentRecord:
+    """The tournament's record (404 for one there is not, or no longer kept)."""
+    return tournament_records.decode(await _raw(services, tournament_id))
+
+
 async def get(services: TournamentServices, tournament_id: str) -> Tournament:
-    return tournament_out(tournament_records.decode(await _raw(services, tournament_id)))
+    return tournament_out(await stored(services, tournament_id))
 
 
 async def listing(services: TournamentServices, limit: int, cursor: str | None) -> Tournaments:

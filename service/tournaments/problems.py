@@ -30,3 +30,7 @@ class TournamentFull(ServiceProblem):
 
 class TournamentQuotaReached(ServiceProblem):
     status, kind, title = 429, "tournament-quota-reached", "The player has too many tournaments"
+
+
+class TournamentNotFinished(ServiceProblem):
+    status, kind, title = 409, "tournament-not-finished", "The tournament is not finished"

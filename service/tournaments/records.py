@@ -72,6 +72,8 @@ class TournamentRecord(msgspec.Struct, frozen=True, array_like=True):
     finished: float | None = None
     note: str | None = None
     """Why a tournament finished without playing (too few entrants at its start)."""
+    rated: bool = True
+    """Its games are created rated (``GameRecord.rated``): each seat's rating moves."""
 
 
 _encoder: Final = msgspec.msgpack.Encoder()

@@ -9,6 +9,7 @@ from litestar import Controller, get, post
 from litestar.di import Provide
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.response import Stream
 
 from service.http.allowed_methods import allowed_methods
 from service.http.idempotency import AnyRequest, IdempotencyKey, request_retry
@@ -16,7 +17,7 @@ from service.http.openapi_declarations import PLAYER, problems
 from service.http.route_policy import Limit, policy
 from service.players.deps import Me, key_owner, me, me_record
 from service.tables.index import LOBBY_LIMIT
-from service.tournaments import lifecycle
+from service.tournaments import exports, lifecycle
 from service.tournaments.deps import AppTournamentServices
 from service.tournaments.lifecycle import STANDING_MAX
 from service.tournaments.wire import MAX_ENTRANTS, Tournament, TournamentRequest, Tournaments
@@ -25,7 +26,7 @@ _PROBLEMS: Final = {
     401: "No player key, or one that no player holds",
     404: "No such tournament, or (create) no such player in `entrants`",
     409: "The tournament has started or names its entrants (`registration-closed`), the player "
-    "is an entrant already or is not one, or it is full",
+    "is an entrant already or is not one, or it is full; (records) it is not finished",
     429: "Too many requests, or the player has too many tournaments not finished",
 }
 
@@ -46,6 +47,23 @@ TournamentsLimit = Annotated[
         description=f"At most this many. Default 20, maximum {LOBBY_LIMIT}.",
     ),
 ]
+
+
+_RECORDS_OPENAPI: Final = {
+    "responses": {
+        "200": {
+            "description": (
+                "NDJSON, one line a game, round by round and table by table: its `round`, "
+                "`table`, `game_id` and whole `record` (`TournamentGameRecord`)."
+            ),
+            "content": {
+                exports.MEDIA_TYPE: {
+                    "schema": {"$ref": "#/components/schemas/TournamentGameRecord"}
+                }
+            },
+        }
+    }
+}
 
 
 def _problems(*statuses: int) -> dict[int, ResponseSpec]:
@@ -114,6 +132,28 @@ class TournamentsController(Controller):
         self, services: AppTournamentServices, tournament_id: FromPath[str]
     ) -> Tournament:
         return await lifecycle.get(services, tournament_id)
+
+    @get(
+        "/{tournament_id:str}/records",
+        operation_id="getTournamentRecords",
+        opt=policy(limits=(Limit.PER_MINUTE,), openapi=_RECORDS_OPENAPI),
+        summary="Every game's record of a finished tournament, one NDJSON line a game",
+        description=(
+            "Once the tournament is `finished` (409 `tournament-not-finished` before): every "
+            "game it played, round by round and table by table, one line each "
+            "(`application/x-ndjson`), written as they are read. A line's `record` is the "
+            "game's whole record exactly as `GET /v1/games/{game_id}/record` answers it (JSON), "
+            "which `POST /v1/records` takes back; null for a game no longer kept. A tournament "
+            "that played nothing answers no line."
+        ),
+        media_type=exports.MEDIA_TYPE,
+        responses=_problems(404, 409, 503),
+    )
+    async def records(
+        self, services: AppTournamentServices, tournament_id: FromPath[str]
+    ) -> Stream:
+        record = exports.checked(await lifecycle.stored(services, tournament_id))
+        return Stream(exports.lines(services, record), media_type=exports.MEDIA_TYPE)
 
     @post(
         "/{tournament_id:str}/join",

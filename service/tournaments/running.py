@@ -245,6 +245,7 @@ async def _game_made(
             given=given,
             players=tuple(None if e.level else e.player_id for e in seated),
             game_id=table.game_id,
+            rated=record.rated,
             tournament=record.tournament_id,
         )
 

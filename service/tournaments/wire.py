@@ -10,6 +10,7 @@ from msgspec import Meta
 from service.games.wire import TurnSeconds
 from service.http.wire import Out, Strict
 from service.players.wire import PlayerId
+from service.records.wire import RecordJson
 from service.vocabulary.wire import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -92,6 +93,17 @@ class TournamentRequest(Strict, frozen=True):
         TurnSeconds,
         Meta(description="Every game's turn clock (an entrant who never shows is played away)."),
     ] = 60
+    rated: Annotated[
+        bool,
+        Meta(
+            description=(
+                "Every game moves its seats' ratings (every seat is a player: people, bot "
+                "players, the built-in levels). A rated tournament plays a preset's own rules "
+                "(`turns` apart): with an option overridden, `rated: false` is required (422 "
+                "naming `rated` otherwise)."
+            )
+        ),
+    ] = True
 
 
 class EntrantOut(Out, frozen=True):
@@ -170,6 +182,7 @@ class Tournament(Out, frozen=True):
     table_size: int
     duplicate: bool
     turn_seconds: int
+    rated: Annotated[bool, Meta(description="Its games move their seats' ratings.")]
     open_registration: bool
     starts_at: str
     created: str
@@ -191,6 +204,7 @@ class TournamentSummary(Out, frozen=True):
     format: TournamentFormat
     table_size: int
     duplicate: bool
+    rated: bool
     entrants: Count
     rounds_played: Count
     planned_rounds: Count | None
@@ -200,3 +214,21 @@ class TournamentSummary(Out, frozen=True):
 class Tournaments(Out, frozen=True):
     tournaments: list[TournamentSummary]
     next_cursor: Annotated[str | None, Meta(description="The next page's cursor, if any.")]
+
+
+class TournamentGameRecord(Out, frozen=True):
+    """A line of ``GET /v1/tournaments/{tournament_id}/records``: a game of the tournament and
+    its whole record."""
+
+    round: Annotated[int, Meta(ge=1)]
+    table: Annotated[Count, Meta(description="The game's table in its round, 0 first.")]
+    game_id: GameId
+    record: Annotated[
+        RecordJson | None,
+        Meta(
+            description=(
+                "The game's whole record, exactly as `GET /v1/games/{game_id}/record` answers "
+                "it; null for a game no longer kept (`GAME_TTL` after its end)."
+            )
+        ),
+    ]

@@ -154,3 +154,22 @@ export const getLeaderboard = (preset, { provisional = false, limit = 20 } = {})
  * mu, sigma, games, place, seats}]}`, newest first. */
 export const getRatingHistory = (playerId, preset) =>
   call("GET", `/v1/players/${encodeURIComponent(playerId)}/ratings/${encodeURIComponent(preset)}`);
+
+// -- tournaments (docs/tournaments.md) -------------------------------------------------------
+
+const tournament = (id) => `/v1/tournaments/${encodeURIComponent(id)}`;
+
+/** GET /v1/tournaments: `{tournaments: [{tournament_id, name, status, format, table_size,
+ * entrants, rounds_played, planned_rounds, starts_at, ...}], next_cursor}`, newest first. */
+export const listTournaments = (limit = 50) => call("GET", `/v1/tournaments?limit=${limit}`);
+
+/** GET /v1/tournaments/{id}: the whole tournament (entrants, rounds, standings, crosstable). */
+export const getTournament = (id) => call("GET", tournament(id));
+
+/** POST /v1/tournaments `{name, rules, format, rounds, table_size, duplicate, rated, entrants,
+ * turn_seconds}`: the tournament made (201). */
+export const createTournament = (key, body) => call("POST", "/v1/tournaments", { token: key, body });
+
+/** POST /v1/tournaments/{id}/join and …/leave, before the start: the tournament as it is. */
+export const joinTournament = (key, id) => call("POST", `${tournament(id)}/join`, { token: key });
+export const leaveTournament = (key, id) => call("POST", `${tournament(id)}/leave`, { token: key });

@@ -14,7 +14,7 @@
 // screen), player.js, signin.js (making a player, signing in and out), mygames.js,
 // matchmaking.js, board.js (players, piles, actions), hand.js, results.js (round results, score
 // table), chart.js, narration.js (words), cards.js, call.js (a speed game's call), review.js (a
-// finished game's review).
+// finished game's review), tournaments.js (the tournaments, and a tournament's screen).
 
 import * as api from "./api.js";
 import { renderActions, renderPiles, renderPlayers, renderRoundInfo } from "./board.js";
@@ -32,6 +32,7 @@ import { offerReview } from "./review.js";
 import { Seat } from "./seat.js";
 import { setUpSignIn } from "./signin.js";
 import { setUpStart } from "./start.js";
+import { Tournaments } from "./tournaments.js";
 
 const $ = (id) => document.getElementById(id);
 const MOVES_SHOWN = 12;
@@ -46,6 +47,8 @@ function say(element, text) {
 
 const player = new Player();
 let myGames = null; // the start screen's list of the player's games (mygames.js)
+let tournaments = null; // the tournaments' list and screen (tournaments.js)
+let fromTournament = null; // the tournament whose page opened the game on screen, if any
 
 const state = {
   seat: null,
@@ -66,10 +69,24 @@ const state = {
 
 function show(screen) {
   $("app").dataset.screen = screen;
-  for (const id of ["start", "waiting", "game"]) $(id).hidden = id !== screen;
-  $("leave").hidden = screen === "start";
+  for (const id of ["start", "waiting", "game", "tournament"]) $(id).hidden = id !== screen;
+  const atGame = screen === "game" || screen === "waiting";
+  $("leave").hidden = !atGame || Boolean(state.seat?.watching);
+  $("to-tournament").hidden = !atGame || !fromTournament;
   // A player's games stay theirs: back to the list without leaving this one.
   $("to-my-games").hidden = screen === "start" || !player.signedIn;
+}
+
+/** Opens a game from a tournament's page: to play the player's seat, or to watch. */
+function openFromTournament(tournamentId, seat) {
+  fromTournament = tournamentId;
+  takeSeat(seat);
+}
+
+function backToTournament() {
+  const id = fromTournament;
+  forgetSeat();
+  if (id) tournaments.open(id);
 }
 
 function showProblem(error) {
@@ -113,6 +130,7 @@ async function takeSeat(seat) {
 function forgetSeat() {
   state.seat?.stop();
   state.seat = null;
+  fromTournament = null;
   Seat.forget();
   const app = $("app");
   for (const key of ["status", "version", "gameId", "act", "wild", "call", "chosen"]) delete app.dataset[key];
@@ -377,6 +395,7 @@ function renderFinal(view) {
   const finished = view.status === "finished";
   $("final").hidden = !finished;
   if (!finished) return;
+  $("rematch").hidden = Boolean(state.seat?.watching); // a rematch is for the seats
   const winners = (view.winners ?? []).map((s) => seatName(view, s));
   const best = Math.min(...view.players.map((p) => p.score));
   const verb = winners.length === 1 && winners[0] !== "You" ? "wins" : "win";
@@ -537,6 +556,7 @@ async function start() {
   $("new-game").addEventListener("click", forgetSeat);
   $("leave").addEventListener("click", leaveTable);
   $("to-my-games").addEventListener("click", forgetSeat);
+  $("to-tournament").addEventListener("click", backToTournament);
   $("copy-invite").addEventListener("click", copyInvite);
   player.addEventListener("problem", (e) => showProblem(e.detail));
   setUpSignIn({ player, onProblem: showProblem });
@@ -544,6 +564,20 @@ async function start() {
   new Matchmaking({ player, onOpen: openMine, onProblem: showProblem });
   setUpStart({ player, onSeat: takeSeat, onProblem: showProblem });
   setUpLeaderboard({ player });
+  tournaments = new Tournaments({
+    player,
+    show,
+    onPlay: ({ gameId, seat }) => {
+      if (!player.signedIn) return;
+      const id = tournaments.current?.tournament_id ?? null;
+      openFromTournament(id, new Seat({ gameId, seat, token: player.key, byKey: true }));
+    },
+    onWatch: (gameId) => {
+      const id = tournaments.current?.tournament_id ?? null;
+      openFromTournament(id, new Seat({ gameId, seat: null, token: null, watching: true }));
+    },
+    onProblem: showProblem,
+  });
   await player.restore(); // a sign-in link's key, or the one this browser kept
   const saved = Seat.saved(player.key);
   if (saved) takeSeat(saved);

@@ -4,7 +4,7 @@
 //
 // Events dispatched: "change" (signed in or out; detail: the profile or null), "event" (detail:
 // an event of the player's stream: `game_start`, `your_turn`, `game_finish`, `challenge`,
-// `challenge_canceled`, `challenge_declined`), "live" (the stream opened, or opened again: what
+// `challenge_canceled`, `challenge_declined`, `tournament_round`, `tournament_finish`), "live" (the stream opened, or opened again: what
 // it would have said meanwhile may be missed, so lists are read again), "problem" (detail: an
 // Error to show).
 
@@ -20,6 +20,8 @@ export const STREAM_EVENTS = [
   "challenge",
   "challenge_canceled",
   "challenge_declined",
+  "tournament_round",
+  "tournament_finish",
 ];
 
 export class Player extends EventTarget {

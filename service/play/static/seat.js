@@ -1,6 +1,7 @@
 // One person's seat at one game: its token, its private event stream, and the newest view.
 // A player's seat (`byKey`) is acted for with the player's key instead, in the same places a
-// token goes (docs/players.md): the key acts for every seat its player holds.
+// token goes (docs/players.md): the key acts for every seat its player holds. A game watched
+// (`watching`: no token, no seat) reads the public view and follows the public stream.
 //
 // Views arrive from three places: the answer to an action, the stream's events, and a plain GET
 // after a reconnection. Bots move as soon as a person's action is committed, so the answer to
@@ -21,12 +22,13 @@ const RETRY_MS = [1000, 2000, 5000, 10000];
 const LOST_AFTER_MS = 3000;
 
 export class Seat extends EventTarget {
-  constructor({ gameId, token, seat, byKey = false }) {
+  constructor({ gameId, token, seat, byKey = false, watching = false }) {
     super();
     this.gameId = gameId;
-    this.token = token; // the seat's token, or the player's key when `byKey`
+    this.token = token; // the seat's token, or the player's key when `byKey`; null watching
     this.seat = seat;
     this.byKey = byKey;
+    this.watching = watching;
     this.view = null;
     this.source = null;
     this.finished = false;
@@ -60,7 +62,10 @@ export class Seat extends EventTarget {
       this.#connection("closed");
       return;
     }
-    const { url } = await api.streamUrl(this.gameId, this.token);
+    // The public stream needs no key; a seat's private one is opened by a stream URL.
+    const { url } = this.watching
+      ? { url: `/v1/games/${encodeURIComponent(this.gameId)}/events` }
+      : await api.streamUrl(this.gameId, this.token);
     if (generation !== this.generation) return; // stopped meanwhile
     // The URL is built from the request's Host; the page is served by the service itself, so
     // its own origin is right even where a proxy passes another Host or scheme.
@@ -138,6 +143,10 @@ export class Seat extends EventTarget {
   /** Kept in this tab only, so that a reload finds the seat again and two tabs can be two seats.
    * A player's seat is kept without its key (local storage holds the key, once). */
   save() {
+    if (this.watching) {
+      Seat.forget(); // a game watched is not this tab's seat: a reload goes back to the start
+      return;
+    }
     const { gameId, seat, byKey } = this;
     const token = byKey ? undefined : this.token;
     sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ gameId, token, seat, byKey }));

@@ -43,6 +43,11 @@ LIMITS_OFF: dict[str, Any] = {
     "bot_games_per_client": 0,
 }
 """Every request of a test comes from one address."""
+SHORT: Json = {"preset": "classic", "jokers": 40}
+"""Rules whose rounds end in a few turns (a pack of many jokers, always wild): a game of two
+bots takes some 50 actions rather than 280. A game's cost in a test is its actions (each its
+own commit and, for a bot, its own trip to a worker process), not the bots' thinking, which
+is the same at every level (docs/performance.md). Not a preset's own rules: unrated."""
 
 
 @pytest.fixture
@@ -65,6 +70,19 @@ def tournament(client: httpx.Client | Client, key: str, **terms: Any) -> Json:
     assert response.status_code == 201, response.text
     made: Json = response.json()
     return made
+
+
+def quick_round_robin(client: httpx.Client | Client, key: str, entrants: list[str]) -> Json:
+    """A round robin at tables of two of ``entrants`` under the ``SHORT`` rules, unrated."""
+    return tournament(
+        client,
+        key,
+        format="round_robin",
+        table_size=2,
+        entrants=entrants,
+        rules=SHORT,
+        rated=False,
+    )
 
 
 def shown(client: httpx.Client | Client, tournament_id: str) -> Json:
@@ -111,11 +129,10 @@ def assert_scored_from_the_games(client: httpx.Client | Client, result: Json) ->
 
 def test_a_round_robin_of_the_four_levels_runs_itself_to_the_end(client: Client) -> None:
     ann = new_player(client, "Ann")
-    made = tournament(
-        client, ann["key"], format="round_robin", table_size=2, entrants=LEVELS, rules="classic"
-    )
+    made = quick_round_robin(client, ann["key"], LEVELS)
     assert made["status"] in ("open", "running")
     assert made["open_registration"] is False
+    assert made["rated"] is False
     assert [e["player_id"] for e in made["entrants"]] == LEVELS
     result = finished(client, made["tournament_id"])
     assert result["planned_rounds"] == 3
@@ -138,7 +155,9 @@ def test_a_round_robin_of_the_four_levels_runs_itself_to_the_end(client: Client)
     assert listed[0]["status"] == "finished"
 
 
-def play_players_turns(client: Client, keys: dict[str, str], game_ids: list[str]) -> None:
+def play_players_turns(
+    client: Client, keys: dict[str, str], game_ids: list[str], rules: Json
+) -> None:
     """Each player's turns in the games, the analyser's discard after a draw from the stock,
     until every game is over (the bots move by themselves: while only they may move, wait)."""
 
@@ -156,7 +175,8 @@ def play_players_turns(client: Client, keys: dict[str, str], game_ids: list[str]
         if drawn.status_code != 200:  # a bot or the clock moved first: look again
             return False
         hand = drawn.json()
-        analysis = client.post("/v1/analyse", json={"hand": hand["hand"], "wild": hand["wild"]})
+        asked = {"hand": hand["hand"], "wild": hand["wild"], "rules": rules}
+        analysis = client.post("/v1/analyse", json=asked)
         discard = {
             "type": "discard",
             "card": analysis.json()["suggested_discard"],
@@ -190,6 +210,8 @@ def test_a_duplicate_swiss_of_eight_plays_each_round_s_deals_at_every_table_rota
         rounds=2,
         duplicate=True,
         entrants=entrants,
+        rules=SHORT,
+        rated=False,
     )
     tournament_id = made["tournament_id"]
     services = client.app.state["services"]
@@ -202,7 +224,7 @@ def test_a_duplicate_swiss_of_eight_plays_each_round_s_deals_at_every_table_rota
         assert [p["rotation"] for p in current["pairings"]] == [0, 1]
         seated = [p for pairing in current["pairings"] for p in pairing["players"]]
         assert sorted(seated) == sorted(entrants)
-        play_players_turns(client, keys, current["games"])
+        play_players_turns(client, keys, current["games"], SHORT)
         with client.portal() as portal:
             states = [
                 portal.call(game_flow.load_game, services, game_id).state
@@ -309,6 +331,8 @@ def test_a_tournament_plays_its_players_games_and_tells_them(client: Client) -> 
         ({"entrants": ["bot-easy", "nobody"]}, 404, "player-not-found", None),
         ({"table_size": 9}, 422, "invalid-field", "table_size"),
         ({"table_size": 8, "rules": "classic"}, 201, None, None),
+        ({"rules": SHORT}, 422, "invalid-field", "rated"),
+        ({"rules": SHORT, "rated": False}, 201, None, None),
         ({"format": "elimination"}, 422, "invalid-field", "format"),
         ({"starts_at": "2020-01-01T00:00:00"}, 422, "invalid-field", "starts_at"),
         ({"starts_at": "2999-01-01T00:00:00Z"}, 422, "invalid-field", "starts_at"),
@@ -349,7 +373,7 @@ def test_a_round_robin_made_on_one_instance_runs_on_the_two(
 ) -> None:
     one, two = two_instances
     ann = new_player(one, "Ann")
-    made = tournament(two, ann["key"], format="round_robin", table_size=2, entrants=LEVELS)
+    made = quick_round_robin(two, ann["key"], LEVELS)
     result = finished(one, made["tournament_id"])
     assert len(result["rounds"]) == 3
     assert_scored_from_the_games(two, result)
