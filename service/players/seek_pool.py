@@ -94,9 +94,11 @@ class AlreadySeeking(Exception):
 
 class SeekPool(Protocol):
     async def add(self, seek: SeekRecord, game_id: str) -> SeekState:
-        """Put ``seek`` in its pool and match it if the pool now holds a table's seekers: then
-        every seek of the match is matched to ``game_id`` (a fresh id), this one's state says so
-        and names them all. Raises ``TooManySeeks`` or ``AlreadySeeking``, adding nothing."""
+        """Put ``seek`` in its pool and match it if the pool now holds a table's seekers with it
+        (``seek_matching.choose``): then every seek of the match is matched to ``game_id`` (a
+        fresh id), this one's state says so and names them all. A table of other seeks that now
+        fits is left to the next ``sweep``. Raises ``TooManySeeks`` or ``AlreadySeeking``,
+        adding nothing."""
 
     async def get(self, seek_id: str) -> tuple[SeekRecord, SeekState] | None:
         """The seek and its state, or None (unknown, or no longer kept)."""

@@ -1,5 +1,6 @@
 """Quick play across two instances (``python -m tests.benchmarks seeks``; ``--quick`` for fewer
-seekers, ``--rated`` for rated seeks, matched by rating: every seeker a newcomer): the time from a seek to its game's start, as each seeker's own stream hears it.
+seekers, ``--rated`` for rated seeks, matched by rating: every seeker a newcomer): the time
+from a seek to its game's start, as each seeker's own stream hears it.
 
 Two real servers (``python -m service``) on one private redis-server. Each of 200 players opens
 its NDJSON stream on one instance (alternately), then the players seek, 40 a second in random
