@@ -11,7 +11,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: help install native run test lint format typecheck bench arena ladder soak openapi all clean
+.PHONY: help install native run test lint format typecheck bench arena ladder soak tournament-soak openapi all clean
 # One target at a time: `all` formats before it lints, and the mypyc runs share build/.
 .NOTPARALLEL:
 
@@ -114,6 +114,11 @@ ladder: $(NATIVE) ## the built-in levels' ratings after 400 rated ladder games (
 
 soak: $(NATIVE) $(SOAK_STAMP) ## 1,000 games, 10 min, instances kill -9ed (short: SOAK_ARGS="--games 50 --duration 2m")
 	$(BIN)/python -m tests.soak $(SOAK_ARGS)
+
+TOURNAMENT_ARGS ?=
+
+tournament-soak: $(NATIVE) $(STAMP) ## a 16-entrant Swiss on 2 instances, one kill -9ed mid-round, replayed (about 2 min)
+	$(BIN)/python -m tests.soak.tournament $(TOURNAMENT_ARGS)
 
 openapi: $(NATIVE) ## regenerate openapi/openapi.json from the app
 	$(BIN)/python -m service.openapi > openapi/openapi.json.new  # a failure keeps the old file

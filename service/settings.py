@@ -130,8 +130,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Memory store only: players kept at most (Redis keeps every player); a create past it
     answers 503."""
     sweep_seconds: float = 1.0
-    """How often this instance's sweeper looks for overdue moves (bots, turn clocks): at most
-    this late, past its lease, a move another instance left undone is made."""
+    """How often this instance's sweepers look for overdue moves (bots, turn clocks) and for
+    rated seeks whose windows have widened: at most this late, past its lease, a move another
+    instance left undone is made, and a seek matched."""
     bot_lease_seconds: float = 5.0
     """Seconds an instance holds a game's due move once it has taken it: another instance takes
     the game over only after this, if the move is still not made (the instance died)."""

@@ -44,6 +44,7 @@ from service.operations.log_lines import APP_FORMATTERS, capture_python_output
 from service.play.routes import play_routes
 from service.players.challenge_routes import ChallengesController, SeeksController
 from service.players.routes import BotsController, PlayersController
+from service.players.seek_sweeper import SeekSweeperPlugin
 from service.ratings.routes import LeaderboardsController, RatingHistoryController
 from service.records.routes import RecordsController
 from service.settings import Settings
@@ -215,6 +216,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
             LadderPlugin(services),  # after the drivers: it stops dealing before they stop
             CourierPlugin(courier),
             TournamentRunnerPlugin(services),
+            SeekSweeperPlugin(services, settings.sweep_seconds),
         ],
         middleware=[
             prometheus.middleware,

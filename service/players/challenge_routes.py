@@ -233,8 +233,10 @@ class SeeksController(Controller):
         security=PLAYER,
         summary="Quick play: a game with the next players who seek the same table",
         description=(
-            "Seeks with the same rules, table size, `rated` and clock are matched oldest first, "
-            "across every instance, each in exactly one game: once a table's seekers are there, "
+            "Seeks with the same rules, table size, `rated` and clock are matched across every "
+            "instance, each in exactly one game: unrated ones oldest first; rated ones by "
+            "rating, the window widening with the time waited (see `rated`), so a rated seek "
+            "may be matched later with no new seek coming. Once a table's seekers are matched, "
             "the game is dealt and each seeker's stream gets `game_start` (this answer too says "
             "`matched` when this seek completed the table). A seek waits 10 minutes; a player "
             f"has at most one waiting per terms and {SEEKS_PER_PLAYER} in all. With an "

@@ -10,6 +10,7 @@ from engine.rule_checks import Turns
 from service.games.level_wire import BotLevel
 from service.games.wire import CallSeconds, TurnSeconds
 from service.http.wire import Out, Strict
+from service.players.seek_matching import ANYONE_AFTER, WIDENING_PER_SECOND, WINDOW_START
 from service.players.wire import PlayerId
 from service.vocabulary.wire import MAX_PLAYERS, MIN_PLAYERS, Count, GameId, RulesSpec, Seat
 
@@ -140,7 +141,18 @@ class SeekRequest(Strict, frozen=True):
     players: Annotated[
         int, Meta(ge=MIN_PLAYERS, le=MAX_PLAYERS, description="The table's size.")
     ] = 2
-    rated: bool = False
+    rated: Annotated[
+        bool,
+        Meta(
+            description=(
+                "A rated game (a preset's own rules, `turns` apart), matched by rating: with "
+                "seekers whose ratings under the preset and mode lie within a window that widens "
+                f"as the oldest of them waits ({WINDOW_START:g} points at once, "
+                f"{WIDENING_PER_SECOND:g} more a second, anyone after {ANYONE_AFTER:g} seconds). "
+                "A provisional player is matched by its `mu`."
+            )
+        ),
+    ] = False
     turn_seconds: Annotated[
         TurnSeconds | None, Meta(description="The turn clock; null (the default): none.")
     ] = None

@@ -1,9 +1,13 @@
 """Where seeks (quick play) wait to be matched: one pool per set of terms (rules, table size,
 rated, clock), oldest first, shared by every instance.
 
-Matching is one atomic step of the pool's store: a seek is added, and if its pool then holds
-enough waiting seeks of distinct players for a table, the oldest of them leave it together,
-each marked matched to the same new game id, in the same step. So two instances adding the
+Matching is one atomic step of the pool's store: a seek is added, and if its pool then holds a
+table of waiting seeks of distinct players with it (the oldest, or in a rated pool the nearest
+ratings its window allows: ``service.players.seek_matching``), they leave it together, each
+marked matched to the same new game id, in the same step. A rated pool whose seeks do not fit a
+window yet keeps a due time, when the window will have widened enough: every instance sweeps the
+due pools (``sweep``, the same step without a new seek), so waiting seeks are matched as their
+windows widen without another seek arriving. So two instances adding the
 last seeks of a table at once make one match, never two, and no seek is in two games. The
 instance whose step matched then creates the game (``service.players.seeks``); any instance
 that reads a matched seek whose game is missing (its matcher died in between) creates it from
@@ -21,6 +25,8 @@ from collections.abc import Callable
 from typing import Final, Protocol
 
 import msgspec
+
+from service.players.seek_matching import WIDENING, Waiting, Widening, choose
 
 SEEK_KEPT: Final = 86400.0
 """Seconds a seek is kept after it is made, however it ended."""
@@ -42,7 +48,10 @@ class SeekRecord(msgspec.Struct, frozen=True):
     rated: bool
     turn_seconds: int | None
     created: float
+    """When it entered its pool, on the pool's clock."""
     expires: float
+    rating: float | None = None
+    """A rated seek's: the seeker's rating under the seek's preset and mode when it was made."""
 
 
 class SeekState(msgspec.Struct, frozen=True):
@@ -85,9 +94,11 @@ class AlreadySeeking(Exception):
 
 class SeekPool(Protocol):
     async def add(self, seek: SeekRecord, game_id: str) -> SeekState:
-        """Put ``seek`` in its pool and match it if the pool now holds a table's seekers: then
-        every seek of the match is matched to ``game_id`` (a fresh id), this one's state says so
-        and names them all. Raises ``TooManySeeks`` or ``AlreadySeeking``, adding nothing."""
+        """Put ``seek`` in its pool and match it if the pool now holds a table's seekers with it
+        (``seek_matching.choose``): then every seek of the match is matched to ``game_id`` (a
+        fresh id), this one's state says so and names them all. A table of other seeks that now
+        fits is left to the next ``sweep``. Raises ``TooManySeeks`` or ``AlreadySeeking``,
+        adding nothing."""
 
     async def get(self, seek_id: str) -> tuple[SeekRecord, SeekState] | None:
         """The seek and its state, or None (unknown, or no longer kept)."""
@@ -95,6 +106,10 @@ class SeekPool(Protocol):
     async def cancel(self, seek: SeekRecord) -> SeekState:
         """Take a waiting seek out of its pool (canceled); a seek no longer waiting is left as
         it is. Its state after."""
+
+    async def sweep(self, new_game_id: Callable[[], str], limit: int) -> list[SeekState]:
+        """Match what the widened windows allow now in up to ``limit`` pools whose due time has
+        come, each match to a game id of ``new_game_id``: the state of each match made."""
 
 
 _encoder: Final = msgspec.json.Encoder()
@@ -108,13 +123,18 @@ class MemorySeekPool:
     """The pools in this process's memory: safe under asyncio, as nothing awaits between
     reading and writing. The same steps as the Redis pool's script."""
 
-    def __init__(self, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, *, clock: Callable[[], float] = time.time, widening: Widening = WIDENING
+    ) -> None:
         self._clock = clock
+        self._widening = widening
         self._seeks: dict[str, SeekRecord] = {}
         self._states: dict[str, SeekState] = {}
         self._pools: dict[str, list[str]] = {}
         self._waiting: dict[str, set[str]] = {}
         """Each player's seeks that were waiting when last looked at."""
+        self._due: dict[str, float] = {}
+        """The rated pools that may match later without a new seek: when."""
 
     async def add(self, seek: SeekRecord, game_id: str) -> SeekState:
         now = self._clock()
@@ -127,14 +147,53 @@ class MemorySeekPool:
         if len(mine) >= SEEKS_PER_PLAYER:
             raise TooManySeeks()
         self._seeks[seek.seek_id] = seek
-        queue = [s for s in self._pools.get(seek.pool, []) if self._is_waiting(s, now)]
+        self._states[seek.seek_id] = WAITING
+        queue = self._queue(seek.pool, now)
         queue.append(seek.seek_id)
-        if len(queue) < seek.players:
-            self._states[seek.seek_id] = WAITING
-            self._pools[seek.pool] = queue
+        mates = self._step(seek.pool, seek.players, now, seek.seek_id)
+        if mates is None:
             mine.add(seek.seek_id)
             return WAITING
-        mates, self._pools[seek.pool] = tuple(queue[: seek.players]), queue[seek.players :]
+        return self._matched(mates, game_id)
+
+    async def sweep(self, new_game_id: Callable[[], str], limit: int) -> list[SeekState]:
+        now = self._clock()
+        made = []
+        for pool in [pool for pool, due in self._due.items() if due <= now][:limit]:
+            queue = self._queue(pool, now)
+            if not queue:
+                del self._due[pool]
+                continue
+            size = self._seeks[queue[0]].players
+            while (mates := self._step(pool, size, now, None)) is not None:
+                made.append(self._matched(mates, new_game_id()))
+        return made
+
+    def _queue(self, pool: str, now: float) -> list[str]:
+        """The pool's waiting seeks, oldest first, those no longer waiting dropped."""
+        queue = [s for s in self._pools.get(pool, []) if self._is_waiting(s, now)]
+        self._pools[pool] = queue
+        return queue
+
+    def _step(self, pool: str, size: int, now: float, must: str | None) -> tuple[str, ...] | None:
+        """Match a table of the pool if one fits (with ``must``, if given), taking it out of
+        the pool, and keep the pool's due time."""
+        queue = self._pools[pool]
+        waiting = [Waiting(s, self._seeks[s].rating, self._seeks[s].created) for s in queue]
+        choice = choose(waiting, size, now, self._widening, must)
+        if choice.mates is not None:
+            self._pools[pool] = [s for s in queue if s not in choice.mates]
+            # Those left may make another table now: the next sweep looks.
+            due = now if len(self._pools[pool]) >= size else None
+        else:
+            due = choice.due
+        if due is None:
+            self._due.pop(pool, None)
+        else:
+            self._due[pool] = due
+        return choice.mates
+
+    def _matched(self, mates: tuple[str, ...], game_id: str) -> SeekState:
         matched = SeekState("matched", game_id, mates)
         for mate in mates:
             self._states[mate] = matched

@@ -1,8 +1,11 @@
 """Quick play: ``POST /v1/seeks`` puts the player in the pool of a table's terms (its rules,
-size, rated or not, clock); when the pool holds a table's seekers, the oldest are matched in
-one atomic step of the pool (``service.players.seek_pool``) and their game is dealt at once,
-every seat a player's, so each seeker's stream gets ``game_start``. Matching is by the terms
-alone: ratings do not exist yet to widen a window over.
+size, rated or not, clock); when the pool holds a table's seekers, they are matched in one
+atomic step of the pool (``service.players.seek_pool``) and their game is dealt at once, every
+seat a player's, so each seeker's stream gets ``game_start``. An unrated pool matches its oldest
+seekers; a rated one the nearest ratings within a window that widens as they wait
+(``service.players.seek_matching``): a rated seek carries its seeker's rating under the seek's
+preset and mode, a provisional player's ``mu`` (its conservative rating, ``mu - 3 sigma``, says
+little before a few games and would seat every newcomer with the weakest players).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from service.players.seek_pool import (
     TooManySeeks,
     is_waiting,
 )
+from service.ratings import model as rating_model
 from service.ratings.model import check_rated
 from service.storage.game_store import GameExists
 from service.tables import waiting_tables as waiting
@@ -65,6 +69,9 @@ async def seek(
         turn_seconds=request.turn_seconds,
         created=now,
         expires=now + SEEK_SECONDS,
+        rating=await _rating(services, player.player_id, rating_model.rating_key(rules))
+        if request.rated
+        else None,
     )
     try:
         state = await services.seeks.add(record, game_records.new_game_id())
@@ -81,6 +88,17 @@ async def seek(
     if state.status == "matched":
         await dealt(services, state)
     return seek_out(record, state, now)
+
+
+async def _rating(services: PlayerServices, player_id: str, key: str | None) -> float:
+    """The rating a rated seek is matched by: the player's under ``key``, a provisional
+    player's ``mu`` (a newcomer's first)."""
+    assert key is not None  # a rated seek's rules are a preset's (check_rated)
+    [data] = await services.ratings.entries(key, [player_id])
+    if data is None:
+        return rating_model.NEW_MU
+    entry = rating_model.decode_entry(data)
+    return entry.mu if entry.provisional else entry.rating
 
 
 def _retried(found: tuple[SeekRecord, SeekState], player_id: str, pool: str) -> Seek:

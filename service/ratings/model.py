@@ -36,6 +36,8 @@ DEVIATIONS: Final = 3
 SPEED_SUFFIX: Final = ":speed"
 
 _model: Final = PlackettLuce()
+NEW_MU: Final = _model.rating().mu
+"""A player's ``mu`` before any rated game under a key."""
 
 
 def rating_key(rules: Rules) -> str | None:

@@ -1,5 +1,6 @@
 """Quick play across two instances (``python -m tests.benchmarks seeks``; ``--quick`` for fewer
-seekers): the time from a seek to its game's start, as each seeker's own stream hears it.
+seekers, ``--rated`` for rated seeks, matched by rating: every seeker a newcomer): the time
+from a seek to its game's start, as each seeker's own stream hears it.
 
 Two real servers (``python -m service``) on one private redis-server. Each of 200 players opens
 its NDJSON stream on one instance (alternately), then the players seek, 40 a second in random
@@ -28,6 +29,7 @@ import httpx
 from tests.redis_servers import LIMITS_OFF, RedisServer, ServiceInstance
 
 SEEKERS: Final = 40 if "--quick" in sys.argv else 200
+RATED: Final = "--rated" in sys.argv
 ARRIVALS_PER_SECOND: Final = 40
 
 
@@ -67,7 +69,7 @@ async def seek(client: httpx.AsyncClient, seeker: Seeker) -> None:
     seeker.sent = time.perf_counter()
     response = await client.post(
         f"{seeker.seeks_on}/v1/seeks",
-        json={"players": seeker.players, "rules": "classic"},
+        json={"players": seeker.players, "rules": "classic", "rated": RATED},
         headers=seeker.auth,
     )
     assert response.status_code == 201, response.text
@@ -118,8 +120,8 @@ def main() -> None:
     to_start = [(s.started.result() - s.sent) * 1000 for s in seekers]
     from_match = [(s.started.result() - match_of[s.game_id]) * 1000 for s in seekers]
     print(
-        f"{SEEKERS} seekers, {ARRIVALS_PER_SECOND} a second, streams and seeks spread over "
-        "2 instances on one Redis"
+        f"{SEEKERS} {'rated' if RATED else 'unrated'} seekers, {ARRIVALS_PER_SECOND} a second, "
+        "streams and seeks spread over 2 instances on one Redis"
     )
     print(f"games made: {len(games)} (each seeker in exactly one)")
     print(f"{'time to game_start on each stream (ms)':<40}{'p50':>8}{'p99':>8}")

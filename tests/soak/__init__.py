@@ -13,4 +13,6 @@ Not a test: a harness that runs for minutes and prints a table (docs/operations.
 - ``audit``: every game's log checked against its people's records (no lost or doubled action).
 - ``report``: the closing table and the targets.
 - ``run``: the whole soak, start to finish.
+- ``tournament`` (``make tournament-soak``), with ``tournament_replay``: a 16-entrant Swiss on
+  two instances, one killed mid-round, its games' records replayed and its standings compared.
 """

@@ -1,17 +1,22 @@
 """Quick play over HTTP (one in-memory app; two instances on one Redis): seeks of the same terms
-matched oldest first into a game dealt at once, every seeker's stream told; seeks of other terms
-left waiting; canceling; a matched seek whose game was never dealt (its matcher died) dealt by the
-next reader; and bad requests answered with clear problems."""
+matched oldest first into a game dealt at once, every seeker's stream told; rated seeks by
+rating, the nearest at once and a far one by the sweeper once its window has widened; seeks of
+other terms left waiting; canceling; a matched seek whose game was never dealt (its matcher died)
+dealt by the next reader; and bad requests answered with clear problems."""
 
 from __future__ import annotations
 
 import functools
+import time
 import uuid
 from typing import Any
 
 import msgspec
 
+from service.players.seek_matching import WIDENING_PER_SECOND, WINDOW_START
 from service.players.seeks import dealt
+from service.ratings.model import Entry, encode
+from service.ratings.store import Change
 from tests.service.games.test_games_api import assert_problem
 from tests.service.players.test_challenges import events_of
 from tests.service.players.test_players import (
@@ -59,6 +64,42 @@ def test_seekers_of_a_table_are_matched_into_one_game(client: Client) -> None:
     # Bob's seek of other terms still waits.
     waiting = client.get(f"/v1/seeks/{other_terms['seek_id']}", headers=bearer(bob["key"]))
     assert waiting.json()["status"] == "waiting"
+
+
+def test_rated_seeks_are_matched_by_rating_and_unrated_ones_by_their_terms(
+    client: Client,
+) -> None:
+    ann, bob, cat, dan = (new_player(client, name) for name in ("Ann", "Bob", "Cat", "Dan"))
+    # Bob is established at 28.5 (mu 31.5, sigma 1); the others are newcomers, matched by
+    # their mu (25). 3.5 points apart: Bob's window takes the others in after a second.
+    far = 28.5 - 25.0
+    bob_entry = Entry(mu=31.5, sigma=1.0, games=20, name="Bob", bot=False)
+    change = Change(bob["player_id"], None, encode(bob_entry), bob_entry.rating, False)
+    with client.portal() as portal:
+        portal.call(client.app.state["services"].ratings.replace, "classic", [change])
+    sent = time.monotonic()
+    bob_seek = seek(client, bob["key"], rated=True)
+    ann_seek = seek(client, ann["key"], rated=True)
+    if time.monotonic() - sent < (far - WINDOW_START) / WIDENING_PER_SECOND:
+        assert ann_seek["status"] == "waiting"  # unless the machine stalled that long
+    # Cat is Ann's rating: matched with Ann at once, though Bob waited longer.
+    cat_seek = seek(client, cat["key"], rated=True)
+    assert cat_seek["status"] == "matched"
+    game = client.get(f"/v1/games/{cat_seek['game_id']}").json()
+    assert [p["player_id"] for p in game["players"]] == [ann["player_id"], cat["player_id"]]
+    # Unrated seeks are matched by their terms alone, ratings or not.
+    assert seek(client, bob["key"], rated=False)["status"] == "waiting"
+    assert seek(client, ann["key"], rated=False)["status"] == "matched"
+    # Dan is as far from Bob as Ann was: the sweeper matches them once Bob's window has
+    # widened, with no other seek coming, and both streams hear the start.
+    dan_seek = seek(client, dan["key"], rated=True)
+    for player in (bob, dan):
+        told = functools.partial(events_of, client, player["key"], "game_start")
+        eventually(told, f"{player['name']}'s game_start", until=bool)
+    mine = client.get(f"/v1/seeks/{dan_seek['seek_id']}", headers=bearer(dan["key"])).json()
+    again = client.get(f"/v1/seeks/{bob_seek['seek_id']}", headers=bearer(bob["key"])).json()
+    assert mine["status"] == again["status"] == "matched"
+    assert mine["game_id"] == again["game_id"]
 
 
 def test_a_waiting_seek_is_canceled_and_a_matched_one_is_not(client: Client) -> None:

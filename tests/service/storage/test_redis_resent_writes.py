@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
+import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any
 
@@ -21,7 +23,8 @@ from service.sheets.redis_store import RedisSheetStore
 from service.storage.redis_game_store import RedisStore
 from service.storage.redis_keys import events_key, log_key
 from tests.service.conftest_redis import delete_prefixed
-from tests.service.players.test_seek_pool import a_seek
+from tests.service.manual_clock import ManualClock
+from tests.service.players.test_seek_pool import a_rated_seek, a_seek
 
 pytestmark = pytest.mark.redis
 
@@ -177,5 +180,48 @@ def test_a_seek_whose_answer_was_lost_is_not_taken_for_one_already_waiting(
             assert matched.mates == tuple(seek.seek_id for seek in seeks)
             late = a_seek("eve", players=3, pool="classic-3")
             assert await pool.add(late, "g4") == WAITING
+
+    run(redis_url, key_prefix, check)
+
+
+def test_a_sweep_whose_answer_was_lost_makes_no_second_match_to_its_game(
+    redis_url: str, key_prefix: str
+) -> None:
+    async def check(url: str) -> None:
+        async with proxied(url, key_prefix) as (proxy, games):
+            clock = ManualClock()
+            clock.now = time.time()
+            pool = RedisSeekPool(games.redis, key_prefix=key_prefix, clock=clock)
+            for name, rating in (("ann", 10.0), ("bob", 20.0)):
+                await pool.add(a_rated_seek(name, rating, clock.now), "g")
+            clock.advance(60)  # anyone, now
+            first = itertools.count(1)
+            loaded = await pool.sweep(lambda: f"first-{next(first)}", 10)  # the script is loaded
+            assert len(loaded) == 1
+            seeks = [
+                a_rated_seek(name, rating, clock.now)
+                for name, rating in (("cat", 10.0), ("dan", 20.0), ("eve", 50.0), ("fay", 60.0))
+            ]
+            for seek in seeks:
+                assert await pool.add(seek, "g") == WAITING
+            clock.advance(60)
+            numbers = itertools.count(1)
+
+            def game_id() -> str:
+                number = next(numbers)
+                if number == 1:  # the first sweep script's answer: lost
+                    proxy.drop_next_answer()
+                return f"game-{number}"
+
+            made = await pool.sweep(game_id, 10)
+            assert proxy.dropped == 1
+            assert [state.game_id for state in made] == ["game-1", "game-2"]
+            assert sorted(mate for state in made for mate in state.mates) == sorted(
+                seek.seek_id for seek in seeks
+            )
+            for state in made:
+                for mate in state.mates:
+                    assert (found := await pool.get(mate)) is not None
+                    assert found[1] == state
 
     run(redis_url, key_prefix, check)
