@@ -75,6 +75,15 @@ _ONE_CLAIMANT: Final = {
 
 # Rules between fields, which JSON Schema cannot state: (schema, property) → the rule. A request
 # that breaks one is a 422 naming the field.
+_WILD_OR_ROUND: Final = {
+    "not": {"properties": {"wild": {"type": "null"}, "round": {"type": "null"}}}
+}
+"""An analysis needs the wild rank: ``wild``, or the ``round`` whose rank is wild (never both
+left out or null). As a ``not``, which generators leave aside (an ``anyOf`` made
+openapi-python-client drop the model), as ``PlayerIn``'s rule is."""
+_WEBHOOK_URL: Final = r'^[Hh][Tt][Tt][Pp][Ss]?://[!"$-~]+$'
+"""What every webhook URL the service takes looks like (``service.webhooks.addresses`` checks
+the rest, and says why it refuses one): http(s), then printable ASCII, no space, no fragment."""
 _CROSS_FIELD_RULES: Final = {
     ("RulesOverrides", "min_players"): "At most `max_players` (else 422, `rules.max_players`).",
     ("RulesOverrides", "max_players"): (
@@ -251,6 +260,9 @@ def finished(document: dict[str, Any], handlers: Mapping[str, BaseRouteHandler])
     schemas.update(_event_schemas())
     schemas["PlayerIn"].update(_ONE_KIND_OF_SEAT)
     schemas["ClaimRequest"].update(_ONE_CLAIMANT)
+    for name in ("AnalyseRequest", "AdviseRequest"):
+        schemas[name].update(_WILD_OR_ROUND)
+    schemas["CreateWebhookRequest"]["properties"]["url"]["pattern"] = _WEBHOOK_URL
     for (name, field), rule in _CROSS_FIELD_RULES.items():
         if name in schemas:
             target = schemas[name]["properties"][field]

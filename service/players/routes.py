@@ -94,11 +94,28 @@ NDJSON: Final = "application/x-ndjson"
 _STREAM_CONTENT: Final = {
     "text/event-stream": {
         "schema": {
-            "type": "string",
             "description": (
                 "Server-sent events: `event` the type, `data` a `PlayerEvent`'s JSON, `id` the "
-                "log's (none for what is pending)."
+                "log's (none for what is pending). Each message is checked against the first "
+                "alternative by OpenAPI 3.1 readers; a client that reads the body whole gets "
+                "its text (as the game's stream, docs/contract.md)."
             ),
+            "oneOf": [
+                {
+                    "type": "object",
+                    "required": ["event", "data"],
+                    "properties": {
+                        "event": {"type": "string", "description": "The event's `type`."},
+                        "data": {
+                            "type": "string",
+                            "contentMediaType": "application/json",
+                            "contentSchema": {"$ref": "#/components/schemas/PlayerEvent"},
+                        },
+                        "id": {"type": "string", "description": "Resume after it."},
+                    },
+                },
+                {"type": "string"},
+            ],
         }
     },
     NDJSON: {"schema": {"$ref": "#/components/schemas/PlayerEvent"}},

@@ -13,7 +13,14 @@ from litestar.params import JSONBody, Parameter, QueryParameter
 
 from service.http.allowed_methods import allowed_methods
 from service.http.openapi_declarations import APP, PLAYER, problems
-from service.http.route_policy import Limit, policy
+from service.http.route_policy import (
+    SAME_AUTHORIZATION,
+    Limit,
+    RouteLink,
+    from_answer,
+    policy,
+    relinked,
+)
 from service.players.deps import Me, me
 from service.webhooks import lifecycle
 from service.webhooks.deps import AppWebhookServices, app_me
@@ -50,6 +57,12 @@ DeliveriesLimit = Annotated[
     ),
 ]
 
+_MY_HOOK: Final = {
+    "webhook_id": from_answer("/webhook_id"),
+    "header.Authorization": SAME_AUTHORIZATION,
+}
+"""What a made webhook leads to, with the key that made it."""
+
 
 class WebhooksController(Controller):
     path = "/v1/players/me/webhooks"
@@ -60,7 +73,15 @@ class WebhooksController(Controller):
 
     @post(
         operation_id="createWebhook",
-        opt=policy(limits=(Limit.PER_MINUTE,)),
+        opt=policy(
+            limits=(Limit.PER_MINUTE,),
+            links={
+                "201": {
+                    "ListDeliveries": RouteLink("listWebhookDeliveries", _MY_HOOK),
+                    "DeleteWebhook": RouteLink("deleteWebhook", _MY_HOOK),
+                }
+            },
+        ),
         summary="Have the player's events POSTed to a URL, signed (Standard Webhooks)",
         description=(
             "Each event of the player's of the listed types (those of `GET "
@@ -103,7 +124,21 @@ class WebhooksController(Controller):
     @get(
         "/{webhook_id:str}/deliveries",
         operation_id="listWebhookDeliveries",
-        opt=policy(limits=(Limit.PER_MINUTE,)),
+        opt=policy(
+            limits=(Limit.PER_MINUTE,),
+            links={
+                "200": {
+                    "RedeliverNewest": RouteLink(
+                        "redeliverWebhookDelivery",
+                        {
+                            "webhook_id": "$request.path.webhook_id",
+                            "delivery_id": from_answer("/deliveries/0/delivery_id"),
+                            "header.Authorization": SAME_AUTHORIZATION,
+                        },
+                    )
+                }
+            },
+        ),
         summary="A webhook's deliveries, newest first, each with its attempts",
         description=(
             "Each delivery's state (`waiting`, `delivered`, `dropped` with its `reason`), when "
@@ -171,5 +206,11 @@ class AppWebhooksController(WebhooksController):
                 summary, description = _APP_TEXTS.get(handler.operation_id, (None, None))
                 handler.summary = summary or handler.summary
                 handler.description = description or handler.description
-                handler.operation_id = handler.operation_id.replace("Webhook", "AppWebhook", 1)
+                handler.operation_id = _app_named(handler.operation_id)
+                handler.opt = relinked(handler, _app_named)
         return handlers
+
+
+def _app_named(operation_id: str) -> str:
+    """The app's name of one of the player's webhook operations (``createAppWebhook``)."""
+    return operation_id.replace("Webhook", "AppWebhook", 1)

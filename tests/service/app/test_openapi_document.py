@@ -85,7 +85,10 @@ def test_request_bodies_refuse_unknown_fields(client: Client) -> None:
 def test_a_created_game_links_to_its_operations(client: Client) -> None:
     created = served(client)["paths"]["/v1/games"]["post"]["responses"]["201"]
     targets = {link["operationId"] for link in created["links"].values()}
-    assert targets == {"getGame", "getGameLog", "getGameEvents", "applyAction", "claimInvite"}
+    assert targets == {
+        *("getGame", "getGameLog", "getGameEvents", "applyAction", "claimInvite"),
+        *("getInviteQr", "getHint", "createStreamUrl", "getGameRecord"),
+    }
 
 
 def test_a_claimed_seat_links_to_its_view_turn_and_stream(client: Client) -> None:
