@@ -2,14 +2,33 @@
 
 from __future__ import annotations
 
-import ipaddress
 import os
-import re
-import urllib.parse
 from collections.abc import Mapping
-from typing import Final, Literal
+from typing import Literal
 
 import msgspec
+
+from service.settings_env import (
+    SettingsError,
+    app_keys,
+    boolean,
+    crash_points,
+    integer,
+    key_prefix,
+    listed,
+    networks,
+    public_url,
+    seconds,
+    token,
+)
+
+__all__ = [
+    "ANALYSIS_BATCH_BYTES_MOST",
+    "DEFAULT_REDIS_KEY_PREFIX",
+    "LogLevel",
+    "Settings",
+    "SettingsError",
+]
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
@@ -17,17 +36,6 @@ DEFAULT_REDIS_KEY_PREFIX = "ttt"
 """The first part of every key the service keeps in Redis (``REDIS_KEY_PREFIX``)."""
 ANALYSIS_BATCH_BYTES_MOST = 64 * 1024 * 1024
 """The highest ``ANALYSIS_BATCH_BYTES`` may be set: the batch route's own bound in the framework."""
-
-_TRUE = frozenset({"1", "true", "yes", "on"})
-_FALSE = frozenset({"", "0", "false", "no", "off"})
-
-
-class SettingsError(ValueError):
-    """An environment variable holds a value the service cannot use."""
-
-    def __init__(self, name: str, value: str, expected: str) -> None:
-        self.name = name
-        super().__init__(f"{name}={value!r}: expected {expected}")
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
@@ -181,6 +189,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     metrics_token: str = ""
     """The bearer token ``GET /metrics`` asks for (``Authorization: Bearer <token>``); empty,
     ``/metrics`` answers anyone, and a public deployment keeps it off the public path."""
+    app_keys: tuple[tuple[str, str], ...] = ()
+    """The apps this deployment serves (``APP_KEYS=acme=<key>,…``), each its name and its key,
+    a secret the operator gives the app's server: a player created with an app's key belongs
+    to the app, and the app's webhooks (``/v1/apps/me/webhooks``) get every player's events.
+    Empty: no app."""
     crash_points: tuple[tuple[str, float], ...] = ()
     """For fault-injection tests only (``CRASH_POINTS=commit.after=0.05,...``): the points of
     the commit and drive paths where this instance kills itself, each with its chance
@@ -193,9 +206,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         level = env.get("LOG_LEVEL", defaults.log_level).strip().upper()
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise SettingsError("LOG_LEVEL", level, "DEBUG, INFO, WARNING, ERROR or CRITICAL")
-        origins = _list(env, "CORS_ORIGINS")
+        origins = listed(env, "CORS_ORIGINS")
         redis_url = env.get("REDIS_URL", "").strip()
-        workers = _integer(env, "WORKERS", defaults.workers, low=1, high=256)
+        workers = integer(env, "WORKERS", defaults.workers, low=1, high=256)
         if workers > 1 and not redis_url:
             raise SettingsError(
                 "WORKERS",
@@ -205,193 +218,93 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             )
         return cls(
             host=env.get("HOST", defaults.host).strip() or defaults.host,
-            port=_integer(env, "PORT", defaults.port, low=1, high=65535),
+            port=integer(env, "PORT", defaults.port, low=1, high=65535),
             redis_url=redis_url,
-            redis_cluster=_boolean(env, "REDIS_CLUSTER", defaults.redis_cluster),
-            redis_key_prefix=_key_prefix(env, "REDIS_KEY_PREFIX", defaults.redis_key_prefix),
+            redis_cluster=boolean(env, "REDIS_CLUSTER", defaults.redis_cluster),
+            redis_key_prefix=key_prefix(env, "REDIS_KEY_PREFIX", defaults.redis_key_prefix),
             seed_secret=env.get("SEED_SECRET", "").strip(),
             log_level=level,  # type: ignore[arg-type]  # checked against LogLevel just above
             cors_origins=origins,
-            public_url=_public_url(env, "PUBLIC_URL"),
-            game_ttl=_seconds(env, "GAME_TTL", defaults.game_ttl),
-            idle_game_ttl=_seconds(env, "IDLE_GAME_TTL", defaults.idle_game_ttl),
-            idempotency_ttl=_seconds(env, "IDEMPOTENCY_TTL", defaults.idempotency_ttl),
-            max_body_bytes=_integer(env, "MAX_BODY_BYTES", defaults.max_body_bytes, low=1024),
-            analysis_processes=_integer(
+            public_url=public_url(env, "PUBLIC_URL"),
+            game_ttl=seconds(env, "GAME_TTL", defaults.game_ttl),
+            idle_game_ttl=seconds(env, "IDLE_GAME_TTL", defaults.idle_game_ttl),
+            idempotency_ttl=seconds(env, "IDEMPOTENCY_TTL", defaults.idempotency_ttl),
+            max_body_bytes=integer(env, "MAX_BODY_BYTES", defaults.max_body_bytes, low=1024),
+            analysis_processes=integer(
                 env, "ANALYSIS_PROCESSES", defaults.analysis_processes, low=1, high=64
             ),
-            analysis_queue=_integer(env, "ANALYSIS_QUEUE", defaults.analysis_queue, low=0),
-            analysis_inline_cards=_integer(
+            analysis_queue=integer(env, "ANALYSIS_QUEUE", defaults.analysis_queue, low=0),
+            analysis_inline_cards=integer(
                 env, "ANALYSIS_INLINE_CARDS", defaults.analysis_inline_cards, low=0, high=30
             ),
-            analysis_inline_wilds=_integer(
+            analysis_inline_wilds=integer(
                 env, "ANALYSIS_INLINE_WILDS", defaults.analysis_inline_wilds, low=0, high=30
             ),
-            analysis_batch_entries=_integer(
+            analysis_batch_entries=integer(
                 env, "ANALYSIS_BATCH_ENTRIES", defaults.analysis_batch_entries, low=1
             ),
-            analysis_batch_bytes=_integer(
+            analysis_batch_bytes=integer(
                 env,
                 "ANALYSIS_BATCH_BYTES",
                 defaults.analysis_batch_bytes,
                 low=1024,
                 high=ANALYSIS_BATCH_BYTES_MOST,
             ),
-            analysed_hands_per_minute=_integer(
+            analysed_hands_per_minute=integer(
                 env, "ANALYSED_HANDS_PER_MINUTE", defaults.analysed_hands_per_minute, low=0
             ),
             workers=workers,
-            redis_pool_size=_integer(env, "REDIS_POOL_SIZE", defaults.redis_pool_size, low=4),
-            redis_pool_timeout=_seconds(env, "REDIS_POOL_TIMEOUT", defaults.redis_pool_timeout),
-            backlog=_integer(env, "BACKLOG", defaults.backlog, low=128),
-            max_connections=_integer(env, "MAX_CONNECTIONS", defaults.max_connections, low=16),
-            read_timeout=_seconds(env, "READ_TIMEOUT", defaults.read_timeout),
-            max_streams=_integer(env, "MAX_STREAMS", defaults.max_streams, low=1),
-            max_streams_per_client=_integer(
+            redis_pool_size=integer(env, "REDIS_POOL_SIZE", defaults.redis_pool_size, low=4),
+            redis_pool_timeout=seconds(env, "REDIS_POOL_TIMEOUT", defaults.redis_pool_timeout),
+            backlog=integer(env, "BACKLOG", defaults.backlog, low=128),
+            max_connections=integer(env, "MAX_CONNECTIONS", defaults.max_connections, low=16),
+            read_timeout=seconds(env, "READ_TIMEOUT", defaults.read_timeout),
+            max_streams=integer(env, "MAX_STREAMS", defaults.max_streams, low=1),
+            max_streams_per_client=integer(
                 env, "MAX_STREAMS_PER_CLIENT", defaults.max_streams_per_client, low=1
             ),
-            stream_lifetime=_seconds(env, "STREAM_LIFETIME", defaults.stream_lifetime),
-            rate_limit_per_minute=_integer(
+            stream_lifetime=seconds(env, "STREAM_LIFETIME", defaults.stream_lifetime),
+            rate_limit_per_minute=integer(
                 env, "RATE_LIMIT_PER_MINUTE", defaults.rate_limit_per_minute, low=0
             ),
-            creations_per_day=_integer(env, "CREATIONS_PER_DAY", defaults.creations_per_day, low=0),
-            claims_per_day=_integer(env, "CLAIMS_PER_DAY", defaults.claims_per_day, low=0),
-            invitations_per_hour=_integer(
+            creations_per_day=integer(env, "CREATIONS_PER_DAY", defaults.creations_per_day, low=0),
+            claims_per_day=integer(env, "CLAIMS_PER_DAY", defaults.claims_per_day, low=0),
+            invitations_per_hour=integer(
                 env, "INVITATIONS_PER_HOUR", defaults.invitations_per_hour, low=0
             ),
-            import_bytes_per_day=_integer(
+            import_bytes_per_day=integer(
                 env, "IMPORT_BYTES_PER_DAY", defaults.import_bytes_per_day, low=0
             ),
-            trusted_proxies=_networks(env, "TRUSTED_PROXIES"),
-            max_games=_integer(env, "MAX_GAMES", defaults.max_games, low=1),
-            max_sheets=_integer(env, "MAX_SHEETS", defaults.max_sheets, low=1),
-            max_players=_integer(env, "MAX_PLAYERS", defaults.max_players, low=1),
-            sweep_seconds=_seconds(env, "SWEEP_SECONDS", defaults.sweep_seconds),
-            bot_lease_seconds=_seconds(env, "BOT_LEASE_SECONDS", defaults.bot_lease_seconds),
-            bot_processes=_integer(env, "BOT_PROCESSES", defaults.bot_processes, low=1, high=64),
-            bot_queue=_integer(env, "BOT_QUEUE", defaults.bot_queue, low=0),
-            bot_games_per_client=_integer(
+            trusted_proxies=networks(env, "TRUSTED_PROXIES"),
+            max_games=integer(env, "MAX_GAMES", defaults.max_games, low=1),
+            max_sheets=integer(env, "MAX_SHEETS", defaults.max_sheets, low=1),
+            max_players=integer(env, "MAX_PLAYERS", defaults.max_players, low=1),
+            sweep_seconds=seconds(env, "SWEEP_SECONDS", defaults.sweep_seconds),
+            bot_lease_seconds=seconds(env, "BOT_LEASE_SECONDS", defaults.bot_lease_seconds),
+            bot_processes=integer(env, "BOT_PROCESSES", defaults.bot_processes, low=1, high=64),
+            bot_queue=integer(env, "BOT_QUEUE", defaults.bot_queue, low=0),
+            bot_games_per_client=integer(
                 env, "BOT_GAMES_PER_CLIENT", defaults.bot_games_per_client, low=0
             ),
-            clock_games_per_client=_integer(
+            clock_games_per_client=integer(
                 env, "CLOCK_GAMES_PER_CLIENT", defaults.clock_games_per_client, low=0
             ),
-            webhook_allow_http=_boolean(env, "WEBHOOK_ALLOW_HTTP", defaults.webhook_allow_http),
-            webhook_allow_private=_boolean(
+            webhook_allow_http=boolean(env, "WEBHOOK_ALLOW_HTTP", defaults.webhook_allow_http),
+            webhook_allow_private=boolean(
                 env, "WEBHOOK_ALLOW_PRIVATE", defaults.webhook_allow_private
             ),
-            webhook_timeout=_seconds(env, "WEBHOOK_TIMEOUT", defaults.webhook_timeout),
-            webhook_concurrency=_integer(
+            webhook_timeout=seconds(env, "WEBHOOK_TIMEOUT", defaults.webhook_timeout),
+            webhook_concurrency=integer(
                 env, "WEBHOOK_CONCURRENCY", defaults.webhook_concurrency, low=1, high=1024
             ),
-            webhook_first_retry=_seconds(env, "WEBHOOK_FIRST_RETRY", defaults.webhook_first_retry),
-            webhook_retry_for=_seconds(env, "WEBHOOK_RETRY_FOR", defaults.webhook_retry_for),
-            webhook_poll_seconds=_seconds(
+            webhook_first_retry=seconds(env, "WEBHOOK_FIRST_RETRY", defaults.webhook_first_retry),
+            webhook_retry_for=seconds(env, "WEBHOOK_RETRY_FOR", defaults.webhook_retry_for),
+            webhook_poll_seconds=seconds(
                 env, "WEBHOOK_POLL_SECONDS", defaults.webhook_poll_seconds
             ),
-            ladder_games=_integer(env, "LADDER_GAMES", defaults.ladder_games, low=0, high=64),
-            ladder_levels=_list(env, "LADDER_LEVELS") or defaults.ladder_levels,
-            metrics_token=_token(env, "METRICS_TOKEN"),
-            crash_points=_crash_points(env, "CRASH_POINTS"),
+            ladder_games=integer(env, "LADDER_GAMES", defaults.ladder_games, low=0, high=64),
+            ladder_levels=listed(env, "LADDER_LEVELS") or defaults.ladder_levels,
+            metrics_token=token(env, "METRICS_TOKEN"),
+            app_keys=app_keys(env, "APP_KEYS"),
+            crash_points=crash_points(env, "CRASH_POINTS"),
         )
-
-
-def _public_url(env: Mapping[str, str], name: str) -> str:
-    raw = env.get(name, "").strip()
-    parts = urllib.parse.urlsplit(raw)
-    if raw and (parts.scheme not in ("http", "https") or not parts.netloc or parts.query):
-        raise SettingsError(name, raw, "an http:// or https:// URL without a query")
-    return raw.rstrip("/")
-
-
-def _key_prefix(env: Mapping[str, str], name: str, default: str) -> str:
-    raw = env.get(name, "").strip()
-    if "{" in raw or "}" in raw or any(character.isspace() for character in raw):
-        raise SettingsError(name, raw, "a key prefix without braces or spaces")
-    return raw or default
-
-
-def _networks(env: Mapping[str, str], name: str) -> tuple[str, ...]:
-    networks = _list(env, name)
-    for network in networks:
-        try:
-            ipaddress.ip_network(network, strict=False)
-        except ValueError:
-            raise SettingsError(name, network, "IP addresses or CIDR networks") from None
-    return networks
-
-
-METRICS_TOKEN_LEAST: Final = 16
-"""Characters a ``METRICS_TOKEN`` holds at least: ``/metrics`` is not rate limited, so a short
-token could be guessed."""
-_TOKEN: Final = re.compile(r"[!-~]+")
-"""Printable ASCII without spaces: what a bearer token in a header can hold."""
-
-
-def _token(env: Mapping[str, str], name: str) -> str:
-    raw = env.get(name, "").strip()
-    if raw and (len(raw) < METRICS_TOKEN_LEAST or not _TOKEN.fullmatch(raw)):
-        raise SettingsError(  # a secret: never written out, even a bad one
-            name,
-            "(not shown)",
-            f"at least {METRICS_TOKEN_LEAST} printable ASCII characters without spaces",
-        )
-    return raw
-
-
-def _crash_points(env: Mapping[str, str], name: str) -> tuple[tuple[str, float], ...]:
-    points: list[tuple[str, float]] = []
-    for item in _list(env, name):
-        point, _, chance = item.partition("=")
-        try:
-            value = float(chance)
-        except ValueError:
-            value = -1.0
-        if not point.strip() or not 0 <= value <= 1:
-            raise SettingsError(name, item, "point=chance pairs, each chance from 0 to 1")
-        points.append((point.strip(), value))
-    return tuple(points)
-
-
-def _list(env: Mapping[str, str], name: str) -> tuple[str, ...]:
-    return tuple(item.strip() for item in env.get(name, "").split(",") if item.strip())
-
-
-def _integer(
-    env: Mapping[str, str], name: str, default: int, *, low: int, high: int = 2**31
-) -> int:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise SettingsError(name, raw, "an integer") from None
-    if not low <= value <= high:
-        raise SettingsError(name, raw, f"an integer from {low} to {high}")
-    return value
-
-
-def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise SettingsError(name, raw, "a number of seconds") from None
-    if not value > 0:
-        raise SettingsError(name, raw, "a positive number of seconds")
-    return value
-
-
-def _boolean(env: Mapping[str, str], name: str, default: bool) -> bool:
-    raw = env.get(name)
-    if raw is None:
-        return default
-    text = raw.strip().lower()
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    raise SettingsError(name, raw, "true or false")

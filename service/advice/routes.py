@@ -45,6 +45,18 @@ one hand per distinct unseen card, 10-35 ms for 15 or 16 cards (measured), more 
 wilds and one wild per meld."""
 
 
+_EXAMPLE: Final = {
+    "requestBody": {
+        "content": {
+            "application/json": {
+                "example": {"hand": ["4H", "8S", "6H", "KD"], "wild": "8", "upcard": "5H"}
+            }
+        }
+    }
+}
+"""A whole request (the fields' own examples, put together, would not make a legal hand)."""
+
+
 class _Advising(NamedTuple):
     """What ``advise`` is given, checked and translated on the event loop (a worker gets it
     pickled)."""
@@ -120,7 +132,7 @@ class AdviceController(Controller):
     @post(
         "/v1/advise",
         operation_id="adviseHand",
-        opt=policy(limits=(Limit.PER_MINUTE,)),
+        opt=policy(limits=(Limit.PER_MINUTE,), openapi=_EXAMPLE),
         summary="The hint for a bare hand, for tools",
         description=(
             "Stateless: with `upcard`, the advice for the draw (the hand before it); without, "

@@ -43,49 +43,13 @@ from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 from litestar.routes import HTTPRoute
 
 from service.app.links import finish_document
-from service.http.openapi_declarations import EDIT_TOKEN, METRICS_TOKEN, PLAYER_KEY, SEAT_TOKEN
+from service.http.openapi_declarations import APP_KEY, PLAYER_KEY, SEAT_TOKEN, SECURITY_SCHEMES
 from service.http.problems import PROBLEM_MEDIA_TYPE
 from service.http.route_policy import limits_of, openapi_of
 from service.http.wire import Out, Strict
 from service.streams import events as event_stream
 
 # -- the second stage: the document as a dict -----------------------------------------------------
-
-SECURITY_SCHEMES: Final = {
-    SEAT_TOKEN: {
-        "type": "http",
-        "scheme": "bearer",
-        "description": (
-            "A seat's token, shown once to whoever takes the seat: at the game's creation "
-            "(`seats[].token`), on claiming an invite, or on a rematch. The key of the seat's "
-            "player (`playerKey`) is taken wherever the seat's token is."
-        ),
-    },
-    PLAYER_KEY: {
-        "type": "http",
-        "scheme": "bearer",
-        "description": (
-            "A player's key (`ttp_…`), shown once at the player's creation (`POST /v1/players`) "
-            "or replacement (`POST /v1/players/me/key`). It acts for every seat the player holds, "
-            "wherever a seat's token does."
-        ),
-    },
-    EDIT_TOKEN: {
-        "type": "http",
-        "scheme": "bearer",
-        "description": "A score sheet's edit token, shown once at its creation (`edit_token`).",
-    },
-    METRICS_TOKEN: {
-        "type": "http",
-        "scheme": "bearer",
-        "description": (
-            "The deployment's `METRICS_TOKEN`, for its metrics scraper (Prometheus: "
-            "`authorization: {credentials: …}`). A deployment that sets none serves `/metrics` "
-            "to anyone."
-        ),
-    },
-}
-
 
 # A seat spec is exactly one kind of seat (``PlayerIn``): a name, me, open, or a bot with an
 # optional name. msgspec cannot say so in the struct; the document does, for clients and fuzzers:
@@ -111,6 +75,15 @@ _ONE_CLAIMANT: Final = {
 
 # Rules between fields, which JSON Schema cannot state: (schema, property) → the rule. A request
 # that breaks one is a 422 naming the field.
+_WILD_OR_ROUND: Final = {
+    "not": {"properties": {"wild": {"type": "null"}, "round": {"type": "null"}}}
+}
+"""An analysis needs the wild rank: ``wild``, or the ``round`` whose rank is wild (never both
+left out or null). As a ``not``, which generators leave aside (an ``anyOf`` made
+openapi-python-client drop the model), as ``PlayerIn``'s rule is."""
+_WEBHOOK_URL: Final = r'^[Hh][Tt][Tt][Pp][Ss]?://[!"$-~]+$'
+"""What every webhook URL the service takes looks like (``service.webhooks.addresses`` checks
+the rest, and says why it refuses one): http(s), then printable ASCII, no space, no fragment."""
 _CROSS_FIELD_RULES: Final = {
     ("RulesOverrides", "min_players"): "At most `max_players` (else 422, `rules.max_players`).",
     ("RulesOverrides", "max_players"): (
@@ -192,17 +165,21 @@ def _event_schemas() -> dict[str, dict[str, Any]]:
     return schemas
 
 
-_OPTIONAL_TOKEN: Final = (
-    " With a seat's token (`seatToken`, `Authorization: Bearer <token>`, or the key of the "
-    "seat's player), it answers as that seat sees it; without one, the public view."
-)
-_OPTIONAL_KEY: Final = (
-    " With a player's key (`playerKey`, `Authorization: Bearer <key>`), a seat for "
-    '`{"me": true}` is that player\'s; without one, seats are named.'
-)
+_OPTIONAL: Final = {
+    SEAT_TOKEN: (
+        " With a seat's token (`seatToken`, `Authorization: Bearer <token>`, or the key of the "
+        "seat's player), it answers as that seat sees it; without one, the public view."
+    ),
+    PLAYER_KEY: (
+        " With a player's key (`playerKey`, `Authorization: Bearer <key>`), a seat for "
+        '`{"me": true}` is that player\'s; without one, seats are named.'
+    ),
+    APP_KEY: " Without an app's key (`appKey`), the player is no app's.",
+}
+"""What an operation's description says of the token it takes without needing it."""
 
 
-_CLIENT_SCHEMES: Final = frozenset({SEAT_TOKEN, PLAYER_KEY})
+_CLIENT_SCHEMES: Final = frozenset(_OPTIONAL)
 """The tokens a generated client's user holds: an operation that takes one without needing it
 states it in ``x-optional-security``, so that a plain client calls it."""
 
@@ -283,6 +260,9 @@ def finished(document: dict[str, Any], handlers: Mapping[str, BaseRouteHandler])
     schemas.update(_event_schemas())
     schemas["PlayerIn"].update(_ONE_KIND_OF_SEAT)
     schemas["ClaimRequest"].update(_ONE_CLAIMANT)
+    for name in ("AnalyseRequest", "AdviseRequest"):
+        schemas[name].update(_WILD_OR_ROUND)
+    schemas["CreateWebhookRequest"]["properties"]["url"]["pattern"] = _WEBHOOK_URL
     for (name, field), rule in _CROSS_FIELD_RULES.items():
         if name in schemas:
             target = schemas[name]["properties"][field]
@@ -336,7 +316,8 @@ def _operation_finished(operation: dict[str, Any], handler: BaseRouteHandler | N
         # (``/metrics``' ``[{metricsToken: []}, {}]`` stays: a scraper calls it, not a client.)
         operation["x-optional-security"] = [requirement for requirement in security if requirement]
         operation["security"] = []
-        optional = _OPTIONAL_TOKEN if {SEAT_TOKEN: []} in security else _OPTIONAL_KEY
+        scheme = next(name for requirement in security for name in requirement)
+        optional = _OPTIONAL[scheme]
         operation["description"] = (operation.get("description", "") + optional).strip()
     if handler is not None and limits_of(handler):
         operation["responses"].setdefault("429", copy.deepcopy(_RATE_LIMITED))

@@ -61,7 +61,7 @@ from service.tournaments.routes import TournamentsController
 from service.tournaments.runner import TournamentRunnerPlugin
 from service.webhooks.deliveries import Courier, CourierPlugin
 from service.webhooks.player_events import EventsToWebhooks
-from service.webhooks.routes import WebhooksController
+from service.webhooks.routes import AppWebhooksController, WebhooksController
 from service.workers.pool import WorkerPool
 
 API_VERSION = "1.0.0"
@@ -160,7 +160,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
         bots=bots,
         sheets=backends.sheets,
         records=backends.records,
-        players=EventsToWebhooks(backends.players, courier),
+        players=EventsToWebhooks(
+            backends.players, courier, apps=(app for app, _ in settings.app_keys)
+        ),
         open_challenges=backends.open_challenges,
         seeks=backends.seeks,
         ratings=backends.ratings,
@@ -195,6 +197,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
             LeaderboardsController,
             RatingHistoryController,
             WebhooksController,
+            AppWebhooksController,
             TournamentsController,
             OperationsController,
             ScoreSheetsController,

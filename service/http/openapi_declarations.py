@@ -4,7 +4,7 @@ the token it takes (its ``security``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Final
+from typing import Any, Final
 
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import SecurityRequirement
@@ -16,6 +16,7 @@ SEAT_TOKEN: Final = "seatToken"
 PLAYER_KEY: Final = "playerKey"
 EDIT_TOKEN: Final = "editToken"
 METRICS_TOKEN: Final = "metricsToken"
+APP_KEY: Final = "appKey"
 
 SEAT: Final[list[SecurityRequirement]] = [{SEAT_TOKEN: []}]
 """A route for a seat: its token (``Authorization: Bearer <token>``), or its player's key, is
@@ -29,12 +30,61 @@ PLAYER: Final[list[SecurityRequirement]] = [{PLAYER_KEY: []}]
 PLAYER_OR_PUBLIC: Final[list[SecurityRequirement]] = [{PLAYER_KEY: []}, {}]
 """A route anyone may call, which with a player's key may act as that player (a seat for
 ``me``)."""
+APP: Final[list[SecurityRequirement]] = [{APP_KEY: []}]
+"""A route for an app: its key (``APP_KEYS``) is required."""
+APP_OR_PUBLIC: Final[list[SecurityRequirement]] = [{APP_KEY: []}, {}]
+"""``POST /v1/players``: anyone may call it, and with an app's key the player is the app's."""
 SHEET_EDITOR: Final[list[SecurityRequirement]] = [{EDIT_TOKEN: []}]
 """A route that changes a score sheet: its edit token is required."""
 METRICS_SCRAPER: Final[list[SecurityRequirement]] = [{METRICS_TOKEN: []}, {}]
 """``/metrics``: the deployment's ``METRICS_TOKEN`` where it sets one, else nothing. The
 document is every deployment's, so the requirement is optional (a deployment without the token
 would contradict a required one, and the contract tests run on one)."""
+
+SECURITY_SCHEMES: Final[dict[str, dict[str, Any]]] = {
+    SEAT_TOKEN: {
+        "type": "http",
+        "scheme": "bearer",
+        "description": (
+            "A seat's token, shown once to whoever takes the seat: at the game's creation "
+            "(`seats[].token`), on claiming an invite, or on a rematch. The key of the seat's "
+            "player (`playerKey`) is taken wherever the seat's token is."
+        ),
+    },
+    PLAYER_KEY: {
+        "type": "http",
+        "scheme": "bearer",
+        "description": (
+            "A player's key (`ttp_…`), shown once at the player's creation (`POST /v1/players`) "
+            "or replacement (`POST /v1/players/me/key`). It acts for every seat the player holds, "
+            "wherever a seat's token does."
+        ),
+    },
+    EDIT_TOKEN: {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "A score sheet's edit token, shown once at its creation (`edit_token`).",
+    },
+    APP_KEY: {
+        "type": "http",
+        "scheme": "bearer",
+        "description": (
+            "An app's key: one of the deployment's `APP_KEYS`, given by its operator to the "
+            "app's server. A player made with it is the app's (`POST /v1/players`), and the "
+            "app's webhooks get the events of all its players (`/v1/apps/me/webhooks`)."
+        ),
+    },
+    METRICS_TOKEN: {
+        "type": "http",
+        "scheme": "bearer",
+        "description": (
+            "The deployment's `METRICS_TOKEN`, for its metrics scraper (Prometheus: "
+            "`authorization: {credentials: …}`). A deployment that sets none serves `/metrics` "
+            "to anyone."
+        ),
+    },
+}
+"""The document's ``components.securitySchemes`` (``service.app.document``)."""
 
 _DESCRIPTIONS: Final = {
     400: "The body is not JSON",

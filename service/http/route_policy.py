@@ -11,8 +11,9 @@ is one decorator, not an edit to a table of operation ids.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -88,6 +89,24 @@ def limits_of(handler: BaseRouteHandler) -> frozenset[Limit]:
 def links_of(handler: BaseRouteHandler) -> Mapping[str, Mapping[str, RouteLink]]:
     links: Mapping[str, Mapping[str, RouteLink]] = handler.opt.get(_LINKS, {})
     return links
+
+
+def links_on(status: int, **named: RouteLink) -> dict[str, dict[str, RouteLink]]:
+    """``policy``'s ``links`` from one status of the route's answers, each by its name."""
+    return {str(status): named}
+
+
+def relinked(handler: BaseRouteHandler, rename: Callable[[str], str]) -> dict[str, Any]:
+    """The route's ``opt`` with its links led to ``rename`` of each target: for a copy of the
+    route whose operations have other names."""
+    links = {
+        status: {
+            name: dataclasses.replace(link, operation_id=rename(link.operation_id))
+            for name, link in named.items()
+        }
+        for status, named in links_of(handler).items()
+    }
+    return {**handler.opt, _LINKS: links}
 
 
 def openapi_of(handler: BaseRouteHandler) -> Mapping[str, Any]:

@@ -62,6 +62,9 @@ class PlayerRecord(msgspec.Struct, frozen=True, array_like=True):
     """A program that plays as this player (``"bot": true`` at creation)."""
     created: float
     """Unix time of creation."""
+    app: str | None = None
+    """The app whose key made the player (``service.identity.apps``), for good; None for a
+    player made without one. Last, with a default: records kept before it read as None."""
 
 
 GameEntry = tuple[float, str]

@@ -13,7 +13,14 @@ from service.http import idempotency
 from service.http.allowed_methods import allowed_methods
 from service.http.idempotency import AnyRequest, IdempotencyKey, request_retry
 from service.http.openapi_declarations import PLAYER, problems
-from service.http.route_policy import Limit, from_answer, policy
+from service.http.route_policy import (
+    SAME_AUTHORIZATION,
+    Limit,
+    RouteLink,
+    from_answer,
+    links_on,
+    policy,
+)
 from service.players import challenge_answers, challenges, seeks
 from service.players.challenge_wire import (
     Challenge,
@@ -73,6 +80,12 @@ def _seek_problems(*statuses: int) -> dict[int, ResponseSpec]:
     return problems(*statuses, descriptions=_SEEK_PROBLEMS)
 
 
+# What a made challenge or seek leads to, with the key that made it.
+_CHALLENGE_ID: Final = {"challenge_id": from_answer("/challenge_id")}
+_MY_CHALLENGE: Final = {**_CHALLENGE_ID, "header.Authorization": SAME_AUTHORIZATION}
+_MY_SEEK: Final = {"seek_id": from_answer("/seek_id"), "header.Authorization": SAME_AUTHORIZATION}
+
+
 class ChallengesController(Controller):
     path = "/v1/challenges"
     tags = ("players",)
@@ -83,10 +96,12 @@ class ChallengesController(Controller):
     @post(
         operation_id="createChallenge",
         opt=policy(
-            # No links: the stateful contract run follows every link it is given, and a
-            # challenge's (a player's key needed at every step) drew its steps away from the
-            # games it must play.
             limits=(Limit.PER_MINUTE, Limit.CREATIONS, Limit.INVITATIONS),
+            links=links_on(
+                201,
+                GetChallenge=RouteLink("getChallenge", _CHALLENGE_ID),
+                CancelChallenge=RouteLink("cancelChallenge", _MY_CHALLENGE),
+            ),
         ),
         security=PLAYER,
         summary="Challenge players by id, or anyone (open), to a game",
@@ -229,6 +244,11 @@ class SeeksController(Controller):
         operation_id="createSeek",
         opt=policy(
             limits=(Limit.PER_MINUTE, Limit.INVITATIONS),
+            links=links_on(
+                201,
+                GetSeek=RouteLink("getSeek", _MY_SEEK),
+                CancelSeek=RouteLink("cancelSeek", _MY_SEEK),
+            ),
         ),
         security=PLAYER,
         summary="Quick play: a game with the next players who seek the same table",

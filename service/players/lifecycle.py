@@ -25,6 +25,7 @@ from service.http.problems import (
 )
 from service.http.wire import utc_time
 from service.identity import keys
+from service.identity.apps import app_named
 from service.identity.callers import player_of
 from service.identity.keys import is_player_key
 from service.identity.store import PlayerRecord
@@ -54,13 +55,18 @@ SCAN_BUDGET: Final = 200
 past it, the page ends early with a cursor to read on."""
 
 
-async def create(services: PlayerServices, request: CreatePlayerRequest) -> PlayerCreated:
-    """A new player and its key, shown only in this answer (201)."""
+async def create(
+    services: PlayerServices, request: CreatePlayerRequest, token: str | None
+) -> PlayerCreated:
+    """A new player and its key, shown only in this answer (201); the app's, when ``token`` is
+    an app's key (401 for any other token: a player meant for an app never ends up outside
+    it)."""
+    app = None if token is None else app_named(services.settings.app_keys, token)
     name = display_name(request.name, "name")
     key = keys.new_key()
-    player = PlayerRecord(keys.new_player_id(), name, request.bot, game_records.now())
+    player = PlayerRecord(keys.new_player_id(), name, request.bot, game_records.now(), app)
     await services.players.create(player, keys.key_hash(key))
-    return PlayerCreated(player_id=player.player_id, name=name, bot=player.bot, key=key)
+    return PlayerCreated(player_id=player.player_id, name=name, bot=player.bot, key=key, app=app)
 
 
 async def profile(services: PlayerServices, player_id: str) -> PlayerProfile:

@@ -12,7 +12,7 @@ from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import Stream
 
 from service.http.auth import AuthorizationHeader, seat_token, viewer_token
-from service.http.openapi_declarations import PLAYER, problems
+from service.http.openapi_declarations import APP_OR_PUBLIC, PLAYER, problems
 from service.http.play_links import SVG, TEXT, qr_answers
 from service.http.route_policy import Limit, RouteLink, bearer_from_answer, from_answer, policy
 from service.identity.store import player_channel
@@ -94,11 +94,28 @@ NDJSON: Final = "application/x-ndjson"
 _STREAM_CONTENT: Final = {
     "text/event-stream": {
         "schema": {
-            "type": "string",
             "description": (
                 "Server-sent events: `event` the type, `data` a `PlayerEvent`'s JSON, `id` the "
-                "log's (none for what is pending)."
+                "log's (none for what is pending). Each message is checked against the first "
+                "alternative by OpenAPI 3.1 readers; a client that reads the body whole gets "
+                "its text (as the game's stream, docs/contract.md)."
             ),
+            "oneOf": [
+                {
+                    "type": "object",
+                    "required": ["event", "data"],
+                    "properties": {
+                        "event": {"type": "string", "description": "The event's `type`."},
+                        "data": {
+                            "type": "string",
+                            "contentMediaType": "application/json",
+                            "contentSchema": {"$ref": "#/components/schemas/PlayerEvent"},
+                        },
+                        "id": {"type": "string", "description": "Resume after it."},
+                    },
+                },
+                {"type": "string"},
+            ],
         }
     },
     NDJSON: {"schema": {"$ref": "#/components/schemas/PlayerEvent"}},
@@ -130,15 +147,24 @@ class PlayersController(Controller):
             'seat claimed with `{"me": true}`, is the player\'s: the key acts for that seat '
             "wherever its token does, and the game is in the player's list. Keep the key (a "
             "browser in local storage, a server under its own user id); only its hash is kept, "
-            "so a lost key cannot be shown again. `bot: true` marks a program that plays."
+            "so a lost key cannot be shown again. `bot: true` marks a program that plays. "
+            "Sent with an app's key (`appKey`, the deployment's `APP_KEYS`), the player is the "
+            "app's for good: the app's webhooks (`/v1/apps/me/webhooks`) get its events; any "
+            "other token is a 401."
         ),
         status_code=201,
-        responses=problems(400, 413, 422, 503),
+        security=APP_OR_PUBLIC,
+        responses=problems(
+            400, 401, 413, 422, 503, descriptions={401: "A token that is not an app's key"}
+        ),
     )
     async def create(
-        self, services: AppPlayerServices, data: JSONBody[CreatePlayerRequest]
+        self,
+        services: AppPlayerServices,
+        data: JSONBody[CreatePlayerRequest],
+        authorization: AuthorizationHeader = None,
     ) -> PlayerCreated:
-        return await lifecycle.create(services, data)
+        return await lifecycle.create(services, data, viewer_token(authorization))
 
     @get(
         "/me",

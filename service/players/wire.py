@@ -47,6 +47,15 @@ class PlayerCreated(Out, frozen=True):
     name: str
     bot: bool
     key: PlayerKey
+    app: Annotated[
+        str | None,
+        Meta(
+            description=(
+                "The app the player belongs to, when it was made with an app's key "
+                "(`appKey`): the app's webhooks get its events. Null otherwise."
+            )
+        ),
+    ] = None
 
 
 class NewKey(Out, frozen=True):

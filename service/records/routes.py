@@ -14,7 +14,7 @@ from service.http import idempotency
 from service.http.body_limits import MAX_JSON_DEPTH, MAX_NUMBER_DIGITS
 from service.http.idempotency import IdempotencyKey, request_retry
 from service.http.openapi_declarations import problems
-from service.http.route_policy import Limit, policy
+from service.http.route_policy import Limit, RouteLink, from_answer, policy
 from service.records import finished, logic, reviews
 from service.records.deps import AppRecordServices
 from service.records.finished import LOOP_ACTIONS
@@ -152,7 +152,15 @@ class RecordsController(Controller):
         "/records",
         operation_id="importRecord",
         opt=policy(
-            limits=(Limit.PER_MINUTE, Limit.CREATIONS), openapi={"requestBody": _RECORD_BODY}
+            limits=(Limit.PER_MINUTE, Limit.CREATIONS),
+            openapi={"requestBody": _RECORD_BODY},
+            links={
+                "201": {
+                    "GetReview": RouteLink(
+                        "getRecordReview", {"record_id": from_answer("/record_id")}
+                    )
+                }
+            },
         ),
         summary="Import a finished game's record (JSON or text), checked by replaying it",
         description=(

@@ -96,6 +96,24 @@ class GameCreationController(Controller):
                     "ClaimOpenSeat": RouteLink(
                         "claimInvite", {"code": from_answer("/invite_code")}, {"name": "Guest"}
                     ),
+                    "InviteQr": RouteLink("getInviteQr", {"code": from_answer("/invite_code")}),
+                    "FirstSeatHint": RouteLink("getHint", _FIRST_SEAT),
+                    "FirstSeatStreamUrl": RouteLink("createStreamUrl", _FIRST_SEAT),
+                    "GetRecord": RouteLink("getGameRecord", _GAME_ID),
+                }
+            },
+            # A whole request: the fields' own examples together would clash (`deal` and
+            # `deal_from`, deals that fit no table).
+            openapi={
+                "requestBody": {
+                    "content": {
+                        "application/json": {
+                            "example": {
+                                "players": [{"name": "Ann"}, {"bot": "easy"}],
+                                "rules": "classic",
+                            }
+                        }
+                    }
                 }
             },
         ),

@@ -14,7 +14,7 @@ from litestar.response import Stream
 from service.http.allowed_methods import allowed_methods
 from service.http.idempotency import AnyRequest, IdempotencyKey, request_retry
 from service.http.openapi_declarations import PLAYER, problems
-from service.http.route_policy import Limit, policy
+from service.http.route_policy import SAME_AUTHORIZATION, Limit, RouteLink, from_answer, policy
 from service.players.deps import Me, key_owner, me, me_record
 from service.tables.index import LOBBY_LIMIT
 from service.tournaments import exports, lifecycle
@@ -70,6 +70,18 @@ def _problems(*statuses: int) -> dict[int, ResponseSpec]:
     return problems(*statuses, descriptions=_PROBLEMS)
 
 
+# What a made tournament leads to: the player who made it may enter it, and leave it.
+_TOURNAMENT_ID: Final = {"tournament_id": from_answer("/tournament_id")}
+_MINE: Final = {**_TOURNAMENT_ID, "header.Authorization": SAME_AUTHORIZATION}
+_CREATED: Final = {
+    "201": {
+        "GetTournament": RouteLink("getTournament", _TOURNAMENT_ID),
+        "JoinTournament": RouteLink("joinTournament", _MINE),
+        "LeaveTournament": RouteLink("leaveTournament", _MINE),
+    }
+}
+
+
 class TournamentsController(Controller):
     path = "/v1/tournaments"
     tags = ("players",)
@@ -79,7 +91,10 @@ class TournamentsController(Controller):
 
     @post(
         operation_id="createTournament",
-        opt=policy(limits=(Limit.PER_MINUTE, Limit.CREATIONS, Limit.INVITATIONS)),
+        opt=policy(
+            limits=(Limit.PER_MINUTE, Limit.CREATIONS, Limit.INVITATIONS),
+            links=_CREATED,
+        ),
         security=PLAYER,
         summary="Make a tournament: round robin or Swiss, that runs itself",
         description=(

@@ -1,8 +1,9 @@
 """Deliveries: queued when a player's event is logged, sent by this instance's courier.
 
-**Queueing** (``queue_event``): for each of the player's webhooks subscribed to the event's type,
-one delivery, its body fixed then (``{"type", "timestamp", "data"}``, the data being the event
-as the player's stream has it), waiting in the store's queue, due now.
+**Queueing** (``queue_event``): for each webhook subscribed to the event's type, of the player's
+and of its app's (when the player belongs to one), one delivery, its body fixed then (``{"type",
+"timestamp", "player_id", "data"}``, the data being the event as the player's stream has it),
+waiting in the store's queue, due now.
 
 **Sending** (``Courier``): a background task of each instance takes the due deliveries (each
 moved on by a lease as it is taken: ``service.webhooks.store``) while it has room for them,
@@ -52,6 +53,8 @@ class _Typed(msgspec.Struct):
 class _Body(msgspec.Struct):
     type: str
     timestamp: str
+    player_id: str
+    """Whose event it is: an app's webhooks get the events of all its players."""
     data: msgspec.Raw
 
 
@@ -59,11 +62,15 @@ _type_of: Final = msgspec.json.Decoder(_Typed)
 _encoder: Final = msgspec.json.Encoder()
 
 
-def new_delivery(hook: WebhookRecord, event_type: str, event: bytes, now: float) -> DeliveryRecord:
-    body = _Body(type=event_type, timestamp=utc_time(now), data=msgspec.Raw(event))
+def new_delivery(
+    hook: WebhookRecord, event_type: str, player_id: str, event: bytes, now: float
+) -> DeliveryRecord:
+    body = _Body(
+        type=event_type, timestamp=utc_time(now), player_id=player_id, data=msgspec.Raw(event)
+    )
     return DeliveryRecord(
         delivery_id=f"msg_{secrets.token_urlsafe(16)}",
-        player_id=hook.player_id,
+        owner=hook.owner,
         webhook_id=hook.webhook_id,
         event_type=event_type,
         body=_encoder.encode(body).decode(),
@@ -111,18 +118,21 @@ def redelivered(delivery: DeliveryRecord, now: float) -> DeliveryRecord:
 
 
 async def queue_event(
-    store: WebhookStore, player_id: str, event: bytes, now: float
+    store: WebhookStore, player_id: str, app: str | None, event: bytes, now: float
 ) -> list[DeliveryRecord]:
-    """Queue the event for each of the player's webhooks subscribed to its type; the deliveries
-    that wait (those over a webhook's backlog are logged dropped)."""
+    """Queue the player's event for each webhook subscribed to its type, the player's own and
+    its app's (``app``, the app's id: ``app:<name>``); the deliveries that wait (those over a
+    webhook's backlog are logged dropped)."""
     hooks = await store.hooks(player_id)
+    if app is not None:
+        hooks += await store.hooks(app)
     if not hooks:
         return []
     event_type = _type_of.decode(event).type
     queued = []
     for hook in hooks:
         if event_type in hook.events:
-            delivery = new_delivery(hook, event_type, event, now)
+            delivery = new_delivery(hook, event_type, player_id, event, now)
             if await store.queue(delivery):
                 queued.append(delivery)
     return queued
@@ -202,7 +212,7 @@ class Courier:
     async def _deliver(self, delivery: DeliveryRecord) -> None:
         assert self._sender is not None
         try:
-            hooks = await self.store.hooks(delivery.player_id)
+            hooks = await self.store.hooks(delivery.owner)
             hook = next((h for h in hooks if h.webhook_id == delivery.webhook_id), None)
             if hook is None:
                 return  # deleted with its deliveries

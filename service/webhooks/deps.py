@@ -1,5 +1,6 @@
 """What webhooks need of the app: what players need (the player a route speaks for is its ``me``
-parameter, ``service.players.deps``), and this instance's courier, on the webhooks' store."""
+parameter, ``service.players.deps``; an app's routes have ``app_me`` instead), and this
+instance's courier, on the webhooks' store."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import TypeAlias
 
 from litestar.di import NamedDependency
 
+from service.http.auth import AuthorizationHeader, viewer_token
+from service.identity.apps import app_named, app_owner
 from service.players.deps import PlayerServices
 from service.webhooks.deliveries import Courier
 
@@ -21,3 +24,9 @@ class WebhookServices(PlayerServices):
 
 AppWebhookServices: TypeAlias = NamedDependency[WebhookServices]
 """A handler's ``services`` parameter."""
+
+
+async def app_me(services: AppWebhookServices, authorization: AuthorizationHeader = None) -> str:
+    """An app's routes' ``me``: the id of the app whose key was sent (``app:<name>``); 401
+    naming what is wrong otherwise."""
+    return app_owner(app_named(services.settings.app_keys, viewer_token(authorization)))

@@ -1,5 +1,6 @@
-"""What the webhook routes do: make, list and delete a player's webhooks, show a webhook's
-deliveries and send one again."""
+"""What the webhook routes do: make, list and delete an owner's webhooks, show a webhook's
+deliveries and send one again. The owner (``me``) is a player's id, or an app's
+(``app:<name>``): the same routes serve both (``service.webhooks.routes``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import base64
 import secrets
 import time
 
+from service.identity.apps import APP_OWNER_PREFIX
 from service.webhooks.addresses import checked_url
 from service.webhooks.deliveries import redelivered
 from service.webhooks.deps import WebhookServices
@@ -16,7 +18,7 @@ from service.webhooks.problems import (
     WebhookNotFound,
     WebhookQuotaReached,
 )
-from service.webhooks.records import HOOKS_PER_PLAYER, WebhookRecord
+from service.webhooks.records import HOOKS_PER_OWNER, WebhookRecord
 from service.webhooks.to_wire import created_of, delivery_of, webhook_of
 from service.webhooks.wire import (
     CreateWebhookRequest,
@@ -43,7 +45,7 @@ async def create(services: WebhookServices, me: str, data: CreateWebhookRequest)
     )
     hook = WebhookRecord(
         webhook_id=f"wh_{secrets.token_urlsafe(12)}",
-        player_id=me,
+        owner=me,
         url=url,
         events=tuple(dict.fromkeys(data.events)),
         secret=new_secret(),
@@ -51,7 +53,7 @@ async def create(services: WebhookServices, me: str, data: CreateWebhookRequest)
     )
     if not await services.webhooks.store.add_hook(hook):
         raise WebhookQuotaReached(
-            f"a player has at most {HOOKS_PER_PLAYER} webhooks: delete one first"
+            f"{_whose(me)} has at most {HOOKS_PER_OWNER} webhooks: delete one first"
         )
     return created_of(hook)
 
@@ -62,7 +64,7 @@ async def listed(services: WebhookServices, me: str) -> Webhooks:
 
 async def remove(services: WebhookServices, me: str, webhook_id: str) -> None:
     if not await services.webhooks.store.remove_hook(me, webhook_id):
-        raise WebhookNotFound(f"the player has no webhook {webhook_id}")
+        raise WebhookNotFound(f"{_whose(me)} has no webhook {webhook_id}")
 
 
 async def deliveries(services: WebhookServices, me: str, webhook_id: str, limit: int) -> Deliveries:
@@ -88,4 +90,8 @@ async def redeliver(
 async def _check_hook(services: WebhookServices, me: str, webhook_id: str) -> None:
     hooks = await services.webhooks.store.hooks(me)
     if not any(hook.webhook_id == webhook_id for hook in hooks):
-        raise WebhookNotFound(f"the player has no webhook {webhook_id}")
+        raise WebhookNotFound(f"{_whose(me)} has no webhook {webhook_id}")
+
+
+def _whose(owner: str) -> str:
+    return "the app" if owner.startswith(APP_OWNER_PREFIX) else "the player"

@@ -14,11 +14,11 @@ class InvalidWebhookUrl(ServiceProblem):
 
 
 class WebhookQuotaReached(ServiceProblem):
-    status, kind, title = 409, "webhook-quota-reached", "The player has as many webhooks as it may"
+    status, kind, title = 409, "webhook-quota-reached", "As many webhooks as allowed already"
 
 
 class WebhookNotFound(ServiceProblem):
-    status, kind, title = 404, "webhook-not-found", "The player has no such webhook"
+    status, kind, title = 404, "webhook-not-found", "No such webhook"
 
 
 class DeliveryNotFound(ServiceProblem):

@@ -1,5 +1,6 @@
-"""What the webhooks' store keeps: each player's webhooks, and each delivery of an event to one
-of them with its attempts. Stored as JSON (``encode``/``decode_*``); a delivery's JSON is also
+"""What the webhooks' store keeps: each owner's webhooks (a player's, or an app's: its id is
+``app:<name>``, ``service.identity.apps``), and each delivery of an event to one of them with
+its attempts. Stored as JSON (``encode``/``decode_*``); a delivery's JSON is also
 what a store's compare-and-set compares, so a record is never re-encoded differently."""
 
 from __future__ import annotations
@@ -8,8 +9,8 @@ from typing import Final, Literal
 
 import msgspec
 
-HOOKS_PER_PLAYER: Final = 5
-"""The most webhooks one player may have."""
+HOOKS_PER_OWNER: Final = 5
+"""The most webhooks one owner (a player, an app) may have."""
 DELIVERIES_KEPT: Final = 500
 """The newest deliveries kept in each webhook's log (waiting ones among them)."""
 WAITING_MOST: Final = 400
@@ -23,12 +24,13 @@ DeliveryState = Literal["waiting", "delivered", "dropped"]
 
 class WebhookRecord(msgspec.Struct, frozen=True):
     webhook_id: str
-    player_id: str
+    owner: str = msgspec.field(name="player_id")
+    """The player's id, or the app's (``app:<name>``); stored under its first name."""
     url: str
     events: tuple[str, ...]
     secret: str
     """The signing secret, ``whsec_`` and base64 (Standard Webhooks): the service must keep it
-    to sign, so it is kept as it is, and shown to the player only when the webhook is made."""
+    to sign, so it is kept as it is, and shown to its owner only when the webhook is made."""
     created: float
 
 
@@ -45,7 +47,8 @@ class DeliveryRecord(msgspec.Struct, frozen=True):
     delivery_id: str
     """Also the message's ``webhook-id``: the same on every attempt, so a receiver
     de-duplicates by it."""
-    player_id: str
+    owner: str = msgspec.field(name="player_id")
+    """The webhook's owner (``WebhookRecord.owner``)."""
     webhook_id: str
     event_type: str
     body: str

@@ -1,12 +1,13 @@
 """Webhooks and their deliveries (``service.webhooks.store``) in Redis, for every instance.
 
-Every key of one player's webhooks lives in one of ``SHARDS`` slots, chosen by the player's id
+Every key of one owner's webhooks (a player's, an app's) lives in one of ``SHARDS`` slots, chosen
+by the owner's id
 (``<prefix>:webhooks:{w<shard>}:…``), beside that shard's queue, so each script below touches
 one slot and is atomic on one node, in Redis Cluster too:
 
 | Key | What |
 |---|---|
-| `…:{w<k>}:hooks:<player id>` | a hash: webhook id → the webhook (JSON) |
+| `…:{w<k>}:hooks:<owner id>` | a hash: webhook id → the webhook (JSON) |
 | `…:{w<k>}:deliveries` | a hash: delivery id → the delivery (JSON), the shard's every one |
 | `…:{w<k>}:due` | the shard's queue: a sorted set of waiting delivery ids by next try |
 | `…:{w<k>}:log:<webhook id>` | a webhook's deliveries by creation time |
@@ -27,7 +28,7 @@ from redis.asyncio.cluster import RedisCluster
 from service.storage.redis_connection import sent
 from service.webhooks.records import (
     DELIVERIES_KEPT,
-    HOOKS_PER_PLAYER,
+    HOOKS_PER_OWNER,
     WAITING_MOST,
     DeliveryRecord,
     WebhookRecord,
@@ -115,8 +116,8 @@ return 1
 """
 
 
-def shard_of(player_id: str) -> int:
-    return zlib.crc32(player_id.encode()) % SHARDS
+def shard_of(owner: str) -> int:
+    return zlib.crc32(owner.encode()) % SHARDS
 
 
 class RedisWebhookStore:
@@ -135,39 +136,39 @@ class RedisWebhookStore:
     def _shard_key(self, shard: int, name: str) -> str:
         return f"{self._prefix}:webhooks:{{w{shard}}}:{name}"
 
-    def _key(self, player_id: str, name: str) -> str:
-        return self._shard_key(shard_of(player_id), name)
+    def _key(self, owner: str, name: str) -> str:
+        return self._shard_key(shard_of(owner), name)
 
-    def _hook_keys(self, player_id: str, webhook_id: str) -> list[str]:
+    def _hook_keys(self, owner: str, webhook_id: str) -> list[str]:
         return [
-            self._key(player_id, f"hooks:{player_id}"),
-            self._key(player_id, "deliveries"),
-            self._key(player_id, "due"),
-            self._key(player_id, f"log:{webhook_id}"),
-            self._key(player_id, f"waiting:{webhook_id}"),
+            self._key(owner, f"hooks:{owner}"),
+            self._key(owner, "deliveries"),
+            self._key(owner, "due"),
+            self._key(owner, f"log:{webhook_id}"),
+            self._key(owner, f"waiting:{webhook_id}"),
         ]
 
     async def add_hook(self, hook: WebhookRecord) -> bool:
-        keys = [self._key(hook.player_id, f"hooks:{hook.player_id}")]
-        args: list[str | bytes | int] = [hook.webhook_id, encode(hook), HOOKS_PER_PLAYER]
+        keys = [self._key(hook.owner, f"hooks:{hook.owner}")]
+        args: list[str | bytes | int] = [hook.webhook_id, encode(hook), HOOKS_PER_OWNER]
         added = await sent(self._redis, lambda: self._add_hook(keys=keys, args=args))
         return bool(added)
 
-    async def hooks(self, player_id: str) -> list[WebhookRecord]:
-        key = self._key(player_id, f"hooks:{player_id}")
+    async def hooks(self, owner: str) -> list[WebhookRecord]:
+        key = self._key(owner, f"hooks:{owner}")
         raw = await sent(self._redis, lambda: cast("Any", self._redis.hvals(key)))
         return sorted(
             (decode_hook(each) for each in cast("list[bytes]", raw)),
             key=lambda hook: (hook.created, hook.webhook_id),
         )
 
-    async def remove_hook(self, player_id: str, webhook_id: str) -> bool:
-        keys = self._hook_keys(player_id, webhook_id)
+    async def remove_hook(self, owner: str, webhook_id: str) -> bool:
+        keys = self._hook_keys(owner, webhook_id)
         removed = await sent(self._redis, lambda: self._remove_hook(keys=keys, args=[webhook_id]))
         return bool(removed)
 
     async def queue(self, delivery: DeliveryRecord) -> bool:
-        keys = self._hook_keys(delivery.player_id, delivery.webhook_id)
+        keys = self._hook_keys(delivery.owner, delivery.webhook_id)
         args: list[str | bytes | float | int] = [
             delivery.webhook_id,
             delivery.delivery_id,
@@ -198,30 +199,30 @@ class RedisWebhookStore:
             taken += records
         return taken
 
-    async def delivery(self, player_id: str, delivery_id: str) -> DeliveryRecord | None:
-        key = self._key(player_id, "deliveries")
+    async def delivery(self, owner: str, delivery_id: str) -> DeliveryRecord | None:
+        key = self._key(owner, "deliveries")
         raw = await sent(self._redis, lambda: cast("Any", self._redis.hget(key, delivery_id)))
         if raw is None:
             return None
         delivery = decode_delivery(cast("bytes", raw))
-        return delivery if delivery.player_id == player_id else None
+        return delivery if delivery.owner == owner else None
 
-    async def deliveries(self, player_id: str, webhook_id: str, limit: int) -> list[DeliveryRecord]:
-        log = self._key(player_id, f"log:{webhook_id}")
+    async def deliveries(self, owner: str, webhook_id: str, limit: int) -> list[DeliveryRecord]:
+        log = self._key(owner, f"log:{webhook_id}")
         ids = await sent(self._redis, lambda: cast("Any", self._redis.zrevrange(log, 0, limit - 1)))
         if not ids:
             return []
-        key = self._key(player_id, "deliveries")
+        key = self._key(owner, "deliveries")
         raw = await sent(self._redis, lambda: cast("Any", self._redis.hmget(key, ids)))
         found = [decode_delivery(each) for each in cast("list[bytes | None]", raw) if each]
-        return [each for each in found if each.player_id == player_id]
+        return [each for each in found if each.owner == owner]
 
     async def settle(self, old: DeliveryRecord, new: DeliveryRecord) -> bool:
-        player_id = old.player_id
+        owner = old.owner
         keys = [
-            self._key(player_id, "deliveries"),
-            self._key(player_id, "due"),
-            self._key(player_id, f"waiting:{old.webhook_id}"),
+            self._key(owner, "deliveries"),
+            self._key(owner, "due"),
+            self._key(owner, f"waiting:{old.webhook_id}"),
         ]
         args: list[str | bytes | float] = [
             old.delivery_id,

@@ -1,19 +1,29 @@
-"""``/v1/players/me/webhooks``: a player's webhooks, their deliveries, and a redelivery."""
+"""``/v1/players/me/webhooks``: a player's webhooks, their deliveries, and a redelivery; and
+``/v1/apps/me/webhooks``, the same routes for an app's webhooks, which get the events of all
+its players (``AppWebhooksController``: the same handlers, under names of their own)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Final
 
 from litestar import Controller, delete, get, post
 from litestar.di import Provide
+from litestar.handlers import BaseRouteHandler, HTTPRouteHandler
 from litestar.params import JSONBody, Parameter, QueryParameter
 
 from service.http.allowed_methods import allowed_methods
-from service.http.openapi_declarations import PLAYER, problems
-from service.http.route_policy import Limit, policy
+from service.http.openapi_declarations import APP, PLAYER, problems
+from service.http.route_policy import (
+    SAME_AUTHORIZATION,
+    Limit,
+    RouteLink,
+    from_answer,
+    policy,
+    relinked,
+)
 from service.players.deps import Me, me
 from service.webhooks import lifecycle
-from service.webhooks.deps import AppWebhookServices
+from service.webhooks.deps import AppWebhookServices, app_me
 from service.webhooks.wire import (
     DELIVERIES_PAGE_MAX,
     CreateWebhookRequest,
@@ -47,6 +57,12 @@ DeliveriesLimit = Annotated[
     ),
 ]
 
+_MY_HOOK: Final = {
+    "webhook_id": from_answer("/webhook_id"),
+    "header.Authorization": SAME_AUTHORIZATION,
+}
+"""What a made webhook leads to, with the key that made it."""
+
 
 class WebhooksController(Controller):
     path = "/v1/players/me/webhooks"
@@ -57,17 +73,25 @@ class WebhooksController(Controller):
 
     @post(
         operation_id="createWebhook",
-        opt=policy(limits=(Limit.PER_MINUTE,)),
+        opt=policy(
+            limits=(Limit.PER_MINUTE,),
+            links={
+                "201": {
+                    "ListDeliveries": RouteLink("listWebhookDeliveries", _MY_HOOK),
+                    "DeleteWebhook": RouteLink("deleteWebhook", _MY_HOOK),
+                }
+            },
+        ),
         summary="Have the player's events POSTed to a URL, signed (Standard Webhooks)",
         description=(
             "Each event of the player's of the listed types (those of `GET "
-            '/v1/players/me/events`) is POSTed to `url` as `{"type", "timestamp", "data"}` '
-            "(`data`: the event as the stream has it), signed as the Standard Webhooks "
-            "specification says (`webhook-id`, `webhook-timestamp`, `webhook-signature`: "
-            "HMAC-SHA256 with the `secret`, shown only in this answer). A 2xx answer within "
-            "`WEBHOOK_TIMEOUT` (10 s by default) delivers it; otherwise it is retried with "
-            "exponential backoff for a day (`WEBHOOK_RETRY_FOR`), at "
-            "least once in all: de-duplicate by `webhook-id`. At most 5 webhooks a player. "
+            '/v1/players/me/events`) is POSTed to `url` as `{"type", "timestamp", '
+            '"player_id", "data"}` (`data`: the event as the stream has it), signed as the '
+            "Standard Webhooks specification says (`webhook-id`, `webhook-timestamp`, "
+            "`webhook-signature`: HMAC-SHA256 with the `secret`, shown only in this answer). A "
+            "2xx answer within `WEBHOOK_TIMEOUT` (10 s by default) delivers it; otherwise it is "
+            "retried with exponential backoff for a day (`WEBHOOK_RETRY_FOR`), at least once in "
+            "all: de-duplicate by `webhook-id`. At most 5 webhooks a player. "
             "docs/webhooks.md shows a receiver."
         ),
         status_code=201,
@@ -100,7 +124,21 @@ class WebhooksController(Controller):
     @get(
         "/{webhook_id:str}/deliveries",
         operation_id="listWebhookDeliveries",
-        opt=policy(limits=(Limit.PER_MINUTE,)),
+        opt=policy(
+            limits=(Limit.PER_MINUTE,),
+            links={
+                "200": {
+                    "RedeliverNewest": RouteLink(
+                        "redeliverWebhookDelivery",
+                        {
+                            "webhook_id": "$request.path.webhook_id",
+                            "delivery_id": from_answer("/deliveries/0/delivery_id"),
+                            "header.Authorization": SAME_AUTHORIZATION,
+                        },
+                    )
+                }
+            },
+        ),
         summary="A webhook's deliveries, newest first, each with its attempts",
         description=(
             "Each delivery's state (`waiting`, `delivered`, `dropped` with its `reason`), when "
@@ -139,3 +177,40 @@ class WebhooksController(Controller):
         delivery_id: MessageId,
     ) -> Delivery:
         return await lifecycle.redeliver(services, me, webhook_id, delivery_id)
+
+
+_APP_TEXTS: Final = {
+    "createWebhook": (
+        "Have every event of the app's players POSTed to a URL, signed (Standard Webhooks)",
+        "As `createWebhook` does for a player, for every player made with the app's key (`POST "
+        "/v1/players`): each event of the listed types of any of them, its `player_id` naming "
+        "the player. At most 5 webhooks an app. docs/webhooks.md.",
+    ),
+    "listWebhooks": ("The app's webhooks (without their secrets)", None),
+}
+"""What the app's routes say where the player's would not fit."""
+
+
+class AppWebhooksController(WebhooksController):
+    """The app's webhooks: the handlers above, on the app's own path, with the app's key."""
+
+    path = "/v1/apps/me/webhooks"
+    tags = ("apps",)
+    dependencies = {"me": Provide(app_me)}  # noqa: RUF012  # Litestar's declaration
+    security = APP
+
+    def get_route_handlers(self) -> list[BaseRouteHandler]:
+        handlers = super().get_route_handlers()  # copies: the player's routes keep theirs
+        for handler in handlers:
+            if isinstance(handler, HTTPRouteHandler) and isinstance(handler.operation_id, str):
+                summary, description = _APP_TEXTS.get(handler.operation_id, (None, None))
+                handler.summary = summary or handler.summary
+                handler.description = description or handler.description
+                handler.operation_id = _app_named(handler.operation_id)
+                handler.opt = relinked(handler, _app_named)
+        return handlers
+
+
+def _app_named(operation_id: str) -> str:
+    """The app's name of one of the player's webhook operations (``createAppWebhook``)."""
+    return operation_id.replace("Webhook", "AppWebhook", 1)

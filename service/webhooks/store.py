@@ -8,9 +8,10 @@ instance that took it died): at least once. The sender's outcome replaces the re
 compare-and-set (``settle``), which also sets or clears its place in the queue; a record that
 changed meanwhile (a redelivery, a webhook deleted) is left as it is.
 
-**Bounds.** At most ``HOOKS_PER_PLAYER`` webhooks a player; each webhook's log keeps its newest
-``DELIVERIES_KEPT`` deliveries, of which at most ``WAITING_MOST`` wait: past that a new
-delivery is logged as dropped with its reason (the oldest finished ones leave the log first).
+**Bounds.** At most ``HOOKS_PER_OWNER`` webhooks an owner (a player, an app); each webhook's
+log keeps its newest ``DELIVERIES_KEPT`` deliveries, of which at most ``WAITING_MOST`` wait:
+past that a new delivery is logged as dropped with its reason (the oldest finished ones leave
+the log first).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import msgspec
 
 from service.webhooks.records import (
     DELIVERIES_KEPT,
-    HOOKS_PER_PLAYER,
+    HOOKS_PER_OWNER,
     WAITING_MOST,
     DeliveryRecord,
     WebhookRecord,
@@ -43,14 +44,14 @@ def dropped_for_backlog(delivery: DeliveryRecord) -> DeliveryRecord:
 
 class WebhookStore(Protocol):
     async def add_hook(self, hook: WebhookRecord) -> bool:
-        """Keep a new webhook of its player's; False, keeping nothing, when the player has
-        ``HOOKS_PER_PLAYER`` already."""
+        """Keep a new webhook of its owner's; False, keeping nothing, when the owner has
+        ``HOOKS_PER_OWNER`` already."""
 
-    async def hooks(self, player_id: str) -> list[WebhookRecord]:
-        """The player's webhooks, oldest first."""
+    async def hooks(self, owner: str) -> list[WebhookRecord]:
+        """The owner's webhooks (a player's, or an app's: ``app:<name>``), oldest first."""
 
-    async def remove_hook(self, player_id: str, webhook_id: str) -> bool:
-        """Forget the player's webhook, its log and its waiting deliveries; False if the player
+    async def remove_hook(self, owner: str, webhook_id: str) -> bool:
+        """Forget the owner's webhook, its log and its waiting deliveries; False if the owner
         has no such webhook."""
 
     async def queue(self, delivery: DeliveryRecord) -> bool:
@@ -61,10 +62,10 @@ class WebhookStore(Protocol):
         """At most ``limit`` deliveries due by ``now``, each moved on to ``now + lease`` in the
         same atomic step."""
 
-    async def delivery(self, player_id: str, delivery_id: str) -> DeliveryRecord | None:
-        """The player's delivery, or None."""
+    async def delivery(self, owner: str, delivery_id: str) -> DeliveryRecord | None:
+        """The owner's delivery, or None."""
 
-    async def deliveries(self, player_id: str, webhook_id: str, limit: int) -> list[DeliveryRecord]:
+    async def deliveries(self, owner: str, webhook_id: str, limit: int) -> list[DeliveryRecord]:
         """The webhook's newest ``limit`` deliveries, newest first."""
 
     async def settle(self, old: DeliveryRecord, new: DeliveryRecord) -> bool:
@@ -87,19 +88,19 @@ class MemoryWebhookStore:
         self._heap: list[tuple[float, str]] = []
 
     async def add_hook(self, hook: WebhookRecord) -> bool:
-        hooks = self._hooks.setdefault(hook.player_id, {})
-        if len(hooks) >= HOOKS_PER_PLAYER:
+        hooks = self._hooks.setdefault(hook.owner, {})
+        if len(hooks) >= HOOKS_PER_OWNER:
             return False
         hooks[hook.webhook_id] = hook
         self._logs[hook.webhook_id] = {}
         self._waiting[hook.webhook_id] = set()
         return True
 
-    async def hooks(self, player_id: str) -> list[WebhookRecord]:
-        return list(self._hooks.get(player_id, {}).values())
+    async def hooks(self, owner: str) -> list[WebhookRecord]:
+        return list(self._hooks.get(owner, {}).values())
 
-    async def remove_hook(self, player_id: str, webhook_id: str) -> bool:
-        if self._hooks.get(player_id, {}).pop(webhook_id, None) is None:
+    async def remove_hook(self, owner: str, webhook_id: str) -> bool:
+        if self._hooks.get(owner, {}).pop(webhook_id, None) is None:
             return False
         for delivery_id in self._logs.pop(webhook_id, {}):
             self._records.pop(delivery_id, None)
@@ -156,15 +157,15 @@ class MemoryWebhookStore:
             self._put(delivery.delivery_id, now + lease)
         return taken
 
-    async def delivery(self, player_id: str, delivery_id: str) -> DeliveryRecord | None:
+    async def delivery(self, owner: str, delivery_id: str) -> DeliveryRecord | None:
         raw = self._records.get(delivery_id)
         if raw is None:
             return None
         delivery = decode_delivery(raw)
-        return delivery if delivery.player_id == player_id else None
+        return delivery if delivery.owner == owner else None
 
-    async def deliveries(self, player_id: str, webhook_id: str, limit: int) -> list[DeliveryRecord]:
-        if webhook_id not in self._hooks.get(player_id, {}):
+    async def deliveries(self, owner: str, webhook_id: str, limit: int) -> list[DeliveryRecord]:
+        if webhook_id not in self._hooks.get(owner, {}):
             return []
         newest = list(reversed(self._logs.get(webhook_id, {})))[:limit]
         return [decode_delivery(self._records[d]) for d in newest if d in self._records]

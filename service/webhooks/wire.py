@@ -8,7 +8,7 @@ from msgspec import Meta
 
 from service.http.wire import Out, Strict
 from service.webhooks.addresses import MAX_URL
-from service.webhooks.records import DELIVERIES_KEPT, HOOKS_PER_PLAYER
+from service.webhooks.records import DELIVERIES_KEPT, HOOKS_PER_OWNER
 
 EventType = Literal[
     "game_start",
@@ -99,7 +99,7 @@ class WebhookCreated(Webhook, frozen=True):
 class Webhooks(Out, frozen=True):
     webhooks: Annotated[
         list[Webhook],
-        Meta(description=f"Oldest first; at most {HOOKS_PER_PLAYER}. No secrets."),
+        Meta(description=f"Oldest first; at most {HOOKS_PER_OWNER}. No secrets."),
     ]
 
 

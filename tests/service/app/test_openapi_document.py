@@ -56,7 +56,7 @@ def test_every_operation_has_an_id_a_summary_and_problem_details_for_errors(clie
     document = served(client)
     found = operations(document)
     ids = [operation["operationId"] for _, _, operation in found]
-    assert len(ids) == len(set(ids)) == 59
+    assert len(ids) == len(set(ids)) == 64
     for method, path, operation in found:
         assert operation.get("summary"), f"{method} {path}"
         assert operation.get("tags"), f"{method} {path}"
@@ -85,7 +85,10 @@ def test_request_bodies_refuse_unknown_fields(client: Client) -> None:
 def test_a_created_game_links_to_its_operations(client: Client) -> None:
     created = served(client)["paths"]["/v1/games"]["post"]["responses"]["201"]
     targets = {link["operationId"] for link in created["links"].values()}
-    assert targets == {"getGame", "getGameLog", "getGameEvents", "applyAction", "claimInvite"}
+    assert targets == {
+        *("getGame", "getGameLog", "getGameEvents", "applyAction", "claimInvite"),
+        *("getInviteQr", "getHint", "createStreamUrl", "getGameRecord"),
+    }
 
 
 def test_a_claimed_seat_links_to_its_view_turn_and_stream(client: Client) -> None:
@@ -188,7 +191,9 @@ _VALID_BODIES: dict[str, Any] = {
     "declineChallenge": {"reason": "later"},
     "createSeek": {},
     "createWebhook": {"url": "https://example.com/hook", "events": ["your_turn"]},
+    "createAppWebhook": {"url": "https://example.com/hook", "events": ["your_turn"]},
     "createTournament": {"name": "Cup"},
+    "createPlayer": {"name": "Ann"},
 }
 # Operations whose token only ever is a player's key: the wrong one is a key no player holds.
 _KEY_ONLY: set[str] = {
@@ -252,7 +257,7 @@ def test_every_operation_that_declares_a_token_refuses_a_wrong_one(client: Clien
         for op in operations(served(client))
         if op[2]["security"] or "x-optional-security" in op[2]
     ]
-    assert len(secured) == 34, [op[2]["operationId"] for op in secured]
+    assert len(secured) == 40, [op[2]["operationId"] for op in secured]
     for method, path, operation in secured:
         url = path.format(**ids)
         optional = "x-optional-security" in operation
