@@ -70,6 +70,12 @@ FRESH_PLAYER: Final = frozenset({"createChallenge", "createSeek", "createTournam
 """Operations that get a new player's key each time: one player may have only so many
 challenges standing (20), seeks waiting (20) and tournaments unfinished (5), and the run makes
 more (429)."""
+_FRESH_IDS: Final = ("seek_id", "challenge_id", "tournament_id")
+"""What those operations make, each read and cancelled by its maker only."""
+_MAKERS: dict[str, str] = {}
+"""The key of the fresh player that made each seek, challenge and tournament (``after_call``):
+a link's request to it goes with its maker's key (``map_case``), not the run's player's, which
+would be answered that the player has no such seek."""
 _DELETED_AGAIN: Final = {
     "createWebhook": "deleteWebhook",
     "createAppWebhook": "deleteAppWebhook",
@@ -170,6 +176,10 @@ def after_call(ctx: Any, case: Any, response: Any) -> None:
     if response.status_code in (200, 201) and media[0].startswith("application/json"):
         _ANSWERED.update(_secrets_in(response.json()))
     operation_id = case.operation.definition.raw.get("operationId")
+    if operation_id in FRESH_PLAYER and response.status_code == 201:
+        made = response.json()
+        sent = str((case.headers or {}).get("Authorization", "")).removeprefix("Bearer ")
+        _MAKERS.update({made[name]: sent for name in _FRESH_IDS if name in made})
     linked = case.meta is not None and case.meta.phase.name == TestPhase.STATEFUL
     if operation_id in _DELETED_AGAIN and response.status_code == 201 and not linked:
         remove = case.operation.schema.find_operation_by_id(_DELETED_AGAIN[operation_id])
@@ -211,6 +221,14 @@ def map_case(ctx: Any, case: Any) -> Any:
                 _TOKENS[scheme, instance] = str(_made(operation, scheme, operation.app))
             token = _TOKENS[scheme, instance]
         case.path_parameters[parameter] = _GAMES[token]
+    makers = {_MAKERS.get(str((case.path_parameters or {}).get(name))) for name in _FRESH_IDS}
+    maker = next((key for key in makers if key), None)
+    sent = [name for name in case.headers or {} if name.lower() == "authorization"]
+    if maker is not None and positive and sent:  # a request without one stays without
+        case.headers = {
+            **{k: v for k, v in (case.headers or {}).items() if k not in sent},
+            "Authorization": f"Bearer {maker}",
+        }
     headers = case.headers or {}
     for name in [name for name in headers if name.lower() == "idempotency-key"]:
         if positive and isinstance(headers[name], str):
