@@ -33,8 +33,8 @@ def add_arena_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
     arena.add_argument(
         "--blocks",
         type=int,
-        default=4,
-        help="blocks of consecutive deals the margins' intervals compare (default 4)",
+        default=8,
+        help="blocks of consecutive deals the margins' intervals compare (default 8)",
     )
     arena.add_argument(
         "--jobs", type=int, default=1, help="worker processes sharing the deals (default 1)"
