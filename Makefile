@@ -86,18 +86,21 @@ bench: $(NATIVE) ## benchmarks (tables of figures; not part of `make test`)
 # players; expert against hard under the other presets too. Decisions are pure functions of the
 # seat's information and the seed, so these print the figures docs/performance.md quotes. About
 # 45 minutes on a quiet 2-core machine (ARENA_JOBS processes, niced).
-ARENA := nice -n 10 $(BIN)/python -m engine arena --jobs $(or $(ARENA_JOBS),2)
-arena: $(NATIVE) ## computer players: each level head to head with the one below (2 and 4 players), expert and hard under every preset
-	$(ARENA) --players 2 --games 200 --seats normal,easy --seed 1
-	$(ARENA) --players 2 --games 300 --seats hard,normal --seed 1001
-	$(ARENA) --players 2 --games 300 --seats hard,normal --seed 2001
-	$(ARENA) --players 2 --games 400 --seats expert,hard --seed 1001
-	$(ARENA) --players 4 --games 100 --seats hard,normal,hard,normal --seed 1001
-	$(ARENA) --players 4 --games 140 --seats expert,hard,expert,hard --seed 1001
-	$(ARENA) --players 2 --games 200 --seats expert,hard --seed 1001 --rules online
-	$(ARENA) --players 2 --games 800 --seats expert,hard --seed 7001 --rules online
-	$(ARENA) --players 2 --games 200 --seats expert,hard --seed 1001 --rules five-crowns
-	$(ARENA) --players 2 --games 800 --seats expert,hard --seed 7001 --rules five-crowns
+# Every line of docs/bots.md's arena table: each level against the one below, two and four
+# players, each preset, on the deals of seeds 100001 on, in eight blocks each. Hours on a shared
+# 2-core machine: ARENA_JOBS=2 takes both cores, ARENA_PRESETS=classic one preset.
+ARENA := nice -n 19 $(BIN)/python -m engine arena --seed 100001 --blocks 8 --jobs $(or $(ARENA_JOBS),1)
+ARENA_PRESETS ?= classic online five-crowns
+arena: $(NATIVE) ## computer players: each level head to head with the one below, 2 and 4 players, every preset
+	for rules in $(ARENA_PRESETS); do \
+		$(ARENA) --rules $$rules --players 2 --games 400 --seats normal,easy && \
+		$(ARENA) --rules $$rules --players 2 --games 1200 --seats hard,normal && \
+		$(ARENA) --rules $$rules --players 2 --games 1200 --seats expert,hard && \
+		$(ARENA) --rules $$rules --players 4 --games 200 --seats normal,easy,normal,easy && \
+		$(ARENA) --rules $$rules --players 4 --games 400 --seats hard,normal,hard,normal && \
+		$(ARENA) --rules $$rules --players 4 --games 400 --seats expert,hard,expert,hard \
+		|| exit 1; \
+	done
 
 # The soak's own dependency group (Locust), installed on first use: `make test` never needs it.
 SOAK_STAMP := $(VENV)/.soak-installed

@@ -31,6 +31,12 @@ def add_arena_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
     )
     arena.add_argument("--seed", type=int, default=0, help="the first deal's seed")
     arena.add_argument(
+        "--blocks",
+        type=int,
+        default=8,
+        help="blocks of consecutive deals the margins' intervals compare (default 8)",
+    )
+    arena.add_argument(
         "--jobs", type=int, default=1, help="worker processes sharing the deals (default 1)"
     )
     arena.add_argument("--rules", default="classic", help="a preset or a JSON object")
@@ -56,8 +62,13 @@ def run_arena(args: argparse.Namespace) -> int:
     except (EngineError, json.JSONDecodeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    deals = max(1, -(-args.games // len(arena.rotations(seats))))
-    result = arena.run_split(seats, deals, args.seed, rules, jobs=args.jobs, budget=args.budget)
+    if args.blocks < 1:
+        print(f"error: --blocks must be at least 1, not {args.blocks}", file=sys.stderr)
+        return 2
+    deals = arena.deals_for(args.games, seats, args.blocks)
+    result = arena.run_split(
+        seats, deals, args.seed, rules, jobs=args.jobs, budget=args.budget, blocks=args.blocks
+    )
     print(result.table())
     return 0
 

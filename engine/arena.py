@@ -4,15 +4,16 @@ Each deal (a game's seed) is played once per rotation of the seat list, so every
 every seat of every deal and the luck of the cards cancels. A game's deals are the seed's
 shuffles, so the rotations see the same hands as long as the stock is reshuffled as often.
 
-The figures are per deal: a level's mean points per game over its seats in that deal's games.
-The deals are independent, so their spread gives the 95% confidence interval (a normal
-approximation, 1.96 standard errors), and a margin between two levels is the mean of their
-per-deal differences, whose interval excludes zero when one is better beyond chance.
+The figures are per deal: a level's mean points per game over its seats in that deal's games,
+with a normal 95% interval (1.96 standard errors). A margin between two levels is the mean of
+their per-deal differences. The deals are played in blocks of consecutive seeds, and the
+margin's interval is the wider of a bootstrap over the deals and Student's t over the block
+means (``engine.intervals``): a figure that holds on one block of seeds only shows as a wide
+interval, and the blocks' spread is printed beside it.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -21,9 +22,8 @@ from typing import Any
 
 from engine.bots import decide
 from engine.game import GameState, LogEntry, apply, new_game, public_log, view
+from engine.intervals import Z95, Margin, margin, standard_error
 from engine.rules import Rules
-
-Z95 = 1.96
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,17 +38,16 @@ class Estimate:
 
 
 def estimate(values: Sequence[float]) -> Estimate:
-    n = len(values)
-    mean = sum(values) / n
-    if n == 1:  # no spread from one sample
-        return Estimate(mean, math.inf, n)
-    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return Estimate(mean, Z95 * math.sqrt(variance / n), n)
+    return Estimate(sum(values) / len(values), Z95 * standard_error(values), len(values))
 
 
 @dataclass(slots=True)
 class ArenaResult:
     seats: tuple[str, ...]
+    seed: int = 0
+    """The first deal's seed: the deals are seeds ``seed`` to ``seed + deals - 1``."""
+    blocks: int = 1
+    """The deals' blocks of consecutive seeds, as many deals each."""
     rotations: int = 0
     games: int = 0
     per_deal: dict[str, list[float]] = field(default_factory=dict)
@@ -59,16 +58,20 @@ class ArenaResult:
     def level(self, name: str) -> Estimate:
         return estimate(self.per_deal[name])
 
-    def margin(self, better: str, worse: str) -> Estimate:
-        """How many points per game ``better`` scores fewer than ``worse`` (positive: better)."""
+    def margin(self, better: str, worse: str) -> Margin:
+        """How many points per game ``better`` scores fewer than ``worse`` (positive: better),
+        over the deals in their blocks."""
         pairs = zip(self.per_deal[better], self.per_deal[worse], strict=True)
-        return estimate([w - b for b, w in pairs])
+        return margin([w - b for b, w in pairs], self.blocks)
 
     def table(self) -> str:
         levels = list(dict.fromkeys(self.seats))
+        deals = len(self.per_deal[levels[0]])
         lines = [
-            f"{len(self.per_deal[levels[0]])} deals x {self.rotations} rotations = "
-            f"{self.games} games, {self.decisions} decisions in {self.seconds:.0f} s",
+            f"{deals} deals (seeds {self.seed} to {self.seed + deals - 1}, {self.blocks} "
+            f"block{'s' if self.blocks > 1 else ''} of {deals // self.blocks}) x "
+            f"{self.rotations} rotations = {self.games} games, {self.decisions} decisions "
+            f"in {self.seconds:.0f} s",
             f"{'level':<8} {'points/game':>12} {'95% CI':>16}",
         ]
         for name in levels:
@@ -78,7 +81,8 @@ class ArenaResult:
         lines.append("margins (points per game the first saves against the second, 95% CI):")
         for i, a in enumerate(levels):
             for b in levels[i + 1 :]:
-                lines.append(f"  {a} vs {b}: {self.margin(a, b)}")
+                found = self.margin(a, b)
+                lines.append(f"  {a} vs {b}: {found}  ({found.detail()})")
         return "\n".join(lines)
 
 
@@ -129,10 +133,12 @@ def run(
     rules: Rules,
     *,
     budget: int | None = None,
+    blocks: int = 1,
     progress: Callable[[ArenaResult], None] | None = None,
 ) -> ArenaResult:
-    """``deals`` deals, each played once per rotation of ``seats``."""
-    result = ArenaResult(tuple(seats))
+    """``deals`` deals (seeds ``seed`` on), each played once per rotation of ``seats``, in
+    ``blocks`` blocks of as many deals."""
+    result = ArenaResult(tuple(seats), seed, _checked_blocks(deals, blocks))
     levels = list(dict.fromkeys(seats))
     result.per_deal = {name: [] for name in levels}
     started = time.perf_counter()
@@ -165,18 +171,21 @@ def run_split(
     *,
     jobs: int,
     budget: int | None = None,
+    blocks: int = 1,
 ) -> ArenaResult:
     """``run`` over ``jobs`` worker processes, each a run of consecutive deals: the same
     figures as ``run`` (each deal's seed is its own), in the time of the slowest share."""
     if jobs <= 1 or deals <= 1:
-        return run(seats, deals, seed, rules, budget=budget)
+        return run(seats, deals, seed, rules, budget=budget, blocks=blocks)
     started = time.perf_counter()
     share = -(-deals // jobs)
     parts = [
         (tuple(seats), min(share, deals - start), seed + start, rules.to_spec(), budget)
         for start in range(0, deals, share)
     ]
-    result = ArenaResult(tuple(seats), rotations=len(rotations(seats)))
+    result = ArenaResult(
+        tuple(seats), seed, _checked_blocks(deals, blocks), rotations=len(rotations(seats))
+    )
     result.per_deal = {name: [] for name in dict.fromkeys(seats)}
     with ProcessPoolExecutor(len(parts)) as pool:
         for part in pool.map(_run_part, parts):
@@ -186,6 +195,18 @@ def run_split(
             result.decisions += part.decisions
     result.seconds = time.perf_counter() - started
     return result
+
+
+def deals_for(games: int, seats: Sequence[str], blocks: int) -> int:
+    """The deals that play at least ``games`` games: whole rotations, whole blocks."""
+    per_deal = len(rotations(seats))
+    return max(1, -(-games // (per_deal * blocks))) * blocks
+
+
+def _checked_blocks(deals: int, blocks: int) -> int:
+    if blocks < 1 or deals % blocks:
+        raise ValueError(f"{deals} deals do not make {blocks} blocks of as many deals")
+    return blocks
 
 
 def _run_part(part: tuple[tuple[str, ...], int, int, dict[str, Any], int | None]) -> ArenaResult:

@@ -37,14 +37,20 @@ def test_the_command_prints_a_table_and_refuses_bad_seats(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     args = ["arena", "--players", "2", "--games", "2", "--seats", "easy,greedy", "--seed", "3"]
-    assert main(args) == 0
+    assert main([*args, "--blocks", "1"]) == 0
     out = capsys.readouterr().out
-    assert "1 deals x 2 rotations = 2 games" in out
+    assert "1 deals (seeds 3 to 3, 1 block of 1) x 2 rotations = 2 games" in out
     assert "easy vs greedy:" in out
-    # Two distinct rotations of four seats: --games counts games, not deals of four.
-    args = ["arena", "--games", "4", "--seats", "greedy,easy,greedy,easy", "--seed", "3"]
-    assert main(args) == 0
-    assert "2 deals x 2 rotations = 4 games" in capsys.readouterr().out
+    # Two distinct rotations of four seats: --games counts games, not deals of four, rounded
+    # up to whole blocks.
+    args = ["arena", "--games", "6", "--seats", "greedy,easy,greedy,easy", "--seed", "3"]
+    assert main([*args, "--blocks", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "4 deals (seeds 3 to 6, 2 blocks of 2) x 2 rotations = 8 games" in out
+    assert "blocks' t ±" in out
+    assert "spread between blocks p =" in out
+    assert main([*args, "--blocks", "0"]) == 2
+    assert "--blocks must be at least 1" in capsys.readouterr().err
     assert main(["arena", "--players", "2", "--seats", "easy,grandmaster"]) == 2
     assert "unknown bot level 'grandmaster'" in capsys.readouterr().err
     assert main(["arena", "--players", "3", "--seats", "easy,normal"]) == 2
@@ -52,7 +58,8 @@ def test_the_command_prints_a_table_and_refuses_bad_seats(
 
 def test_deals_split_over_processes_give_the_same_figures() -> None:
     rules = Rules.from_spec({"preset": "classic", "schedule": "down"})
-    alone = arena.run(["greedy", "normal"], 3, 8, rules)
-    split = arena.run_split(["greedy", "normal"], 3, 8, rules, jobs=2)
+    alone = arena.run(["greedy", "normal"], 4, 8, rules, blocks=2)
+    split = arena.run_split(["greedy", "normal"], 4, 8, rules, jobs=3, blocks=2)
     assert split.per_deal == alone.per_deal
+    assert split.margin("normal", "greedy") == alone.margin("normal", "greedy")
     assert (split.games, split.decisions) == (alone.games, alone.decisions)
