@@ -49,7 +49,7 @@ import hashlib
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import msgspec
 from litestar import Request
@@ -67,9 +67,8 @@ from service.storage.game_store import StoreUnavailable
 from service.storage.redis_connection import UNAVAILABLE_ERRORS, UNAVAILABLE_MESSAGE, outage_log
 
 STORE_NAME: Final = "rate_limit"
-WINDOW_SECONDS: Final = 60
-"""The window of the limits by the minute (``RATE_LIMIT_PER_MINUTE``,
-``ANALYSED_HANDS_PER_MINUTE``)."""
+Unit = Literal["minute", "hour", "day"]
+_SECONDS: Final[dict[Unit, int]] = {"minute": 60, "hour": 3600, "day": 24 * 3600}
 _QUOTA_STATE: Final = "sized_quota"
 """Where a request's state holds the client's quota of a limit counted by size."""
 
@@ -82,13 +81,18 @@ class _Rule:
 
     limit: Limit
     most: int
-    window: int
-    """Seconds."""
+    unit: Unit
+    """The window: ``most`` a minute, an hour or a day."""
     counted: str
     """What it counts, for a refusal's detail: ``requests``."""
     whose: str
     """Whose count, for a refusal's detail: ``from this address``."""
     client_of: ClientOf
+
+    @property
+    def window(self) -> int:
+        """The window's seconds."""
+        return _SECONDS[self.unit]
 
     def key(self, request: Request[Any, Any, Any]) -> str:
         return f"limit:{self.limit.value}:{self.client_of(request)}"
@@ -175,9 +179,11 @@ def _too_many(rule: _Rule) -> Callable[[_Tally], Exception]:
         headers = _headers(rule, tally)
         wait = max(1, int(headers["RateLimit-Reset"]))
         headers["Retry-After"] = str(wait)
-        unit = {60: "minute", 3600: "hour"}.get(rule.window, "day")
         return TooManyRequestsException(
-            detail=f"more than {rule.most} {rule.counted} a {unit} {rule.whose}: retry in {wait} s",
+            detail=(
+                f"more than {rule.most} {rule.counted} a {rule.unit} {rule.whose}: "
+                f"retry in {wait} s"
+            ),
             headers=headers,
         )
 
@@ -294,14 +300,13 @@ def rate_limit_middleware(settings: Settings) -> list[DefineMiddleware]:
     counts and their locks are made here, once, and shared). A setting at 0 turns its limit
     off; with every limit off there is no middleware."""
     by_address = TrustedProxies(settings.trusted_proxies).client_of
-    day = 24 * 3600
     rules = tuple(
         rule
         for rule in (
             _Rule(
                 Limit.PER_MINUTE,
                 settings.rate_limit_per_minute,
-                WINDOW_SECONDS,
+                "minute",
                 "requests",
                 "from this address",
                 by_address,
@@ -309,7 +314,7 @@ def rate_limit_middleware(settings: Settings) -> list[DefineMiddleware]:
             _Rule(
                 Limit.CREATIONS,
                 settings.creations_per_day,
-                day,
+                "day",
                 "games, tables and score sheets created",
                 "from this address",
                 by_address,
@@ -317,7 +322,7 @@ def rate_limit_middleware(settings: Settings) -> list[DefineMiddleware]:
             _Rule(
                 Limit.CLAIMS,
                 settings.claims_per_day,
-                day,
+                "day",
                 "invite codes tried",
                 "from this address",
                 by_address,
@@ -325,7 +330,7 @@ def rate_limit_middleware(settings: Settings) -> list[DefineMiddleware]:
             _Rule(
                 Limit.INVITATIONS,
                 settings.invitations_per_hour,
-                3600,
+                "hour",
                 "challenges and seeks",
                 "by this player",
                 _bearer_of(by_address),
@@ -337,7 +342,7 @@ def rate_limit_middleware(settings: Settings) -> list[DefineMiddleware]:
         _Rule(
             Limit.ANALYSED_HANDS,
             settings.analysed_hands_per_minute,
-            WINDOW_SECONDS,
+            "minute",
             "hands analysed",
             "from this address",
             by_address,
