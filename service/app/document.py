@@ -81,6 +81,37 @@ _WILD_OR_ROUND: Final = {
 """An analysis needs the wild rank: ``wild``, or the ``round`` whose rank is wild (never both
 left out or null). As a ``not``, which generators leave aside (an ``anyOf`` made
 openapi-python-client drop the model), as ``PlayerIn``'s rule is."""
+_CARDS_OR_POINTS: Final = {
+    "not": {
+        "anyOf": [
+            {
+                "properties": {"cards": {"type": "array"}, "points": {"type": "integer"}},
+                "required": ["cards", "points"],
+            },
+            {"properties": {"cards": {"type": "null"}, "points": {"type": "null"}}},
+        ]
+    }
+}
+"""A score sheet's entry is exactly one of ``cards`` and ``points`` (the other left out or
+null): never both, never neither. A ``not``, as ``_WILD_OR_ROUND`` is."""
+_STOCK_TAKES_NO_PILE: Final = {
+    "not": {
+        "properties": {"source": {"const": "stock"}, "pile": {"type": "integer"}},
+        "required": ["source", "pile"],
+    }
+}
+"""A draw from the stock names no ``pile`` (left out or null): a pile is a discard pile's."""
+_EXAMPLES: Final = {
+    "DrawAction": [{"type": "draw", "source": "stock"}],
+    "EnterRoundRequest": [
+        {
+            "entries": [{"seat": 0, "points": 0}, {"seat": 1, "cards": ["7H", "KS", "2C"]}],
+            "out_seat": 0,
+        }
+    ],
+}
+"""Whole bodies where the fields' own examples would not make one (a seat that went out and
+one that did not; the first round's three cards)."""
 _WEBHOOK_URL: Final = r'^[Hh][Tt][Tt][Pp][Ss]?://[!"$-~]+$'
 """What every webhook URL the service takes looks like (``service.webhooks.addresses`` checks
 the rest, and says why it refuses one): http(s), then printable ASCII, no space, no fragment."""
@@ -243,6 +274,22 @@ def _struct_doc_as_markdown(schema: dict[str, Any]) -> None:
         schema["description"] = " ".join(schema["description"].replace("``", "`").split())
 
 
+def _rules_between_fields_stated(schemas: dict[str, Any]) -> None:
+    """The rules between fields that JSON Schema can state, and whole bodies as examples."""
+    stated = {
+        "PlayerIn": _ONE_KIND_OF_SEAT,
+        "ClaimRequest": _ONE_CLAIMANT,
+        "AnalyseRequest": _WILD_OR_ROUND,
+        "AdviseRequest": _WILD_OR_ROUND,
+        "EntryIn": _CARDS_OR_POINTS,
+        "DrawAction": _STOCK_TAKES_NO_PILE,
+    }
+    for name, rule in stated.items():
+        schemas[name].update(rule)
+    for name, examples in _EXAMPLES.items():
+        schemas[name]["examples"] = examples
+
+
 def finished(document: dict[str, Any], handlers: Mapping[str, BaseRouteHandler]) -> dict[str, Any]:
     """The document ``document`` finished (a copy): see this module's docstring. ``handlers``:
     the app's route handlers by operation id, for what each route declares of itself."""
@@ -258,10 +305,7 @@ def finished(document: dict[str, Any], handlers: Mapping[str, BaseRouteHandler])
     for name in wire_schemas:
         _struct_doc_as_markdown(schemas[name])
     schemas.update(_event_schemas())
-    schemas["PlayerIn"].update(_ONE_KIND_OF_SEAT)
-    schemas["ClaimRequest"].update(_ONE_CLAIMANT)
-    for name in ("AnalyseRequest", "AdviseRequest"):
-        schemas[name].update(_WILD_OR_ROUND)
+    _rules_between_fields_stated(schemas)
     schemas["CreateWebhookRequest"]["properties"]["url"]["pattern"] = _WEBHOOK_URL
     for (name, field), rule in _CROSS_FIELD_RULES.items():
         if name in schemas:

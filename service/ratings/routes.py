@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Controller, get
-from litestar.params import FromPath, QueryParameter
+from litestar.params import FromPath, Parameter, QueryParameter
 
 from engine.rule_checks import Turns
+from engine.rules import PRESET_NAMES
 from service.http.auth import AuthorizationHeader, viewer_token
 from service.http.openapi_declarations import PLAYER_OR_PUBLIC, problems
 from service.http.route_policy import Limit, policy
@@ -62,6 +63,17 @@ BoardLimit = Annotated[
 ]
 
 
+PresetName = Annotated[
+    str,
+    Parameter(
+        description="A preset's name; another is a 404.",
+        schema_extra={"enum": list(PRESET_NAMES)},
+    ),
+]
+"""A preset in a path: the enum is what the document states; the handler answers any other
+name 404 (no such leaderboard), as it does an unknown player."""
+
+
 class LeaderboardsController(Controller):
     path = "/v1/leaderboards"
     tags = ("ratings",)
@@ -93,7 +105,7 @@ class LeaderboardsController(Controller):
         self,
         services: AppRatingServices,
         *,
-        preset: FromPath[str],
+        preset: PresetName,
         authorization: AuthorizationHeader = None,
         turns: BoardTurns = "in_turn",
         provisional: Provisional = False,
@@ -133,7 +145,7 @@ class RatingHistoryController(Controller):
         self,
         services: AppRatingServices,
         player_id: FromPath[str],
-        preset: FromPath[str],
+        preset: PresetName,
         turns: BoardTurns = "in_turn",
     ) -> RatingHistory:
         return await boards.history(services, player_id, boards.key_of(preset, turns))

@@ -16,6 +16,13 @@ a live instance, and imported by the in-process run (tests/contract/test_schemat
 - **Idempotency keys**: a schema-valid request's ``Idempotency-Key`` is unique, as a client's
   is (a generated one is often ``"0"``, and the same key with another body is rightly a 422,
   which schema-valid requests would then mostly earn).
+- **Real resources** (``tests/contract/real_resources.py``): a schema-valid request of the
+  examples, coverage and fuzzing phases to an invite, a stored record's review, a webhook or a
+  delivery, a player's rating or a score sheet's round names a real one, made on the instance.
+- **Playable links**: the stateful phase's games and sheets are ones the document's links can
+  play (two seats, the second open where the generated table had an open seat; a sheet of two
+  players, as the links' round entry has), and a link's request body is sent as it is (by
+  default schemathesis merges generated fields into it, which nearly always makes it illegal).
 """
 
 from __future__ import annotations
@@ -32,6 +39,8 @@ from schemathesis.core.deserialization import DeserializationContext
 from schemathesis.core.transport import Response
 from schemathesis.generation.meta import TestPhase
 from schemathesis.generation.modes import GenerationMode
+
+from tests.contract.real_resources import first_delivery, real_path
 
 CONTRACT_APP_KEY: Final = "contract-tests-app-key-0313-three-thirteen"
 """The app key the contract runs use, unless ``TTT_APP_KEY`` says another."""
@@ -115,6 +124,8 @@ def _made(operation: Any, scheme: str, app: Any) -> str | None:
     answer = operation.schema.find_operation_by_id(operation_id).Case(body=body).call()
     assert answer.status_code == 201, f"{operation_id} for a credential: {answer.text}"
     value: Any = answer.json()
+    if scheme == "seatToken":  # rather the seat on turn, whose draw is legal
+        pointer = f"/seats/{value['view']['turn']}/token"
     made = _at(value, pointer)
     _ANSWERED.add(made)  # a link that carries it on (the same Authorization) keeps it
     if scheme in _OWN_ID:
@@ -180,11 +191,17 @@ def after_call(ctx: Any, case: Any, response: Any) -> None:
         made = response.json()
         sent = str((case.headers or {}).get("Authorization", "")).removeprefix("Bearer ")
         _MAKERS.update({made[name]: sent for name in _FRESH_IDS if name in made})
-    linked = case.meta is not None and case.meta.phase.name == TestPhase.STATEFUL
-    if operation_id in _DELETED_AGAIN and response.status_code == 201 and not linked:
+    _, linked = _phase(case)
+    generated = case.meta is not None  # not one the hooks made themselves (a credential, ...)
+    if operation_id in _DELETED_AGAIN and response.status_code == 201 and generated and not linked:
         remove = case.operation.schema.find_operation_by_id(_DELETED_AGAIN[operation_id])
         webhook_id = response.json()["webhook_id"]
         remove.Case(path_parameters={"webhook_id": webhook_id}, headers=case.headers).call()
+    if operation_id in _DELETED_AGAIN and response.status_code == 201 and linked:
+        # A webhook the links lead on from, to its deliveries and a redelivery: one to redeliver.
+        owner = str((case.headers or {}).get("Authorization", "")).removeprefix("Bearer ")
+        player = owner if operation_id == "createWebhook" else None
+        first_delivery(case.operation, operation_id, response.json()["webhook_id"], owner, player)
     if operation_id != "replaceKey":
         return
     sent = (case.headers or {}).get("Authorization", "")
@@ -199,28 +216,9 @@ _KEYS: Final = itertools.count()
 
 @schemathesis.hook
 def map_case(ctx: Any, case: Any) -> Any:
-    """A schema-valid request's Idempotency-Key, unique (this run's, then a count); and for a
-    seat's operation, the game of the seat whose token it gets (a generated id names none)."""
-    positive = case.meta is None or case.meta.generation.mode == GenerationMode.POSITIVE
-    linked = case.meta is not None and case.meta.phase.name == TestPhase.STATEFUL
-    operation = case.operation
-    scheme = _scheme(operation)
-    parameter = _OWN_ID[scheme][0] if scheme in _OWN_ID else None
-    owned = parameter is not None and parameter in (case.path_parameters or {})
-    if positive and owned and not linked:  # the stateful phase's links give ids and tokens
-        assert scheme is not None
-        assert parameter is not None
-        instance = _instance(operation, operation.app)
-        if operation.definition.raw.get("operationId") == "leaveGame":
-            # A seat that leaves is a bot's from then on: each leave, a game of its own.
-            token = str(_made(operation, "seatToken", operation.app))
-            _ANSWERED.add(token)  # kept by ``Credentials.set``
-            case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
-        else:
-            if (scheme, instance) not in _TOKENS:
-                _TOKENS[scheme, instance] = str(_made(operation, scheme, operation.app))
-            token = _TOKENS[scheme, instance]
-        case.path_parameters[parameter] = _GAMES[token]
+    """A schema-valid request's Idempotency-Key, unique (this run's, then a count); and a
+    request to a seek, challenge or tournament goes with its maker's key."""
+    positive, _ = _phase(case)
     makers = {_MAKERS.get(str((case.path_parameters or {}).get(name))) for name in _FRESH_IDS}
     maker = next((key for key in makers if key), None)
     sent = [name for name in case.headers or {} if name.lower() == "authorization"]
@@ -234,3 +232,82 @@ def map_case(ctx: Any, case: Any) -> Any:
         if positive and isinstance(headers[name], str):
             headers[name] = f"{_RUN}-{next(_KEYS)}"
     return case
+
+
+def _phase(case: Any) -> tuple[bool, bool]:
+    """Whether the case is schema-valid, and whether the stateful phase made it."""
+    positive = case.meta is None or case.meta.generation.mode == GenerationMode.POSITIVE
+    linked = case.meta is not None and case.meta.phase.name == TestPhase.STATEFUL
+    return positive, linked
+
+
+@schemathesis.hook
+def before_load_schema(ctx: Any, raw_schema: dict[str, Any]) -> None:
+    """Every link's request body is sent as it is: a whole round entry, a whole action."""
+    for item in raw_schema.get("paths", {}).values():
+        for operation in item.values():
+            for response in operation.get("responses", {}).values():
+                for link in response.get("links", {}).values():
+                    if "requestBody" in link:
+                        link["x-schemathesis"] = {"merge_body": False}
+
+
+@schemathesis.hook
+def before_call(ctx: Any, case: Any, **kwargs: Any) -> None:
+    """A schema-valid request names a real resource where its operation needs one; the
+    stateful phase's games and sheets are playable by the links."""
+    if case.meta is None:
+        return  # a call the hooks make themselves
+    positive, linked = _phase(case)
+    if linked:
+        playable_by_links(case)
+        return
+    if not positive:
+        return
+    operation = case.operation
+    instance = _instance(operation, operation.app)
+
+    def credential(scheme: str) -> str:
+        if (scheme, instance) not in _TOKENS:
+            _TOKENS[scheme, instance] = str(_made(operation, scheme, operation.app))
+        return _TOKENS[scheme, instance]
+
+    scheme = _scheme(operation)
+    owned = _OWN_ID[scheme][0] if scheme in _OWN_ID else None
+    if owned is not None and owned in (case.path_parameters or {}):
+        # A seat's or a sheet's operation: the game or sheet of the run's token it gets.
+        case.path_parameters[owned] = _GAMES[credential(str(scheme))]
+    real = real_path(operation, instance, case.body, credential)
+    token = real.pop("token", None)
+    if real:
+        case.path_parameters = {**(case.path_parameters or {}), **real}
+    if token is not None:
+        _ANSWERED.add(token)
+        headers = {k: v for k, v in (case.headers or {}).items() if k.lower() != "authorization"}
+        case.headers = {**headers, "Authorization": f"Bearer {token}"}
+
+
+def playable_by_links(case: Any) -> None:
+    """Games and sheets the links can play: a link carries the tokens of the first two seats,
+    the invite code of a table (its third seat open, where the generated table had an open
+    seat) and a round entry for two seats. Given deals and another game's deals each fit only
+    some games: generated ones are nearly always refused, and the links never reached."""
+    operation_id = case.operation.definition.raw.get("operationId")
+    body = case.body
+    if not isinstance(body, dict):
+        return
+    if operation_id == "createGame":
+        players = body.get("players")
+        if isinstance(players, list):
+            table = any(isinstance(p, dict) and p.get("open") is True for p in players)
+            body["players"] = [{"name": "Ann"}, {"name": "Bob"}, *([{"open": True}] * table)]
+        for fitted in ("deal", "deal_from", "rotate_seats"):
+            body.pop(fitted, None)
+    elif operation_id == "claimInvite" and "me" in body:
+        # A seat for "me" needs a player's key, which no link carries: claim by name.
+        case.body = {"name": "Guest"}
+    elif operation_id == "createScoreSheet":
+        body.update(players=["Ann", "Bob"], rules="classic", first_dealer=0)
+    elif operation_id in _DELETED_AGAIN and isinstance(body.get("events"), list):
+        # Its deliveries: of a game's start (``after_call`` starts one).
+        body["events"] = sorted({*body["events"], "game_start"})

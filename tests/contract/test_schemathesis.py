@@ -86,19 +86,14 @@ CONFIG = SchemathesisConfig.from_dict(
 
 @schemathesis.hook
 def before_load_schema(ctx: Any, raw_schema: dict[str, Any]) -> None:
-    """A link's request body is a whole, legal action (draw from the stock, discard a card of
-    the hand). By default schemathesis merges random generated fields into it, which nearly
-    always makes it illegal, so the stateful phase would rarely get past the rules to play a
-    turn; this asks it to send the link's body as it is (fuzzing still covers the rest)."""
+    """Only the links this run plays (``PLAYED_LINKS``); the hooks send each link's body as it
+    is (tests/contract/schemathesis_hooks.py)."""
     for item in raw_schema.get("paths", {}).values():
         for operation in item.values():
             for response in operation.get("responses", {}).values():
                 links = response.get("links", {})
                 for name in [name for name in links if name not in PLAYED_LINKS]:
                     del links[name]
-                for link in links.values():
-                    if "requestBody" in link:
-                        link["x-schemathesis"] = {"merge_body": False}
 
 
 PLAYED_LINKS: Final = frozenset(
@@ -217,25 +212,11 @@ def wait_for_the_bots() -> None:
 
 class GameWorkflow(stateful_schema.as_state_machine()):  # type: ignore[misc]
     def before_call(self, case: schemathesis.Case[Any]) -> None:
-        # The stateful phase creates what its links can play: a link carries the tokens of the
-        # first two seats and a round entry for two seats. The other phases still send every
-        # generated game and sheet, valid or not.
+        # The hooks make the stateful phase's games and sheets playable by the links
+        # (``playable_by_links``); here, besides, its games have no clocks and are mostly speed
+        # games. The other phases still send every generated game, valid or not.
         operation = case.operation.definition.raw.get("operationId")
         if operation == "createGame" and isinstance(case.body, dict):
-            # Two seats, the first named: a game dealt at once (its links carry both tokens),
-            # or, where the generated table had an open seat, a table whose second seat is
-            # claimed by its invite code. Larger tables' links would mostly carry no token.
-            players = case.body.get("players")
-            if isinstance(players, list):
-                table = any(isinstance(p, dict) and p.get("open") is True for p in players)
-                case.body["players"] = [
-                    {"name": "Ann"},
-                    {"open": True} if table else {"name": "Bob"},
-                ]
-            # Given deals and another game's deals each fit only some games: generated ones are
-            # nearly always refused, and the links never reached.
-            for fitted in ("deal", "deal_from", "rotate_seats"):
-                case.body.pop(fitted, None)
             # No clocks: a turn clock or a caller's time running out mid-run would make the
             # state depend on how fast the machine runs the steps.
             case.body.pop("turn_seconds", None)
@@ -247,12 +228,6 @@ class GameWorkflow(stateful_schema.as_state_machine()):  # type: ignore[misc]
             if zlib.crc32(json.dumps(case.body, sort_keys=True).encode()) % 4:
                 case.body["rules"] = SPEED_RULES
                 case.body["call_seconds"] = 3600
-        if operation == "claimInvite" and isinstance(case.body, dict) and "me" in case.body:
-            # A seat for "me" needs a player's key, which no link carries: claim by name.
-            case.body = {"name": "Guest"}
-        if operation == "createScoreSheet" and isinstance(case.body, dict):
-            # Two named seats, a preset and a first dealer: a sheet its links can play on.
-            case.body.update(players=["Ann", "Bob"], rules="classic", first_dealer=0)
 
     def after_call(self, response: Response, case: schemathesis.Case[Any]) -> None:
         wait_for_the_bots()
