@@ -1,15 +1,16 @@
 """Real resources for the schema-valid requests schemathesis sends to operations whose path names
 something that must exist first: an invite, a stored record, a webhook and its deliveries, a
-player's rating, a score sheet's round. A generated id names nothing, so every such request
-would be answered 404 (schemathesis warns: "missing test data") and nothing behind the lookup
-would be tested. The hooks (``tests/contract/schemathesis_hooks.py``) point each schema-valid
-request of the examples, coverage and fuzzing phases at a real one, made here on the instance
-under test as a client would make it; the stateful phase follows the document's links instead,
-and schema-invalid requests keep their generated ids (each must still be refused).
+player's rating history, a game whose seat may draw. A generated id names nothing, so every such
+request would be answered 404 (schemathesis warns: "missing test data") and nothing behind the
+lookup would be tested. The hooks (``tests/contract/schemathesis_hooks.py``) point each
+schema-valid request of the examples, coverage and fuzzing phases at a real one, made here on the
+instance under test as a client would make it; the stateful phase follows the document's links
+instead, and schema-invalid requests keep their generated ids (each must still be refused).
 
-What a request uses up is made anew for it (a claim takes the invite's seat, a delete removes the
-webhook); what it only reads is made once per instance. Only the path parameters change: the
-body and the rest are schemathesis's own.
+What a request uses up is made anew for it (a claim takes the invite's seat, a delete removes
+the webhook, an action moves the game on); what it only reads is made once per instance. Only
+the path parameters change, and the credential where the resource is another owner's: the body
+and the rest are schemathesis's own.
 """
 
 from __future__ import annotations
@@ -73,7 +74,9 @@ def _webhook(operation: Any, created_by: str, key: str) -> dict[str, str]:
     return {"webhook_id": made["webhook_id"], "token": key}
 
 
-def _delivery(operation: Any, created_by: str, owner_key: str, player_key: str) -> dict[str, str]:
+def _delivery(
+    operation: Any, created_by: str, owner_key: str, player_key: str | None
+) -> dict[str, str]:
     """A webhook with a delivery: the owner's (a player, or the app) webhook, then its first
     delivery (``first_delivery``)."""
     hook = _webhook(operation, created_by, owner_key)
@@ -114,7 +117,7 @@ def _hooked_player_delivery(operation: Any) -> dict[str, str]:
 def real_path(operation: Any, instance: int | str, body: Any, key: Credential) -> dict[str, Any]:
     """The path parameters of something real for a schema-valid request of ``operation`` (and,
     as ``token``, the credential it needs, where not the run's own); empty for an operation
-    that needs nothing made, or a request that fits nothing."""
+    that needs nothing made."""
     operation_id = operation.definition.raw.get("operationId")
     made: dict[str, Any] | None
     if operation_id == "getRatingHistory":
@@ -141,7 +144,7 @@ _ONCE: Final[dict[str, Callable[[Any, Credential], dict[str, str]]]] = {
     "getRecordReview": lambda operation, key: _record(operation),
     "redeliverWebhookDelivery": lambda operation, key: _hooked_player_delivery(operation),
     "redeliverAppWebhookDelivery": lambda operation, key: _delivery(
-        operation, "createAppWebhook", key("appKey"), _player(operation, key("appKey"))
+        operation, "createAppWebhook", key("appKey"), None
     ),
 }
 """Operations that only read what they name: made once per instance."""

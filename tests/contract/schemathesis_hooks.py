@@ -16,13 +16,15 @@ a live instance, and imported by the in-process run (tests/contract/test_schemat
 - **Idempotency keys**: a schema-valid request's ``Idempotency-Key`` is unique, as a client's
   is (a generated one is often ``"0"``, and the same key with another body is rightly a 422,
   which schema-valid requests would then mostly earn).
-- **Real resources** (``tests/contract/real_resources.py``): a schema-valid request of the
-  examples, coverage and fuzzing phases to an invite, a stored record's review, a webhook or a
-  delivery, a player's rating or a score sheet's round names a real one, made on the instance.
-- **Playable links**: the stateful phase's games and sheets are ones the document's links can
-  play (two seats, the second open where the generated table had an open seat; a sheet of two
-  players, as the links' round entry has), and a link's request body is sent as it is (by
-  default schemathesis merges generated fields into it, which nearly always makes it illegal).
+- **Real resources**: a schema-valid request of the examples, coverage and fuzzing phases to a
+  seat's or a sheet's operation names the game or sheet of the token it carries (the seat on
+  turn); one to an invite, a stored record's review, a webhook or a delivery, a rating
+  history, or an action or a leave (a new game each) names a real one, made on the instance
+  (``tests/contract/real_resources.py``).
+- **Playable links**: the stateful phase's games, sheets and webhooks are ones the document's
+  links can play (``playable_by_links``; a webhook's first delivery is made at once), and a
+  link's request body is sent as it is (by default schemathesis merges generated fields into
+  it, which nearly always makes it illegal).
 """
 
 from __future__ import annotations
