@@ -68,7 +68,7 @@ def dumps_parts(state: GameState, before: Sealed) -> StateParts:
     history. ``loads_parts`` reads them back."""
     sealed = sealed_of(state)
     tail = state.records[sealed.chunks :]
-    history = ",".join([_records_json(chunk) for chunk in tail if chunk])
+    history = ",".join([_filling_json(chunk) for chunk in tail if chunk])
     chunks = tuple(_chunk_json(c) for c in state.records[before.chunks : sealed.chunks])
     packs = tuple(_kept_json(p, _json) for p in state.shuffles[before.packs : sealed.packs])
     results = tuple(_result_json(r) for r in state.results[before.results : sealed.results])
@@ -207,6 +207,24 @@ def _records_json(chunk: tuple[Record, ...]) -> str:
     )
 
 
+def _filling_json(chunk: tuple[Record, ...]) -> str:
+    """``_records_json`` of the chunk still filling, which every action of a game writes anew:
+    the text of the same chunk one record shorter, as an earlier state of the game wrote it,
+    and the new record's. A record is made once, by the action that appends it (``recorded``),
+    so the records before it are the same in every chunk that holds it: the text is kept by
+    the chunk's last record, holding it so that its id stays its own."""
+    last = chunk[-1]
+    shorter = _FILLING_JSON.get(id(chunk[-2])) if len(chunk) > 1 else None
+    if shorter is not None and shorter[0] is chunk[-2]:
+        text = f"{shorter[1]},{_records_json((last,))}"
+    else:
+        text = _records_json(chunk)
+    if len(_FILLING_JSON) >= _KEPT:  # emptied whole when full, as _KEPT_JSON
+        _FILLING_JSON.clear()
+    _FILLING_JSON[id(last)] = (last, text)
+    return text
+
+
 def _kept_json(value: _Kept, write: Callable[[_Kept], str]) -> str:
     """``write(value)`` for a value every later state of its game shares (and a frozen one at
     that), kept by identity, holding the value so that its id stays its own."""
@@ -231,6 +249,10 @@ _KEPT: Final = 4096
 """Texts kept: rules, and the full chunks of 64 records and the packs dealt of several hundred
 long games (a game of two players holds about seven chunks and eleven packs). What is kept stays
 alive with it: tens of MB at most."""
+
+_FILLING_JSON: Final[dict[int, tuple[Record, str]]] = {}
+"""The text of the records of a chunk still filling, by its last record (``_filling_json``): a
+game's last few states' each, some kilobytes a game in play."""
 
 _SHARED_ACTIONS: Final[tuple[Action, ...]] = (*DISCARDS, *GO_OUTS, STOCK_DRAW, DISCARD_DRAW)
 _SHARED_ACTIONS_JSON: Final = {

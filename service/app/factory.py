@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gc
 import time
-from typing import Final
 
 from litestar import Litestar
 from litestar.channels import ChannelsPlugin
@@ -25,7 +24,7 @@ from service.advice.routes import AdviceController
 from service.analysis.routes import AnalysisController
 from service.app.backends import Clock, build_backends
 from service.app.document import FinishedJsonRenderPlugin, FinishedSwaggerRenderPlugin
-from service.app.services import Services, services_from_state
+from service.app.services import Services, services_of
 from service.bots import holdings
 from service.bots import turns as bot_turns
 from service.bots.ladder import LadderPlugin
@@ -74,14 +73,19 @@ Seat tokens go in `Authorization: Bearer <token>`; each is shown once, to whoeve
 """
 
 
-DEPENDENCIES: Final = {
-    "services": Provide(services_from_state, sync_to_thread=False),
-    "viewer": Provide(viewer),
-    "caller": Provide(caller),
-}
-"""What every handler may receive by naming it as a parameter (``service.http.auth``); a
-feature's own (``acting_seat``, ``sheet_editor``, ``me``) are its controllers'. Each route's
-dependencies form a chain, one a depth (``service.http.auth`` says why)."""
+def dependencies(state: State) -> dict[str, Provide]:
+    """What every handler may receive by naming it as a parameter (``service.http.auth``); a
+    feature's own (``acting_seat``, ``sheet_editor``, ``me``) are its controllers'. Each route's
+    dependencies form a chain, one a depth (``service.http.auth`` says why).
+
+    ``services`` is read from the app's ``state`` by a function of no parameter: Litestar
+    resolves a dependency's parameters on every request (a ``state`` parameter is a new
+    ``State`` around the scope's, checked against the parameter's type)."""
+    return {
+        "services": Provide(services_of(state), sync_to_thread=False),
+        "viewer": Provide(viewer),
+        "caller": Provide(caller),
+    }
 
 
 def openapi_config() -> OpenAPIConfig:
@@ -171,6 +175,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
         bot_games=holdings.bot_games(settings.bot_games_per_client),
         clock_games=holdings.clock_games(settings.clock_games_per_client),
     )
+    state = State({"services": services})
     prometheus = PrometheusConfig(
         app_name="three_thirteen", prefix="three_thirteen", group_path=True
     )
@@ -205,8 +210,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock = time.monotoni
             docs_assets,
             play_routes,
         ],
-        state=State({"services": services}),
-        dependencies=DEPENDENCIES,
+        state=state,
+        dependencies=dependencies(state),
         plugins=[
             ProblemDetailsPlugin(
                 ProblemDetailsConfig(

@@ -3,11 +3,12 @@ the indexes of the tables (invite codes and the lobby), the due moves and the co
 tasks, the worker processes, the limits on open streams and the score sheets' store.
 
 Handlers receive it as their ``services`` parameter (Litestar's ``Provide``: the app factory
-registers ``services_from_state``), each typed by its feature's own class of what it needs
+registers ``services_of``), each typed by its feature's own class of what it needs
 (``service.<feature>.deps``), which this one class derives from: no feature imports it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -125,6 +126,13 @@ class Services(
         self.bus.subscribe(tournaments_told(self.tournament_runner))
 
 
-def services_from_state(state: State) -> Services:
-    services: Services = state["services"]
-    return services
+def services_of(state: State) -> Callable[[], Services]:
+    """The dependency that gives every handler ``services``: the app's, as its ``state`` holds
+    them when the request comes (a test may put others there), read by a function of no
+    parameter."""
+
+    def provided() -> Services:
+        services: Services = state["services"]
+        return services
+
+    return provided

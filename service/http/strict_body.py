@@ -13,9 +13,11 @@ value of the declared type alone), so a body is decoded once. Both are the frame
 
 Numbers are read as JSON Schema reads them (the OpenAPI document's dialect): a number with no
 fractional part is an integer, so a seat sent as ``1.0`` (or ``1e0``) is the seat 1, where
-msgspec's strict mode would refuse a float. The body is decoded to plain values, a number that
-is whole as the int it is, and msgspec then converts them, as strictly as ever (``"1"`` stays a
-string, ``1.5`` stays refused), into the handler's type.
+msgspec's strict mode would refuse a float. A body is first decoded straight into the handler's
+type; one that this refuses is decoded to plain values, a number that is whole as the int it
+is, and msgspec then converts them, as strictly as ever (``"1"`` stays a string, ``1.5`` stays
+refused), into the handler's type, or names the problem. The request types hold no float and
+no ``Any`` (where a whole number would read differently), so both reads give the same value.
 """
 
 from __future__ import annotations
@@ -79,8 +81,9 @@ class StrictBodyRequest(Request[Any, Any, Any]):
     """The app's request: its JSON is the body ``decode_body_strictly`` decoded, when it did."""
 
     async def json(self) -> Any:
-        if STRICT_BODY_KEY in self.state:
-            return self.state[STRICT_BODY_KEY]
+        state = self.state  # a new State around the scope's each time it is read
+        if STRICT_BODY_KEY in state:
+            return state[STRICT_BODY_KEY]
         return await super().json()
 
 
@@ -88,7 +91,17 @@ class StrictBodyRequest(Request[Any, Any, Any]):
 def strict_decoder(body_type: Any) -> Callable[[bytes], Any]:
     """A body → its value of ``body_type``, or the problem of its first error."""
 
+    typed = msgspec.json.Decoder(body_type)
+
     def decode(body: bytes) -> Any:
+        # A typed decoder first: one pass from the bytes to the value, where a body of plain
+        # values ends, and the same value the plain read below converts (strictly both; a
+        # typed read of a tagged union takes a tenth of the conversion's time). What it refuses
+        # goes the plain way, which reads JSON Schema's whole numbers and names the problem.
+        try:
+            return typed.decode(body)
+        except msgspec.MsgspecError:
+            pass
         try:
             return msgspec.convert(_plain.decode(body), body_type)
         except msgspec.ValidationError as exc:

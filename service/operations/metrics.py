@@ -35,7 +35,17 @@ WEBHOOK_ATTEMPTS: Final = Counter(
 )
 
 
+_APPLIED_BY_NAME: Final[dict[str, Counter]] = {}
+"""``ACTIONS_APPLIED``'s child of each action's name, made at its first count: ``labels()``
+checks and looks its labels up under a lock on every call, the child is one increment
+(prometheus_client's advice for a hot path)."""
+
+
 def count_action(action: object) -> None:
     """Count an applied action, a person's or one the service made for a seat, under its one
     name (``engine.game.ACTION_NAMES``: a request body's ``type``)."""
-    ACTIONS_APPLIED.labels(type=action_name(action)).inc()
+    name = action_name(action)
+    applied = _APPLIED_BY_NAME.get(name)
+    if applied is None:
+        applied = _APPLIED_BY_NAME[name] = ACTIONS_APPLIED.labels(type=name)
+    applied.inc()

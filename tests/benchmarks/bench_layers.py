@@ -16,7 +16,7 @@ import itertools
 import statistics
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Final
+from typing import Final
 
 import msgspec
 from litestar import Litestar
@@ -24,6 +24,7 @@ from litestar.testing import AsyncTestClient
 
 from service.app import create_app
 from service.settings import Settings
+from tests.benchmarks.bench_routes import asgi_call as request_call
 
 ROUNDS: Final = 7
 CALLS: Final = 400
@@ -40,45 +41,14 @@ Call = Callable[[], Awaitable[int]]
 def asgi_call(
     app: Litestar, method: str, path: str, body: bytes = b"", token: str | None = None
 ) -> Call:
-    """A request to ``app`` as a server would make it; the call answers the status."""
-    headers = [(b"host", b"bench"), (b"content-length", str(len(body)).encode())]
-    if body:
-        headers.append((b"content-type", b"application/json"))
-    if token:
-        headers.append((b"authorization", f"Bearer {token}".encode()))
+    """A request to ``app`` as a server would make it, from the next of ``CLIENTS``; the call
+    answers the status."""
+    call = request_call(app, method, path, body, token=token, clients=itertools.cycle(CLIENTS))
 
-    addresses = itertools.cycle(CLIENTS)
+    async def status() -> int:
+        return (await call())[0]
 
-    async def call() -> int:
-        status = 0
-
-        async def receive() -> dict[str, Any]:
-            return {"type": "http.request", "body": body, "more_body": False}
-
-        async def send(message: dict[str, Any]) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0", "spec_version": "2.3"},
-            "http_version": "1.1",
-            "method": method,
-            "scheme": "http",
-            "path": path,
-            "raw_path": path.encode(),
-            "query_string": b"",
-            "root_path": "",
-            "headers": headers,
-            "client": (next(addresses), 40000),
-            "server": ("127.0.0.1", 8000),
-            "state": {},
-        }
-        await app(scope, receive, send)  # type: ignore[arg-type]
-        return status
-
-    return call
+    return status
 
 
 async def cpu_per_call(call: Call) -> float:

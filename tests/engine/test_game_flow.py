@@ -406,6 +406,22 @@ def test_dumps_writes_kept_chunks_and_packs_as_it_writes_them_anew() -> None:
     assert loads(data) == later
 
 
+def test_the_filling_chunk_is_written_from_its_earlier_text_as_it_is_written_anew() -> None:
+    """Each action writes the chunk still filling from the text of the same chunk one record
+    shorter, which the action before wrote: the same text as a state nobody wrote before, and
+    a state built apart (a replay: other records) is not taken for it."""
+    state = played(9, 100)  # a full chunk of records, and part of a second
+    states = [state]
+    for seed in range(RECORD_CHUNK + 3):  # the second chunk fills up and a third starts
+        states.append(apply(states[-1], states[-1].turn, choose(states[-1], random.Random(seed))))
+    written = [serialised.dumps_parts(s, serialised.Sealed(0, 0)).head for s in states]
+    assert len(serialised._FILLING_JSON) > 1
+    serialised._FILLING_JSON.clear()
+    assert [serialised.dumps_parts(s, serialised.Sealed(0, 0)).head for s in states] == written
+    replayed = loads(dumps(states[-1]))
+    assert serialised.dumps_parts(replayed, serialised.Sealed(0, 0)).head == written[-1]
+
+
 def test_the_state_keeps_plain_ints_whatever_ints_the_caller_passes() -> None:
     """A seat or card given as an int subclass is stored as a plain int, so dumps writes it as
     JSON however the subclass prints."""

@@ -7,6 +7,8 @@ import json
 from typing import Any
 
 import litestar.connection.request as litestar_request
+import msgspec
+import msgspec.inspect
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
@@ -85,3 +87,45 @@ def test_a_whole_number_is_an_integer_however_it_is_written(client: Client) -> N
     )
     assert seeded.status_code == 201, seeded.text
     assert seeded.json()["view"]["seeded"] is True
+
+
+def _reads_whole_numbers_alike(kind: msgspec.inspect.Type, seen: set[int]) -> bool:
+    """Whether a whole number reads the same in ``kind`` typed (``1.0`` a float, or refused) and
+    read plain then converted (``1.0`` the int 1): no ``Any``, and no union of int and float."""
+    if id(kind) in seen:
+        return True
+    seen.add(id(kind))
+    if isinstance(kind, msgspec.inspect.AnyType):
+        return False
+    inner: list[msgspec.inspect.Type] = []
+    if isinstance(kind, msgspec.inspect.UnionType):
+        numbers = {type(t) for t in kind.types} & {
+            msgspec.inspect.IntType,
+            msgspec.inspect.FloatType,
+        }
+        if len(numbers) == 2:
+            return False
+        inner += kind.types
+    inner += [f.type for f in getattr(kind, "fields", ())]
+    inner += getattr(kind, "item_types", ())  # a tuple's
+    for name in ("type", "item_type", "key_type", "value_type"):  # an alias's, a list's, ...
+        if isinstance(part := getattr(kind, name, None), msgspec.inspect.Type):
+            inner.append(part)
+    return all(_reads_whole_numbers_alike(t, seen) for t in inner)
+
+
+def test_every_request_body_reads_alike_typed_and_plain() -> None:
+    """A body is decoded straight into its route's type first, plain and converted when that
+    refuses it: the same value either way only while no body type holds ``Any`` or a union of
+    int and float (``service.http.strict_body``)."""
+    bodies = [
+        parameter.annotation
+        for route in create_app(Settings()).routes
+        for handler in getattr(route, "route_handlers", ())
+        if (parameter := handler.parsed_fn_signature.parameters.get("data")) is not None
+    ]
+    assert len(bodies) >= 10
+    for body in bodies:
+        assert _reads_whole_numbers_alike(msgspec.inspect.type_info(body), set()), body
+    assert not _reads_whole_numbers_alike(msgspec.inspect.type_info(int | float | None), set())
+    assert not _reads_whole_numbers_alike(msgspec.inspect.type_info(list[Any]), set())
