@@ -46,7 +46,7 @@ def _waiting_table(operation: Any) -> dict[str, str]:
     return {"code": made["invite_code"]}
 
 
-def _fresh_game(operation: Any) -> dict[str, str]:
+def fresh_game(operation: Any) -> dict[str, str]:
     """A game of two people, just dealt: its id, and the token of the seat on turn (whose draw
     is legal; a seat that leaves is a bot's from then on)."""
     made = _call(operation, "createGame", body={"players": [{"name": "Ann"}, {"name": "Bob"}]})
@@ -123,7 +123,7 @@ def real_path(operation: Any, instance: int | str, body: Any, key: Credential) -
     if operation_id == "getRatingHistory":
         return {"player_id": "bot-easy"}  # a built-in level: a player every instance has
     if operation_id in ("applyAction", "leaveGame"):
-        made = _fresh_game(operation)
+        made = fresh_game(operation)
     elif operation_id == "claimInvite":
         made = _waiting_table(operation)
         if isinstance(body, dict) and "me" in body:  # a seat for the caller: a player's key

@@ -42,7 +42,7 @@ from schemathesis.core.transport import Response
 from schemathesis.generation.meta import TestPhase
 from schemathesis.generation.modes import GenerationMode
 
-from tests.contract.real_resources import first_delivery, real_path
+from tests.contract.real_resources import first_delivery, fresh_game, real_path
 
 CONTRACT_APP_KEY: Final = "contract-tests-app-key-0313-three-thirteen"
 """The app key the contract runs use, unless ``TTT_APP_KEY`` says another."""
@@ -71,10 +71,10 @@ def ndjson_lines(ctx: DeserializationContext, response: Response) -> Any:
     return lines[0]
 
 
-# The body and the answer's field that make each kind of credential.
+# The body and the answer's field that make each kind of credential (a seat's token: the seat on
+# turn of a new game, ``fresh_game``).
 _MADE_BY: Final[dict[str, tuple[str, dict[str, Any], str]]] = {
     "playerKey": ("createPlayer", {"name": "Contract"}, "/key"),
-    "seatToken": ("createGame", {"players": [{"name": "Ann"}, {"name": "Bob"}]}, "/seats/0/token"),
     "editToken": ("createScoreSheet", {"players": ["Ann", "Bob"]}, "/edit_token"),
 }
 FRESH_PLAYER: Final = frozenset({"createChallenge", "createSeek", "createTournament"})
@@ -97,8 +97,9 @@ _TOKENS: dict[tuple[str, int | str], str] = {}
 """The credentials made so far, by scheme and instance (an app in process, else the URL)."""
 _GAMES: dict[str, str] = {}
 """The game of each seat token made here, the sheet of each edit token."""
-_OWN_ID: Final = {"seatToken": ("game_id", "/game_id"), "editToken": ("sheet_id", "/sheet_id")}
-"""The path parameter of what each kind of token belongs to, and where its maker answers it."""
+_OWN_ID: Final = {"seatToken": "game_id", "editToken": "sheet_id"}
+"""The path parameter of what each kind of token belongs to (its maker answers a field of the
+same name)."""
 _ANSWERED: set[str] = set()
 """Every token and key the service answered in the run (``after_call``): a request that carries
 one got it from a link, and keeps it."""
@@ -120,18 +121,21 @@ def _scheme(operation: Any) -> str | None:
 def _made(operation: Any, scheme: str, app: Any) -> str | None:
     if scheme == "appKey":
         return os.environ.get("TTT_APP_KEY", CONTRACT_APP_KEY)
-    if scheme not in _MADE_BY:
+    if scheme == "seatToken":  # a new game's seat on turn, whose draw is legal
+        game = fresh_game(operation)
+        made = game["token"]
+        _GAMES[made] = game["game_id"]
+    elif scheme in _MADE_BY:
+        operation_id, body, pointer = _MADE_BY[scheme]
+        answer = operation.schema.find_operation_by_id(operation_id).Case(body=body).call()
+        assert answer.status_code == 201, f"{operation_id} for a credential: {answer.text}"
+        value: Any = answer.json()
+        made = _at(value, pointer)
+        if scheme in _OWN_ID:
+            _GAMES[made] = _at(value, f"/{_OWN_ID[scheme]}")
+    else:
         return None  # metricsToken: /metrics needs none unless the deployment sets one
-    operation_id, body, pointer = _MADE_BY[scheme]
-    answer = operation.schema.find_operation_by_id(operation_id).Case(body=body).call()
-    assert answer.status_code == 201, f"{operation_id} for a credential: {answer.text}"
-    value: Any = answer.json()
-    if scheme == "seatToken":  # rather the seat on turn, whose draw is legal
-        pointer = f"/seats/{value['view']['turn']}/token"
-    made = _at(value, pointer)
     _ANSWERED.add(made)  # a link that carries it on (the same Authorization) keeps it
-    if scheme in _OWN_ID:
-        _GAMES[made] = _at(value, _OWN_ID[scheme][1])
     return made
 
 
@@ -275,7 +279,7 @@ def before_call(ctx: Any, case: Any, **kwargs: Any) -> None:
         return _TOKENS[scheme, instance]
 
     scheme = _scheme(operation)
-    owned = _OWN_ID[scheme][0] if scheme in _OWN_ID else None
+    owned = _OWN_ID.get(str(scheme))
     if owned is not None and owned in (case.path_parameters or {}):
         # A seat's or a sheet's operation: the game or sheet of the run's token it gets.
         case.path_parameters[owned] = _GAMES[credential(str(scheme))]

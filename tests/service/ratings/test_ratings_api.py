@@ -14,7 +14,9 @@ import threading
 from typing import Any
 
 import pytest
+from litestar import Litestar
 
+from service.app import create_app
 from service.games import lifecycle as game_flow
 from service.games.bus import Loaded
 from service.http import cursors
@@ -36,6 +38,14 @@ from tests.service.players.test_players import (
     two_instances,  # noqa: F401  # the fixture, for the Redis tests below
 )
 from tests.waiting import eventually
+
+
+@pytest.fixture
+def app() -> Litestar:
+    """No rate limit: a game against a bot is watched by asking for its view as often as
+    ``eventually`` does, from one address, and on a slow machine that passes the limit's 1,200
+    requests a minute (the limits have tests of their own, tests/service/http)."""
+    return create_app(Settings(rate_limit_per_minute=0))
 
 
 def ratings(client: Any, player_id: str) -> Json:
