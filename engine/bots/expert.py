@@ -34,7 +34,7 @@ from engine.bots.hard import (
     weigh_discards,
 )
 from engine.bots.moves import STOCK, draw_action, likely_discards
-from engine.bots.race import Outlooks, Race
+from engine.bots.race import Outlooks
 from engine.cards import Card
 from engine.draw_values import kept_after, ranked_discards, with_card
 from engine.game.actions import Action
@@ -65,9 +65,6 @@ class Style:
     """... at most this many, the analyser's best first."""
     draw_discards: int = 3
     """Discards weighed after taking a pile's top card."""
-    hazard: float = 1.0
-    """Factor on the hazard the samples give: they overstate it (in classic they said 11% on
-    average where the next seat went out 6% of the time), so a factor below one calibrates it."""
     two_draws_up_to: int = 9
     """A discard that leaves at most this many cards is weighed over two draws, one leaving more
     over one draw (``hard``'s race): where the two levels' discards differed in five-crowns,
@@ -93,12 +90,7 @@ def _race(sight: Sight, rng: random.Random, style: Style, count: int, outlooks: 
     weights = RaceWeights(
         samples=count, hazard_samples=style.hazard_samples, others=style.others, later=style.later
     )
-    read = read_race(sight, rng, outlooks, weights)
-    if style.hazard == 1.0:
-        return read
-    race = read.race
-    chance = style.hazard * race.ended
-    return Read(read.hands, Race(chance, chance, race.others, race.later), outlooks)
+    return read_race(sight, rng, outlooks, weights)
 
 
 def _candidates(
