@@ -27,7 +27,10 @@ def add_arena_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
     arena.add_argument(
         "--seats",
         default="hard,normal,easy,easy",
-        help="one level per seat, comma-separated: easy, normal, hard, greedy",
+        help=(
+            "one level per seat, comma-separated: easy, normal, hard, expert, greedy, or a"
+            " variant of expert such as expert:later=0.6:others=1.3"
+        ),
     )
     arena.add_argument("--seed", type=int, default=0, help="the first deal's seed")
     arena.add_argument(

@@ -16,6 +16,7 @@ from typing import Final
 from engine.bots.expert import expert
 from engine.bots.hard import hard
 from engine.bots.levels import Level, easy, greedy, normal
+from engine.bots.variants import SEPARATOR, variant
 from engine.errors import IllegalAction, UnknownBotLevel
 from engine.game.actions import Action
 from engine.game.views import GameView, LogEntry
@@ -29,8 +30,11 @@ BASELINES: Final[dict[str, Level]] = {"greedy": greedy}
 
 
 def level_named(name: str) -> Level:
-    """The level called ``name`` (a seatable level or a baseline)."""
+    """The level called ``name`` (a seatable level, a baseline, or an arena variant such as
+    ``expert:later=0.6``: ``engine.bots.variants``)."""
     found = LEVELS.get(name) or BASELINES.get(name)
+    if found is None and SEPARATOR in name:
+        return variant(name, tuple(LEVELS))
     if found is None:
         raise UnknownBotLevel(name, tuple(LEVELS))
     return found
