@@ -25,8 +25,8 @@ from tests.waiting import eventually
 Credential = Callable[[str], str]
 """The run's credential of a security scheme (``playerKey``, ``appKey``, ...), made on first use."""
 
-_MADE: dict[tuple[str, int | str], dict[str, str]] = {}
-"""What was made once, by kind and instance."""
+_MADE: dict[tuple[Any, int | str], dict[str, str]] = {}
+"""What was made once, by its maker (``_ONCE``) and instance."""
 
 
 def _call(operation: Any, operation_id: str, **parts: Any) -> Any:
@@ -109,9 +109,13 @@ def first_delivery(
     return found
 
 
-def _hooked_player_delivery(operation: Any) -> dict[str, str]:
+def _hooked_player_delivery(operation: Any, key: Credential) -> dict[str, str]:
     player = _player(operation)
     return _delivery(operation, "createWebhook", player, player)
+
+
+def _app_delivery(operation: Any, key: Credential) -> dict[str, str]:
+    return _delivery(operation, "createAppWebhook", key("appKey"), None)
 
 
 def real_path(operation: Any, instance: int | str, body: Any, key: Credential) -> dict[str, Any]:
@@ -131,20 +135,30 @@ def real_path(operation: Any, instance: int | str, body: Any, key: Credential) -
     elif operation_id == "deleteWebhook":
         made = _webhook(operation, "createWebhook", _player(operation))
     elif operation_id in _ONCE:
-        if (operation_id, instance) not in _MADE:
-            _MADE[operation_id, instance] = _ONCE[operation_id](operation, key)
-        made = _MADE[operation_id, instance]
+        maker = _ONCE[operation_id]
+        if (maker, instance) not in _MADE:
+            _MADE[maker, instance] = maker(operation, key)
+        made = _MADE[maker, instance]
     else:
         made = None
-    return dict(made or {})
+    # Only the operation's own path parameters: a delivery's listing shares the webhook made
+    # for its redelivery, and takes its id alone.
+    named = {p.get("name") for p in operation.definition.raw.get("parameters") or ()}
+    return {name: value for name, value in (made or {}).items() if name in named | {"token"}}
 
 
-_ONCE: Final[dict[str, Callable[[Any, Credential], dict[str, str]]]] = {
+Maker = Callable[[Any, Credential], dict[str, str]]
+
+_ONCE: Final[dict[str, Maker]] = {
     "getInviteQr": lambda operation, key: _waiting_table(operation),
     "getRecordReview": lambda operation, key: _record(operation),
-    "redeliverWebhookDelivery": lambda operation, key: _hooked_player_delivery(operation),
-    "redeliverAppWebhookDelivery": lambda operation, key: _delivery(
-        operation, "createAppWebhook", key("appKey"), None
-    ),
+    "redeliverWebhookDelivery": _hooked_player_delivery,
+    "listWebhookDeliveries": _hooked_player_delivery,
+    "redeliverAppWebhookDelivery": _app_delivery,
+    "listAppWebhookDeliveries": _app_delivery,
 }
-"""Operations that only read what they name: made once per instance."""
+"""Operations that only read what they name: made once per instance by its maker, which
+operations reading the same kind of thing share (a webhook with a delivery: its listing and its
+redelivery). Without a real webhook a listing's valid requests would all be 404s, and whether
+the stateful phase's links reach it varies from run to run: schemathesis then warns of missing
+test data."""

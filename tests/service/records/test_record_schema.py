@@ -113,10 +113,20 @@ def test_a_finished_game_s_whole_record_and_a_page_of_it(
     assert page.next_since == 8
 
 
+LAY_OFF_GAMES = 5
+"""Games of easy bots under redemption played at most for one with a lay-off: whether they lay
+off depends on their cards, and neither the deal (a seed is mixed with the instance's secret)
+nor the bots' choices (each bot's seed comes from the game's id) are the same twice. A game
+without one is rare (none in 120 measured), but it happens: one run of the suite met it."""
+
+
 def test_a_record_with_laid_off_cards(client: Client, closed_schema: Draft202012Validator) -> None:
-    game_id = finished_bots(client, rules={"preset": "classic", "redemption": True}, seed=3)
-    record = assert_documented(answered(client, game_id), closed_schema)
-    assert any(isinstance(a.action, LoggedLayOff) for r in record.rounds for a in r.actions)
+    for _ in range(LAY_OFF_GAMES):
+        game_id = finished_bots(client, rules={"preset": "classic", "redemption": True}, seed=3)
+        record = assert_documented(answered(client, game_id), closed_schema)
+        if any(isinstance(a.action, LoggedLayOff) for r in record.rounds for a in r.actions):
+            return
+    pytest.fail(f"no lay-off in {LAY_OFF_GAMES} games of easy bots under redemption")
 
 
 def test_a_game_in_play_s_public_record(
