@@ -78,9 +78,10 @@ _MADE_BY: Final[dict[str, tuple[str, dict[str, Any], str]]] = {
     "editToken": ("createScoreSheet", {"players": ["Ann", "Bob"]}, "/edit_token"),
 }
 FRESH_PLAYER: Final = frozenset({"createChallenge", "createSeek", "createTournament"})
-"""Operations that get a new player's key each time: one player may have only so many
-challenges standing (20), seeks waiting (20) and tournaments unfinished (5), and the run makes
-more (429)."""
+"""Operations whose schema-valid requests get a new player's key each time: one player may have
+only so many challenges standing (20), seeks waiting (20) and tournaments unfinished (5), and the
+run makes more (429). A schema-violating one is refused (the negative data check holds it to a
+4xx) and makes nothing, so it goes with the run's player."""
 _FRESH_IDS: Final = ("seek_id", "challenge_id", "tournament_id")
 """What those operations make, each read and cancelled by its maker only."""
 _MAKERS: dict[str, str] = {}
@@ -153,7 +154,8 @@ class Credentials:
         scheme = _scheme(case.operation)
         if scheme is None:
             return None
-        if case.operation.definition.raw.get("operationId") in FRESH_PLAYER:
+        positive, _ = _phase(case)
+        if positive and case.operation.definition.raw.get("operationId") in FRESH_PLAYER:
             return _made(case.operation, scheme, ctx.app)
         key = (scheme, _instance(case.operation, ctx.app))
         if key not in _TOKENS:
