@@ -52,8 +52,10 @@ class Run:
     cpu: dict[str, float]
     """CPU seconds over the run: instances, redis, locust."""
     games_in_redis: int | None = None
+    strangers_held: int = 0
+    """Games Redis holds that no person was answered for (made, joined, matched or accepted)."""
     strangers: dict[str, str] = field(default_factory=dict)
-    """Games Redis holds that no person was answered for, and who sits at them."""
+    """A few of those games, and who sits at them."""
     revived: dict[str, tuple[int, int]] = field(default_factory=dict)
     """Games still stuck at the end: their log's version before one GET of the view, and a few
     seconds after it (a GET nudges the game's bots)."""
@@ -341,9 +343,8 @@ def _games(run: Run, out: list[str], verdict: Verdict) -> None:
     if run.games_in_redis is not None:
         rows.append(("games Redis holds at the end", run.games_in_redis))
         rows.append(
-            ("  that no person was answered for (a create applied twice?)",
-             max(0, run.games_in_redis - len(created)))
-        )  # fmt: skip
+            ("  that no person was answered for (a create applied twice?)", run.strangers_held)
+        )
     out.append("Games")
     out.append(table(["", "count"], rows))
     retried = {f"Soak {r.number}": r for r in creates if len(r.statuses) > 1}

@@ -109,7 +109,8 @@ def soak(options: SoakOptions, workdir: Path) -> bool:
             logs=logs,
             cpu=cpu,
             games_in_redis=len(stored := store.game_ids()),
-            strangers=describe(fleet.urls, sorted(stored - set(logs))[:EXAMPLES]),
+            strangers_held=len(strangers := sorted(stored - set(logs))),
+            strangers=describe(fleet.urls, strangers[:EXAMPLES]),
             revived=revive(fleet.urls, still_stuck(records)),
         )
         text, passed = render(run)
