@@ -74,8 +74,11 @@ class Style:
 EXPERT_STYLE: Final = Style()
 
 
-def expert(sight: Sight, rng: random.Random, budget: int | None) -> Action:
-    return play_expert(sight, rng, EXPERT_BUDGET if budget is None else budget, EXPERT_STYLE)
+def expert(
+    sight: Sight, rng: random.Random, budget: int | None, style: Style = EXPERT_STYLE
+) -> Action:
+    """The level's decision; another ``style`` is one of the arena's variants of it."""
+    return play_expert(sight, rng, EXPERT_BUDGET if budget is None else budget, style)
 
 
 def play_expert(sight: Sight, rng: random.Random, work: int, style: Style) -> Action:

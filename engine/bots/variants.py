@@ -6,15 +6,13 @@ offer the levels alone.
 
 from __future__ import annotations
 
-import random
 from dataclasses import fields, replace
+from functools import partial
 from typing import Any
 
-from engine.bots.expert import EXPERT_BUDGET, EXPERT_STYLE, Style, play_expert
+from engine.bots.expert import EXPERT_STYLE, Style, expert
 from engine.bots.levels import Level
 from engine.errors import UnknownBotLevel
-from engine.game.actions import Action
-from engine.seen import Sight
 
 SEPARATOR = ":"
 """Between the level and each ``field=value`` (a comma already separates the arena's seats)."""
@@ -43,12 +41,7 @@ def style_of(spec: str, levels: tuple[str, ...]) -> Style:
 
 def variant(spec: str, levels: tuple[str, ...]) -> Level:
     """The player a variant spec names (see ``style_of``)."""
-    style = style_of(spec, levels)
-
-    def play(sight: Sight, rng: random.Random, budget: int | None) -> Action:
-        return play_expert(sight, rng, EXPERT_BUDGET if budget is None else budget, style)
-
-    return play
+    return partial(expert, style=style_of(spec, levels))
 
 
 __all__ = ["SEPARATOR", "style_of", "variant"]
